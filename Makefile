@@ -1,0 +1,179 @@
+# Makefile for makedumpfile (a makedumpfile-compatible dump filter).
+#
+#   make                      build ./makedumpfile (dynamically linked)
+#   make STATIC=1             static binary for kdump initramfs images
+#   make DEVELOPER=1          add -Werror (and more warnings)
+#   make SANITIZE=address,undefined check
+#   make check                build and run every test
+#   make demo                 generate a sample vmcore and filter it
+#   make deps                 apt-get install the build dependencies (as root)
+#   make bench                compare against the installed makedumpfile
+#   make install              PREFIX=/usr/local DESTDIR=
+#
+# Optional libraries are probed with pkg-config; override with
+# HAVE_ZSTD=0/1, HAVE_SNAPPY=0/1.  Objects go to build/<flavour>/ so that
+# sanitizer, static and plain builds never mix.
+
+PROG       := makedumpfile
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+PREFIX     ?= /usr/local
+SBINDIR    ?= $(PREFIX)/sbin
+MANDIR     ?= $(PREFIX)/share/man
+DESTDIR    ?=
+VERSION    := 0.1.0
+
+HAVE_ZSTD   ?= $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1 || echo 0)
+HAVE_SNAPPY ?= $(shell $(PKG_CONFIG) --exists snappy 2>/dev/null && echo 1 || echo 0)
+
+PKGS := zlib lzo2 libelf libdw
+ifeq ($(HAVE_ZSTD),1)
+PKGS += libzstd
+endif
+ifeq ($(HAVE_SNAPPY),1)
+PKGS += snappy
+endif
+
+# Build flavour: one object directory per set of flags.
+comma := ,
+FLAVOUR := default
+ifdef SANITIZE
+FLAVOUR := san-$(subst $(comma),-,$(SANITIZE))
+endif
+ifeq ($(STATIC),1)
+FLAVOUR := static
+endif
+B := build/$(FLAVOUR)
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	    -Wvla -Wwrite-strings -Wformat=2 -Wno-format-nonliteral
+ifeq ($(DEVELOPER),1)
+WARN     += -Werror
+endif
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+ifeq ($(STATIC),1)
+PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null)
+LDSTATIC := -static
+else
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+endif
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
+	      -DMDF_VERSION='"$(VERSION)"' \
+	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+	      $(PKG_CFLAGS) -pthread $(CFLAGS)
+ALL_LDFLAGS := -pthread $(LDSTATIC) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lpthread
+
+ifdef SANITIZE
+ALL_CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+# Sources: every top-level .c and arch/*.c is part of the program; optional
+# codecs only when their library was found.
+OPTIONAL_SRCS := compress_zstd.c compress_snappy.c
+LIB_SRCS := $(filter-out $(PROG).c $(OPTIONAL_SRCS),$(wildcard *.c)) $(wildcard arch/*.c)
+ifeq ($(HAVE_ZSTD),1)
+LIB_SRCS += $(wildcard compress_zstd.c)
+endif
+ifeq ($(HAVE_SNAPPY),1)
+LIB_SRCS += $(wildcard compress_snappy.c)
+endif
+LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+MAIN_OBJ := $(B)/$(PROG).o
+LIBMDF   := $(B)/libmdf.a
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
+GEN_BINS  := $(B)/tests/gen/mkvmcore
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
+TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
+
+.PHONY: all check demo deps bench install clean fuzz tsan-check
+.DEFAULT_GOAL := all
+
+all: $(B)/$(PROG)
+ifeq ($(FLAVOUR),default)
+all: $(PROG)
+$(PROG): $(B)/$(PROG)
+	cp $< $@
+else ifeq ($(FLAVOUR),static)
+all: $(PROG)
+$(PROG): $(B)/$(PROG)
+	cp $< $@
+endif
+
+$(B)/$(PROG): $(MAIN_OBJ) $(LIBMDF)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(LIBMDF): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/tests/unit/%: tests/unit/%.c $(LIBMDF) tests/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
+$(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIBMDF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/driver.c $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
+$(B)/tests/gen/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h) $(LIBMDF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $(wildcard tests/gen/*.c) $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
+$(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
+-include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BINS:=.d)
+
+# Run every test; ends with "N passed, N failed, N skipped".
+check: $(B)/$(PROG) $(TEST_BINS)
+	@MDF_OBJS="$(LIB_OBJS) $(MAIN_OBJ)" MDF_FLAVOUR=$(FLAVOUR) bash tests/run.sh $(B)
+
+# Threaded tests under ThreadSanitizer.
+tsan-check:
+	$(MAKE) SANITIZE=thread check TESTS=thread
+
+# Real coverage-guided fuzzers (clang + libFuzzer); make check replays corpora.
+fuzz:
+	@for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); \
+		clang -std=c11 -D_GNU_SOURCE -I. -Itests $(PKG_CFLAGS) -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+		  -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) $(PKG_LIBS) -lpthread || exit 1; \
+		echo "built build/$$n (run: build/$$n tests/fuzz/corpus/$${n#fuzz_})"; \
+	done
+
+DEPS_APT := build-essential pkg-config zlib1g-dev liblzo2-dev libelf-dev libdw-dev \
+	    libzstd-dev libsnappy-dev zstd
+deps:
+	@missing=""; for p in $(DEPS_APT); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" -ne 0 ]; then echo "make deps: missing packages:$$missing (run as root)"; exit 1; fi; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+demo: deps
+	$(MAKE) all $(GEN_BINS)
+	bash tests/demo.sh $(B)
+
+bench: all $(GEN_BINS)
+	bash tests/bench.sh $(B)
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(PROG) $(DESTDIR)$(SBINDIR)/$(PROG)
+	install -m 0644 $(PROG).8 $(DESTDIR)$(MANDIR)/man8/$(PROG).8
+
+clean:
+	rm -rf build $(PROG)

@@ -1,0 +1,135 @@
+/*
+ * arch/arch.c - choose the architecture by ELF machine, supply defaults for
+ * the ops an architecture leaves out, and the fast path shared by all.
+ */
+#include "arch/arch.h"
+
+#include <elf.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Every supported architecture, compiled in whatever the host. */
+static const struct arch_ops *const arch_table[] = {
+	&arch_x86_64_ops,
+};
+
+/* Names for the error message about an unsupported machine (char arrays,
+ * not pointers, so the table needs no relocation and stays in .rodata). */
+static const struct {
+	uint16_t e_machine;
+	char name[14];
+} arch_machine_names[] = {
+	{ EM_386, "EM_386" },         { EM_MIPS, "EM_MIPS" },
+	{ EM_PPC, "EM_PPC" },         { EM_PPC64, "EM_PPC64" },
+	{ EM_S390, "EM_S390" },       { EM_ARM, "EM_ARM" },
+	{ EM_SPARCV9, "EM_SPARCV9" }, { EM_IA_64, "EM_IA_64" },
+	{ EM_X86_64, "EM_X86_64" },   { EM_AARCH64, "EM_AARCH64" },
+	{ EM_RISCV, "EM_RISCV" },     { EM_LOONGARCH, "EM_LOONGARCH" },
+};
+
+static const char *arch_machine_name(uint16_t e_machine)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arch_machine_names); i++)
+		if (arch_machine_names[i].e_machine == e_machine)
+			return arch_machine_names[i].name;
+	return "EM_?";
+}
+
+const struct arch_ops *arch_ops_find(uint16_t e_machine)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arch_table); i++)
+		if (arch_table[i]->e_machine == e_machine)
+			return arch_table[i];
+	return NULL;
+}
+
+/* Default init: only the page size is known. */
+static enum mdf_status arch_default_init(struct arch_state *st,
+					 const struct kinfo *ki,
+					 struct mdf_err *err)
+{
+	uint64_t ps = ki->page_size.set ? ki->page_size.v : 4096;
+
+	if (ps == 0 || (ps & (ps - 1)) != 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "PAGESIZE=%llu is not a power of two",
+				   (unsigned long long)ps);
+	st->page_size = ps;
+	st->page_shift = (unsigned)__builtin_ctzll(ps);
+	return MDF_OK;
+}
+
+enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
+			  const struct kinfo *ki,
+			  const struct arch_seg_hint *segs, size_t nsegs,
+			  struct mdf_err *err)
+{
+	const struct arch_ops *ops = arch_ops_find(e_machine);
+	enum mdf_status s;
+
+	memset(st, 0, sizeof(*st));
+	if (!ops)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "architecture %s (%u) is not supported",
+				   arch_machine_name(e_machine), (unsigned)e_machine);
+	st->ops = ops;
+	st->e_machine = e_machine;
+	if (ops->init)
+		s = ops->init(st, ki, segs, nsegs, err);
+	else
+		s = arch_default_init(st, ki, err);
+	if (s != MDF_OK)
+		return mdf_err_push(err, "%s", ops->name);
+	return MDF_OK;
+}
+
+/* va - w->vaddr < w->size also rejects va below the window (wrap-around). */
+static bool arch_window_lookup(const struct arch_window *w, uint64_t va,
+			       uint64_t *paddr_ret)
+{
+	if (!w->valid || va - w->vaddr >= w->size)
+		return false;
+	*paddr_ret = va - w->vaddr + w->paddr;
+	return true;
+}
+
+bool arch_kvtop_fast(const struct arch_state *st, uint64_t vaddr,
+		     uint64_t *paddr_ret)
+{
+	return arch_window_lookup(&st->text, vaddr, paddr_ret) ||
+	       arch_window_lookup(&st->direct, vaddr, paddr_ret);
+}
+
+enum mdf_status arch_walk(const struct arch_state *st, uint64_t vaddr,
+			  arch_read_pte_fn rd, void *arg,
+			  struct arch_walk *walk, struct mdf_err *err)
+{
+	memset(walk, 0, sizeof(*walk));
+	if (!st->ops)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "arch: translation before arch_init");
+	if (!st->ops->walk)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "%s: page-table walk is not implemented (virtual address 0x%llx)",
+				   st->ops->name, (unsigned long long)vaddr);
+	if (st->ops->walk(st, vaddr, rd, arg, walk, err) != MDF_OK)
+		return mdf_err_push(err, "%s", st->ops->name);
+	return MDF_OK;
+}
+
+enum mdf_status arch_vtop(const struct arch_state *st, uint64_t vaddr,
+			  arch_read_pte_fn rd, void *arg, uint64_t *paddr_ret,
+			  struct mdf_err *err)
+{
+	struct arch_walk walk;
+	enum mdf_status s;
+
+	if (arch_kvtop_fast(st, vaddr, paddr_ret))
+		return MDF_OK;
+	s = arch_walk(st, vaddr, rd, arg, &walk, err);
+	if (s != MDF_OK)
+		return s;
+	*paddr_ret = walk.paddr;
+	return MDF_OK;
+}

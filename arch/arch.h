@@ -1,0 +1,205 @@
+/*
+ * arch/arch.h - the architecture layer: virtual to physical address
+ * translation for the crashed kernel.
+ *
+ * One ops table per architecture, chosen at run time from the vmcore's ELF
+ * machine (e_machine); every architecture is compiled in, whatever the host.
+ * arch_init() turns the kernel facts (struct kinfo, from VMCOREINFO) and the
+ * vmcore's PT_LOAD ranges into a read-only struct arch_state; after that,
+ * arch_vtop() translates addresses.
+ *
+ * Translation never does I/O of its own: a page-table walk reads each
+ * entry through a caller-supplied arch_read_pte_fn, so readmem can serve it
+ * from the dump and unit tests can serve it from hand-built tables.
+ *
+ * Two kinds of kernel address are translated without any walk (the "fast
+ * path"), through two linear windows that init fills when it can prove them:
+ *
+ *   text window    kernel image map: pa = va - text.vaddr + text.paddr
+ *                  (x86_64: __START_KERNEL_map and phys_base)
+ *   direct window  linear map of RAM: pa = va - direct.vaddr + direct.paddr
+ *                  (x86_64: page_offset_base, physical 0)
+ *
+ * Everything else (vmalloc, modules, vmemmap, and any address of a window
+ * that init could not prove) goes through the page-table walk, which is
+ * always right but costs one read per level.
+ */
+#ifndef MDF_ARCH_H
+#define MDF_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kinfo.h"
+
+/**
+ * Read one page-table entry: 8 bytes, little-endian, at physical address
+ * @paddr of the crashed machine, into *@pte_ret.  Returns MDF_OK, or fills
+ * @err (e.g. MDF_ERR_NODATA when @paddr is not in the dump).  @arg is the
+ * caller's context, passed through unchanged.
+ */
+typedef enum mdf_status (*arch_read_pte_fn)(void *arg, uint64_t paddr,
+					    uint64_t *pte_ret,
+					    struct mdf_err *err);
+
+/** One PT_LOAD of the vmcore, as a hint for init (KASLR offsets). */
+struct arch_seg_hint {
+	uint64_t vaddr;
+	uint64_t paddr;
+	uint64_t size;
+};
+
+/**
+ * A linear range of virtual addresses: when valid, every va with
+ * va - vaddr < size translates to va - vaddr + paddr (uint64 arithmetic,
+ * so a "negative" paddr such as x86_64's phys_base wraps as it should).
+ */
+struct arch_window {
+	bool valid;
+	uint64_t vaddr;
+	uint64_t size;
+	uint64_t paddr;
+};
+
+/** Deepest page-table walk of any supported architecture. */
+#define ARCH_WALK_MAX_STEPS 6
+
+/** One level of a page-table walk, for --vtop style tracing and tests. */
+struct arch_walk_step {
+	const char *level;      /* "PGD", "P4D", "PUD", "PMD", "PTE" */
+	uint64_t entry_paddr;   /* where the entry was read */
+	uint64_t entry;         /* its raw value, as read (before masking) */
+};
+
+/** Result of a page-table walk. */
+struct arch_walk {
+	unsigned nsteps;        /* entries read, including a not-present one */
+	struct arch_walk_step step[ARCH_WALK_MAX_STEPS];
+	uint64_t paddr;         /* translation (valid when the walk succeeded) */
+	uint64_t map_size;      /* size of the mapping that holds it: 4 KiB,
+				 * 2 MiB or 1 GiB on x86_64; a caller may reuse
+				 * the translation for the whole aligned block */
+};
+
+struct arch_ops;
+
+/**
+ * Everything translation needs, filled by arch_init() and read-only
+ * afterwards.  Plain data: copy it, share it between threads.  A field
+ * with an "_exact"/"have_"/"valid" flag beside it is a guess (or unknown)
+ * when the flag is false; callers that need certainty check the flag.
+ */
+struct arch_state {
+	const struct arch_ops *ops;
+	uint16_t e_machine;
+
+	uint64_t page_size;           /* base page size, from PAGESIZE= */
+	unsigned page_shift;
+	unsigned levels;              /* page-table levels: x86_64 4 or 5 */
+	unsigned va_bits;             /* x86_64: 48 or 57 */
+	unsigned max_physmem_bits;    /* NUMBER(MAX_PHYSMEM_BITS) or default */
+
+	/* x86_64: NUMBER(phys_base) as two's complement (equals text.paddr). */
+	uint64_t phys_base;
+	bool have_phys_base;
+
+	/* Physical address of the kernel's top-level page table
+	 * (x86_64 init_top_pgt, arm64 swapper_pg_dir). */
+	uint64_t pgd_paddr;
+	bool have_pgd;
+
+	/* Direct-map base (x86_64 page_offset_base): derived from the PT_LOAD
+	 * hints, else the default of the paging mode.  page_offset_exact says
+	 * whether it is proven (hints, or KASLR off). */
+	uint64_t page_offset;
+	bool page_offset_exact;
+
+	/* Virtual address of struct page for pfn 0 (SPARSEMEM_VMEMMAP):
+	 * SYMBOL(vmemmap) when given, else the paging mode's default; exact
+	 * when given or when KASLR is off.  Needs a page walk to read. */
+	uint64_t vmemmap_base;
+	bool vmemmap_exact;
+
+	/* Bits cleared from every page-table entry before use
+	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
+	uint64_t pte_strip_mask;
+
+	struct arch_window text;      /* fast path: kernel image */
+	struct arch_window direct;    /* fast path: direct map of RAM */
+};
+
+/**
+ * Per-architecture operations.  Callers never call these directly: they
+ * use arch_init(), arch_walk() and arch_vtop(), which supply the default
+ * for an op an architecture leaves NULL.
+ */
+struct arch_ops {
+	const char *name;             /* "x86_64" */
+	uint16_t e_machine;           /* EM_X86_64 */
+
+	/**
+	 * Fill @st (already zeroed, ops and e_machine set) from @ki and the
+	 * vmcore's PT_LOADs (@segs may be NULL when @nsegs is 0, e.g. for a
+	 * kdump-compressed input).  Facts that are missing leave the matching
+	 * flag false; only contradictory facts are errors.
+	 * Default when NULL: page size from @ki, nothing else known.
+	 */
+	enum mdf_status (*init)(struct arch_state *st, const struct kinfo *ki,
+				const struct arch_seg_hint *segs, size_t nsegs,
+				struct mdf_err *err);
+
+	/**
+	 * Page-table walk of @vaddr from st->pgd_paddr, reading entries only
+	 * through @rd.  Fills @walk (steps, paddr, map_size).  An entry that
+	 * is not present gives MDF_ERR_NODATA naming the level.
+	 * Default when NULL: MDF_ERR_NOTSUPP.
+	 */
+	enum mdf_status (*walk)(const struct arch_state *st, uint64_t vaddr,
+				arch_read_pte_fn rd, void *arg,
+				struct arch_walk *walk, struct mdf_err *err);
+};
+
+/** The x86_64 ops (arch/x86_64.c). */
+extern const struct arch_ops arch_x86_64_ops;
+
+/** Ops for an ELF machine number, or NULL if it is not supported. */
+const struct arch_ops *arch_ops_find(uint16_t e_machine);
+
+/**
+ * Zero @st, pick the ops for @e_machine and run their init.
+ * MDF_ERR_NOTSUPP "architecture EM_ARM (40) is not supported" for an
+ * unknown machine; errors from init carry the architecture name in front.
+ * @ki must not be NULL (an all-zero kinfo means "nothing known").
+ */
+enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
+			  const struct kinfo *ki,
+			  const struct arch_seg_hint *segs, size_t nsegs,
+			  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Translate @vaddr through a proven fast-path window (kernel text, direct
+ * map) without reading anything.  Returns false when a walk is needed.
+ */
+bool arch_kvtop_fast(const struct arch_state *st, uint64_t vaddr,
+		     uint64_t *paddr_ret);
+
+/**
+ * Always walk the page tables (no fast path), recording every entry read in
+ * @walk.  For --vtop and for callers that want map_size.
+ */
+enum mdf_status arch_walk(const struct arch_state *st, uint64_t vaddr,
+			  arch_read_pte_fn rd, void *arg,
+			  struct arch_walk *walk,
+			  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Translate @vaddr: the fast path when it applies, else a page walk through
+ * @rd.  MDF_ERR_NODATA when the address is not mapped.
+ */
+enum mdf_status arch_vtop(const struct arch_state *st, uint64_t vaddr,
+			  arch_read_pte_fn rd, void *arg, uint64_t *paddr_ret,
+			  struct mdf_err *err) MDF_MUST_CHECK;
+
+#endif

@@ -1,0 +1,548 @@
+/*
+ * cache.c - input bytes by file offset: mmap()ed windows used in place and
+ * pread() buffers, held in entries of any length (see cache.h).
+ *
+ * Where upstream maps 4 MiB windows (thousands of mmap/munmap calls per
+ * dump), a window here is the whole span when window_max allows: one mmap
+ * per PT_LOAD for a sequential pass.
+ */
+#include "cache.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define CACHE_DEFAULT_ENTRIES 16
+#define CACHE_DEFAULT_READ_AHEAD ((size_t)256 << 10)
+#define CACHE_DEFAULT_WINDOW_64 ((uint64_t)1 << 40) /* 1 TiB */
+#define CACHE_DEFAULT_WINDOW_32 ((uint64_t)64 << 20) /* 64 MiB */
+
+static const char *cache_name(const struct cache *c)
+{
+	return c->name ? c->name : "input";
+}
+
+/* Discard callback of a read buffer: the memory stays with the slot. */
+static void cache_discard_buffer(struct cache *c, struct cache_entry *e)
+{
+	(void)c;
+	(void)e;
+}
+
+/* Discard callback of a mapped window. */
+static void cache_discard_unmap(struct cache *c, struct cache_entry *e)
+{
+	if (e->map_addr) {
+		/* munmap() only fails for a bad range, which we never pass. */
+		(void)munmap(e->map_addr, e->map_len);
+		c->stats.munmaps++;
+	}
+	e->map_addr = NULL;
+	e->map_len = 0;
+}
+
+/* Forget what the entry held; keep its read buffer. */
+static void cache_entry_reset(struct cache_entry *e)
+{
+	e->off = 0;
+	e->len = 0;
+	e->buf = e->rbuf;
+	e->discard = cache_discard_buffer;
+	e->prev = NULL;
+	e->next = NULL;
+	e->pins = 0;
+	e->map_addr = NULL;
+	e->map_len = 0;
+}
+
+static void cache_pending_insert(struct cache *c, struct cache_entry *e)
+{
+	e->prev = NULL;
+	e->next = c->pending_head;
+	if (c->pending_head)
+		c->pending_head->prev = e;
+	c->pending_head = e;
+}
+
+static void cache_pending_remove(struct cache *c, struct cache_entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		c->pending_head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void cache_used_push_front(struct cache *c, struct cache_entry *e)
+{
+	e->prev = NULL;
+	e->next = c->used_head;
+	if (c->used_head)
+		c->used_head->prev = e;
+	else
+		c->used_tail = e;
+	c->used_head = e;
+}
+
+static void cache_used_remove(struct cache *c, struct cache_entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		c->used_head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		c->used_tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void cache_free_push(struct cache *c, struct cache_entry *e)
+{
+	cache_entry_reset(e);
+	e->state = CACHE_FREE;
+	e->next = c->free_list;
+	c->free_list = e;
+}
+
+enum mdf_status cache_init(struct cache *c, int fd, const char *name,
+			   const struct cache_config *cfg, struct mdf_err *err)
+{
+	struct cache_config cf = { 0 };
+	long ps = sysconf(_SC_PAGESIZE);
+	uint64_t wmax;
+	struct stat st;
+
+	if (cfg)
+		cf = *cfg;
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->name = name;
+	if (ps <= 0 || (ps & (ps - 1)) != 0)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "%s: unusable host page size %ld",
+				   cache_name(c), ps);
+	c->page_size = (size_t)ps;
+	if (cf.policy != CACHE_MMAP_NEVER && cf.policy != CACHE_MMAP_TRY &&
+	    cf.policy != CACHE_MMAP_ALWAYS)
+		return mdf_err_set(err, MDF_ERR_ARG, "%s: bad mmap policy %d",
+				   cache_name(c), (int)cf.policy);
+	c->policy = cf.policy;
+	c->read_ahead = cf.read_ahead ? cf.read_ahead : CACHE_DEFAULT_READ_AHEAD;
+
+	wmax = cf.window_max;
+	if (!wmax)
+		wmax = sizeof(void *) >= 8 ? CACHE_DEFAULT_WINDOW_64
+					   : CACHE_DEFAULT_WINDOW_32;
+	/* A window length must fit in size_t (32-bit hosts). */
+	if (wmax - 1 > (uint64_t)(size_t)-1 - 1)
+		wmax = (uint64_t)(size_t)-1;
+	wmax = align_down(wmax, c->page_size);
+	if (!wmax)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s: mmap window size 0x%llx is below the page size 0x%zx",
+				   cache_name(c),
+				   (unsigned long long)cf.window_max, c->page_size);
+	c->window_max = wmax;
+
+	/* Windows must not reach a page wholly past the end of a regular
+	 * file: touching it would raise SIGBUS.  st_size 0 (procfs files)
+	 * means unknown. */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		c->file_size = (uint64_t)st.st_size;
+
+	c->nentries = cf.nentries ? cf.nentries : CACHE_DEFAULT_ENTRIES;
+	c->entries = calloc(c->nentries, sizeof(*c->entries));
+	if (!c->entries) {
+		size_t n = c->nentries;
+
+		c->nentries = 0;
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "%s: no memory for %zu cache entries",
+				   cache_name(c), n);
+	}
+	for (size_t i = c->nentries; i-- > 0;)
+		cache_free_push(c, &c->entries[i]);
+	return MDF_OK;
+}
+
+void cache_release(struct cache *c)
+{
+	for (size_t i = 0; c->entries && i < c->nentries; i++) {
+		struct cache_entry *e = &c->entries[i];
+
+		if (e->state == CACHE_USED && e->discard)
+			e->discard(c, e);
+		if (e->map_addr) /* a pending window, or a discard that did not */
+			cache_discard_unmap(c, e);
+		free(e->rbuf);
+	}
+	free(c->entries);
+	c->entries = NULL;
+	c->nentries = 0;
+	c->free_list = NULL;
+	c->pending_head = NULL;
+	c->used_head = c->used_tail = NULL;
+}
+
+/* True if [off, off+len) lies inside the bytes held by @e. */
+static bool cache_entry_holds(const struct cache_entry *e, uint64_t off,
+			      size_t len)
+{
+	return off >= e->off && off - e->off <= e->len &&
+	       len <= e->len - (off - e->off);
+}
+
+static struct cache_entry *cache_lookup(struct cache *c, uint64_t off,
+					size_t len)
+{
+	for (struct cache_entry *e = c->used_head; e; e = e->next) {
+		if (!cache_entry_holds(e, off, len))
+			continue;
+		if (e != c->used_head) {
+			cache_used_remove(c, e);
+			cache_used_push_front(c, e);
+		}
+		c->stats.hits++;
+		return e;
+	}
+	c->stats.misses++;
+	return NULL;
+}
+
+const unsigned char *cache_search(struct cache *c, uint64_t off, size_t len)
+{
+	struct cache_entry *e = cache_lookup(c, off, len);
+
+	return e ? e->buf + (off - e->off) : NULL;
+}
+
+/* cache_alloc() with a reason on failure.  @err may be NULL. */
+static enum mdf_status cache_take(struct cache *c, size_t len,
+				  struct cache_entry **ret, struct mdf_err *err)
+{
+	struct cache_entry *e = c->free_list;
+
+	if (e) {
+		c->free_list = e->next;
+	} else {
+		/* The least recently used entry nobody holds. */
+		for (e = c->used_tail; e && e->pins; e = e->prev)
+			;
+		if (!e) {
+			if (!err)
+				return MDF_ERR_INTERNAL;
+			return mdf_err_set(err, MDF_ERR_INTERNAL,
+					   "%s: page cache exhausted (nested reads too deep)",
+					   cache_name(c));
+		}
+		cache_used_remove(c, e);
+		if (e->discard)
+			e->discard(c, e);
+		c->stats.evictions++;
+	}
+	if (len > e->rcap) {
+		unsigned char *p = realloc(e->rbuf, len);
+
+		if (!p) {
+			cache_free_push(c, e);
+			if (!err)
+				return MDF_ERR_NOMEM;
+			return mdf_err_set(err, MDF_ERR_NOMEM,
+					   "%s: no memory for a read buffer of 0x%zx bytes",
+					   cache_name(c), len);
+		}
+		e->rbuf = p;
+		e->rcap = len;
+	}
+	cache_entry_reset(e);
+	e->state = CACHE_PENDING;
+	cache_pending_insert(c, e);
+	*ret = e;
+	return MDF_OK;
+}
+
+struct cache_entry *cache_alloc(struct cache *c, size_t len)
+{
+	struct cache_entry *e;
+
+	if (cache_take(c, len, &e, NULL) != MDF_OK)
+		return NULL;
+	return e;
+}
+
+void cache_add(struct cache *c, struct cache_entry *e)
+{
+	if (e->state != CACHE_PENDING)
+		return;
+	cache_pending_remove(c, e);
+	e->state = CACHE_USED;
+	cache_used_push_front(c, e);
+}
+
+void cache_free(struct cache *c, struct cache_entry *e)
+{
+	if (e->state != CACHE_PENDING)
+		return;
+	cache_pending_remove(c, e);
+	if (e->map_addr)
+		cache_discard_unmap(c, e);
+	cache_free_push(c, e);
+}
+
+/*
+ * Try to serve [off, off+len) of a mappable span from a new window.
+ * MDF_OK with *ret NULL means "read it instead".
+ */
+static enum mdf_status cache_map(struct cache *c, uint64_t off, size_t len,
+				 const struct cache_span *span,
+				 struct cache_entry **ret, struct mdf_err *err)
+{
+	uint64_t ps = c->page_size, wmax = c->window_max;
+	uint64_t s, end, ws, we;
+	struct cache_entry *e;
+	enum mdf_status st;
+	void *addr;
+
+	*ret = NULL;
+	if (span->start > UINT64_MAX - ps)
+		return MDF_OK;
+	s = align_up(span->start, ps);
+	end = align_down(span->end, ps);
+	if (c->file_size && end > align_down(c->file_size, ps))
+		end = align_down(c->file_size, ps);
+	if (s >= end || off < s || off - s > end - s || len > end - off)
+		return MDF_OK;
+
+	ws = s;
+	we = end;
+	if (end - s > wmax) {
+		/* Windows tile the span from its start... */
+		ws = s + (off - s) / wmax * wmax;
+		we = end - ws > wmax ? ws + wmax : end;
+		if (len > we - off) {
+			/* ...except for a request that straddles two tiles:
+			 * its window starts at its page, or ends at the
+			 * span end. */
+			ws = align_down(off, ps);
+			we = end - ws > wmax ? ws + wmax : end;
+			if (we - ws < wmax)
+				ws = we - wmax;
+			if (len > we - off)
+				return MDF_OK; /* larger than any window */
+		}
+	}
+	if (we > (uint64_t)INT64_MAX)
+		return MDF_OK; /* beyond off_t: let pread report it */
+
+	st = cache_take(c, 0, &e, err);
+	if (st != MDF_OK)
+		return st;
+	addr = mmap(NULL, (size_t)(we - ws), PROT_READ, MAP_PRIVATE, c->fd,
+		    (off_t)ws);
+	if (addr == MAP_FAILED) {
+		int errnum = errno;
+
+		cache_free(c, e);
+		c->stats.mmap_failures++;
+		if (c->policy == CACHE_MMAP_ALWAYS)
+			return mdf_err_errno(err, MDF_ERR_IO, errnum,
+					     "%s: mmap of 0x%llx bytes at offset 0x%llx",
+					     cache_name(c),
+					     (unsigned long long)(we - ws),
+					     (unsigned long long)ws);
+		c->policy = CACHE_MMAP_NEVER; /* for good */
+		return MDF_OK;
+	}
+	c->stats.mmaps++;
+	e->off = ws;
+	e->len = (size_t)(we - ws);
+	e->buf = addr;
+	e->map_addr = addr;
+	e->map_len = e->len;
+	e->discard = cache_discard_unmap;
+	cache_add(c, e);
+	*ret = e;
+	return MDF_OK;
+}
+
+/* Serve [off, off+len) with pread, reading ahead up to the span end. */
+static enum mdf_status cache_read(struct cache *c, uint64_t off, size_t len,
+				  const struct cache_span *span,
+				  struct cache_entry **ret, struct mdf_err *err)
+{
+	uint64_t want = MDF_MAX((uint64_t)len, (uint64_t)c->read_ahead);
+	size_t rlen = (size_t)MDF_MIN(want, span->end - off);
+	struct cache_entry *e;
+	enum mdf_status st;
+	size_t got = 0;
+
+	st = cache_take(c, rlen, &e, err);
+	if (st != MDF_OK)
+		return st;
+	st = util_pread_full(c->fd, e->rbuf, rlen, off, &got, err);
+	c->stats.reads++;
+	c->stats.read_bytes += got;
+	if (st != MDF_OK) {
+		cache_free(c, e);
+		return mdf_err_push(err, "%s", cache_name(c));
+	}
+	if (got < len) {
+		cache_free(c, e);
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: unexpected end of file at offset 0x%llx (reading 0x%zx bytes at 0x%llx)",
+				   cache_name(c),
+				   (unsigned long long)(off + got), len,
+				   (unsigned long long)off);
+	}
+	e->off = off;
+	e->len = got;
+	cache_add(c, e);
+	*ret = e;
+	return MDF_OK;
+}
+
+/* Find or load the entry holding [off, off+len); len > 0. */
+static enum mdf_status cache_fill(struct cache *c, uint64_t off, size_t len,
+				  const struct cache_span *span,
+				  struct cache_entry **ret, struct mdf_err *err)
+{
+	struct cache_span alone;
+	struct cache_entry *e;
+	enum mdf_status st;
+
+	if (len > UINT64_MAX - off)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s: request 0x%llx+0x%zx wraps around",
+				   cache_name(c), (unsigned long long)off, len);
+	if (!span) {
+		alone.start = off;
+		alone.end = off + len;
+		alone.mappable = false;
+		span = &alone;
+	}
+	if (off < span->start || off + len > span->end)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s: request 0x%llx+0x%zx outside its span [0x%llx, 0x%llx)",
+				   cache_name(c), (unsigned long long)off, len,
+				   (unsigned long long)span->start,
+				   (unsigned long long)span->end);
+	if (!c->entries)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "%s: page cache not initialized",
+				   cache_name(c));
+
+	e = cache_lookup(c, off, len);
+	if (e) {
+		*ret = e;
+		return MDF_OK;
+	}
+	if (span->mappable && c->policy != CACHE_MMAP_NEVER) {
+		st = cache_map(c, off, len, span, &e, err);
+		if (st != MDF_OK)
+			return st;
+		if (e) {
+			*ret = e;
+			return MDF_OK;
+		}
+	}
+	return cache_read(c, off, len, span, ret, err);
+}
+
+enum mdf_status cache_get(struct cache *c, uint64_t off, size_t len,
+			  const struct cache_span *span,
+			  const unsigned char **ret, struct mdf_err *err)
+{
+	struct cache_entry *e;
+	enum mdf_status st;
+
+	if (!len) {
+		*ret = (const unsigned char *)"";
+		return MDF_OK;
+	}
+	st = cache_fill(c, off, len, span, &e, err);
+	if (st != MDF_OK)
+		return st;
+	*ret = e->buf + (off - e->off);
+	return MDF_OK;
+}
+
+enum mdf_status cache_get_pinned(struct cache *c, uint64_t off, size_t len,
+				 const struct cache_span *span,
+				 const unsigned char **ret,
+				 struct cache_entry **pin,
+				 struct mdf_err *err)
+{
+	struct cache_entry *e;
+	enum mdf_status st;
+
+	*pin = NULL;
+	if (!len) {
+		*ret = (const unsigned char *)"";
+		return MDF_OK;
+	}
+	st = cache_fill(c, off, len, span, &e, err);
+	if (st != MDF_OK)
+		return st;
+	e->pins++;
+	*pin = e;
+	*ret = e->buf + (off - e->off);
+	return MDF_OK;
+}
+
+void cache_unpin(struct cache *c, struct cache_entry *pin)
+{
+	(void)c;
+	if (pin && pin->pins)
+		pin->pins--;
+}
+
+enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
+			    uint64_t off, const struct cache_span *span,
+			    struct mdf_err *err)
+{
+	const unsigned char *p;
+	enum mdf_status st;
+
+	if (!len)
+		return MDF_OK;
+	st = cache_get(c, off, len, span, &p, err);
+	if (st != MDF_OK)
+		return st;
+	memcpy(buf, p, len);
+	return MDF_OK;
+}
+
+void cache_done(struct cache *c, uint64_t off, uint64_t len)
+{
+	uint64_t ps = c->page_size, end;
+
+	if (!len || !ps)
+		return;
+	end = len > UINT64_MAX - off ? UINT64_MAX : off + len;
+	for (struct cache_entry *e = c->used_head; e; e = e->next) {
+		uint64_t a, b;
+
+		if (!e->map_addr)
+			continue;
+		a = MDF_MAX(off, e->off);
+		b = MDF_MIN(end, e->off + e->len);
+		if (a >= b)
+			continue;
+		/* Only whole pages inside the range; a window starts on a
+		 * page boundary, so file and memory alignment agree. */
+		a = align_up(a, ps);
+		b = align_down(b, ps);
+		if (a < b)
+			/* /proc/vmcore (VM_PFNMAP) answers EINVAL: harmless. */
+			(void)madvise((unsigned char *)e->map_addr + (a - e->off),
+				      (size_t)(b - a), MADV_DONTNEED);
+	}
+}

@@ -1,0 +1,176 @@
+/*
+ * cache.h - every byte read from the input goes through here.
+ *
+ * The cache knows a file descriptor and file offsets, nothing else: no ELF,
+ * no kdump format, no architecture.  An entry is a run of input bytes of
+ * any length, held either in a read buffer (filled with pread) or in an
+ * mmap()ed window of the input, used in place with no copy.
+ *
+ * Entry life cycle:
+ *
+ *   free --cache_alloc--> pending --cache_add--> used (MRU list)
+ *                            |                     |
+ *                            +--cache_free--> free <--evicted (discard cb)--+
+ *
+ * A pending entry is being filled and is never evicted, so a read may
+ * nest inside another one (for instance a page-table walk inside a
+ * struct page read).  Eviction takes the least recently used entry of the
+ * used list that is not pinned, and calls its discard callback: munmap()
+ * for a mapped window, nothing for a read buffer (its memory is kept for
+ * the next user of the slot).
+ *
+ * The input format tells the cache, for each request, the extent of file
+ * bytes that belong with it (struct cache_span): a whole PT_LOAD segment,
+ * for instance.  Mapped windows never cross a span, read-ahead never
+ * crosses a span, and a span that is not "mappable" (its start or end is
+ * not page-aligned: the "fractional" pieces of a segment) is always read.
+ */
+#ifndef MDF_CACHE_H
+#define MDF_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+enum cache_mmap_policy {
+	CACHE_MMAP_NEVER,  /* always pread (--non-mmap) */
+	CACHE_MMAP_TRY,    /* mmap; on the first failure fall back to pread for good */
+	CACHE_MMAP_ALWAYS, /* mmap or fail (tests) */
+};
+
+enum cache_state { CACHE_FREE, CACHE_PENDING, CACHE_USED };
+
+struct cache;
+
+struct cache_entry {
+	uint64_t off;             /* file offset of buf[0] */
+	size_t len;               /* bytes valid at buf */
+	const unsigned char *buf; /* into rbuf or into a mapping */
+	/* Called when the entry leaves the used list by eviction or release. */
+	void (*discard)(struct cache *c, struct cache_entry *e);
+	struct cache_entry *prev, *next;
+	enum cache_state state;
+	unsigned pins;            /* > 0: in use by a caller, never evicted */
+	unsigned char *rbuf;      /* read buffer storage, kept across reuse */
+	size_t rcap;
+	void *map_addr;           /* mapping to munmap, or NULL */
+	size_t map_len;
+};
+
+/* Where the bytes of one request come from, as the input format sees it. */
+struct cache_span {
+	uint64_t start, end; /* file range [start, end) the request lies in */
+	bool mappable;       /* start and end page-aligned: may be mmapped */
+};
+
+struct cache_config {
+	size_t nentries;        /* 0: default (16) */
+	enum cache_mmap_policy policy;
+	size_t read_ahead;      /* bytes per pread at least; 0: default (256 KiB) */
+	uint64_t window_max;    /* largest mapping; 0: default (whole span on
+				   64-bit hosts up to 1 TiB, 64 MiB on 32-bit) */
+};
+
+struct cache_stats {
+	uint64_t hits, misses;
+	uint64_t mmaps, munmaps, mmap_failures;
+	uint64_t reads, read_bytes;
+	uint64_t evictions;
+};
+
+struct cache {
+	int fd;
+	const char *name;          /* file name for messages (not owned) */
+	enum cache_mmap_policy policy; /* TRY becomes NEVER after a failure */
+	size_t page_size;          /* host page size, for mmap alignment */
+	size_t read_ahead;
+	uint64_t window_max;
+	size_t nentries;
+	uint64_t file_size;        /* st_size of a regular file, 0 if unknown:
+				      no window reaches a page past it */
+	struct cache_entry *entries;
+	struct cache_entry *free_list;              /* singly linked via next */
+	struct cache_entry *pending_head;           /* doubly linked */
+	struct cache_entry *used_head, *used_tail;  /* MRU at head */
+	struct cache_stats stats;
+};
+
+/** Set up a cache over @fd.  @name is used in messages and must outlive @c.
+ *  @cfg NULL means all defaults (and CACHE_MMAP_NEVER).  window_max is
+ *  rounded down to the host page size; below one page is MDF_ERR_ARG.
+ *  On failure nothing needs releasing (cache_release() is still safe). */
+enum mdf_status cache_init(struct cache *c, int fd, const char *name,
+			   const struct cache_config *cfg,
+			   struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Discard every entry (munmap windows) and free all memory.  Safe on a
+ *  zeroed struct and when called twice; the stats are kept. */
+void cache_release(struct cache *c);
+
+/*
+ * Low-level interface: the state machine itself.  Exposed for tests and
+ * for callers that fill entries themselves.
+ */
+
+/** Look up [off, off+len) in the used list; on a hit move the entry to the
+ *  front and return a pointer to byte @off.  Counts a hit or a miss. */
+const unsigned char *cache_search(struct cache *c, uint64_t off, size_t len);
+
+/** Take a free entry, or evict the LRU unpinned used entry, and make it
+ *  pending with a read buffer of at least @len bytes.  NULL when every
+ *  entry is pending or pinned (nesting too deep) or memory runs out.
+ *  The caller fills e->rbuf (e->rcap >= @len bytes; e->buf already points
+ *  there), sets e->off and e->len, and may replace e->discard (default: a
+ *  no-op), then calls cache_add() or cache_free(). */
+struct cache_entry *cache_alloc(struct cache *c, size_t len);
+
+/** A filled pending entry becomes the most recently used. */
+void cache_add(struct cache *c, struct cache_entry *e);
+
+/** A pending entry whose read failed goes back to the free pool (its
+ *  read buffer is kept; a mapping it holds is unmapped). */
+void cache_free(struct cache *c, struct cache_entry *e);
+
+/*
+ * High-level interface.
+ */
+
+/**
+ * Return a pointer to the @len input bytes at file offset @off, which lie
+ * inside @span.  From a mapped window when the span is mappable and the
+ * policy allows, else from a read buffer (read-ahead bounded by the span).
+ * The pointer is valid until the next cache call on @c.  A read that comes
+ * up short fails with MDF_ERR_FORMAT ("unexpected end of file"); a short
+ * read-ahead past the requested bytes is not an error.  @span NULL means
+ * the request alone: exactly @len bytes are read, never mapped.  A request
+ * not inside @span is MDF_ERR_ARG.  @len 0 succeeds without I/O.
+ */
+enum mdf_status cache_get(struct cache *c, uint64_t off, size_t len,
+			  const struct cache_span *span,
+			  const unsigned char **ret,
+			  struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Like cache_get(), but the entry stays pinned (never evicted) until
+ *  cache_unpin(@*pin).  At most nentries-1 pins may be held at once.
+ *  Pins nest: pinning the same entry twice needs two unpins.  *@pin may
+ *  be NULL (for @len 0); cache_unpin(c, NULL) does nothing. */
+enum mdf_status cache_get_pinned(struct cache *c, uint64_t off, size_t len,
+				 const struct cache_span *span,
+				 const unsigned char **ret,
+				 struct cache_entry **pin,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+void cache_unpin(struct cache *c, struct cache_entry *pin);
+
+/** cache_get() then memcpy into @buf. */
+enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
+			    uint64_t off, const struct cache_span *span,
+			    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Hint: the bytes [off, off+len) will not be read again soon.  Mapped
+ *  pages in that range are dropped from this process (MADV_DONTNEED) so
+ *  that a sequential pass keeps its resident set small. */
+void cache_done(struct cache *c, uint64_t off, uint64_t len);
+
+#endif

@@ -1,0 +1,598 @@
+/*
+ * elf_info.c - ELF vmcore input: program headers, physical ranges, notes.
+ *
+ * libelf reads and byte-swaps the ELF and program headers; the PT_NOTE
+ * bytes are read raw and walked here (the note header is three 32-bit
+ * words in both classes, name and descriptor padded to 4 bytes as the
+ * kernel writes them).
+ */
+#include "elf_info.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define ELF_INFO_PROC_MAGIC 0x9fa0          /* PROC_SUPER_MAGIC */
+#define ELF_INFO_NOTES_MAX (256u << 20)      /* sanity cap on PT_NOTE bytes */
+#define ELF_INFO_PHNUM_MAX (1u << 24)        /* sanity cap when size unknown */
+#define ELF_INFO_NHDR_SIZE 12u
+#define ELF_INFO_NT_PRSTATUS 1u
+
+static unsigned long long ull(uint64_t v)
+{
+	return (unsigned long long)v;
+}
+
+static uint64_t note_align(uint64_t v)
+{
+	return (v + 3) & ~(uint64_t)3;
+}
+
+static uint32_t elf_info_load32(const struct elf_info *ei, const unsigned char *p)
+{
+	return ei->ei_data == ELFDATA2MSB ? load_be32(p) : load_le32(p);
+}
+
+/* True if the note name (namesz bytes, usually NUL-terminated) is @want. */
+static bool note_name_is(const unsigned char *name, uint32_t namesz,
+			 const char *want)
+{
+	size_t wl = strlen(want);
+	size_t nl = 0;
+
+	while (nl < namesz && name[nl] != '\0')
+		nl++;
+	return nl == wl && memcmp(name, want, wl) == 0;
+}
+
+static bool bytes_all_zero(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Decide whether st_size can be trusted.  Returns MDF_OK or an error. */
+static enum mdf_status elf_info_stat(struct elf_info *ei, struct mdf_err *err)
+{
+	struct stat st;
+	struct statfs sfs;
+
+	if (fstat(ei->fd, &st) < 0)
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "fstat");
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		ei->file_size = (uint64_t)st.st_size;
+		ei->size_known = true;
+		return MDF_OK;
+	}
+	if (S_ISREG(st.st_mode) && fstatfs(ei->fd, &sfs) == 0 &&
+	    (unsigned long)sfs.f_type != ELF_INFO_PROC_MAGIC)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "empty file, not an ELF vmcore");
+	/* A /proc file or a device: st_size says nothing. */
+	ei->file_size = 0;
+	ei->size_known = false;
+	return MDF_OK;
+}
+
+/*
+ * Check e_ident before handing the file to libelf: libelf would read a
+ * whole non-ELF file into memory to classify it, and its messages are
+ * vague.
+ */
+static enum mdf_status elf_info_check_ident(struct elf_info *ei,
+					    struct mdf_err *err)
+{
+	unsigned char hdr[sizeof(Elf64_Ehdr)];
+	size_t got, need;
+	enum mdf_status st;
+
+	st = util_pread_full(ei->fd, hdr, sizeof(hdr), 0, &got, err);
+	if (st != MDF_OK)
+		return st;
+	if (got == 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "empty file, not an ELF vmcore");
+	if (got < SELFMAG || memcmp(hdr, ELFMAG, SELFMAG) != 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "not an ELF file (bad magic)");
+	if (got < EI_NIDENT)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "truncated ELF header (%zu bytes)", got);
+	if (hdr[EI_CLASS] != ELFCLASS32 && hdr[EI_CLASS] != ELFCLASS64)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "unsupported ELF class %u", hdr[EI_CLASS]);
+	if (hdr[EI_DATA] != ELFDATA2LSB && hdr[EI_DATA] != ELFDATA2MSB)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "unsupported ELF data encoding %u",
+				   hdr[EI_DATA]);
+	if (hdr[EI_VERSION] != EV_CURRENT)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "unsupported ELF version %u", hdr[EI_VERSION]);
+	need = hdr[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr)
+					   : sizeof(Elf32_Ehdr);
+	if (got < need)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "truncated ELF header (%zu of %zu bytes)",
+				   got, need);
+	ei->ei_class = hdr[EI_CLASS];
+	ei->ei_data = hdr[EI_DATA];
+	return MDF_OK;
+}
+
+static enum mdf_status elf_info_libelf_err(struct mdf_err *err,
+					   const char *what)
+{
+	return mdf_err_set(err, MDF_ERR_FORMAT, "libelf: %s: %s", what,
+			   elf_errmsg(-1));
+}
+
+/* [off, off+size) must not overflow and must lie inside the file. */
+static enum mdf_status elf_info_check_extent(const struct elf_info *ei,
+					     const char *what, unsigned idx,
+					     uint64_t off, uint64_t size,
+					     struct mdf_err *err)
+{
+	if (size > (uint64_t)INT64_MAX || off > (uint64_t)INT64_MAX - size)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s %u: file offset 0x%llx+0x%llx overflows",
+				   what, idx, ull(off), ull(size));
+	if (ei->size_known && size && off + size > ei->file_size)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s %u: file offset 0x%llx+0x%llx past end of file (size 0x%llx)",
+				   what, idx, ull(off), ull(size),
+				   ull(ei->file_size));
+	return MDF_OK;
+}
+
+/* Walk the notes of one PT_NOTE segment copied at ei->notes + base. */
+static enum mdf_status elf_info_walk_notes(struct elf_info *ei, unsigned idx,
+					   size_t base, size_t size,
+					   struct mdf_err *err)
+{
+	const unsigned char *seg = ei->notes + base;
+	uint64_t pos = 0;
+	unsigned n;
+
+	for (n = 0; pos < size; n++) {
+		uint32_t namesz, descsz, type;
+		uint64_t name_off, desc_off, end, next;
+
+		if (size - pos < ELF_INFO_NHDR_SIZE) {
+			if (bytes_all_zero(seg + pos, size - pos))
+				break;
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_NOTE %u: note %u header at 0x%llx past end of segment (size 0x%zx)",
+					   idx, n, ull(pos), size);
+		}
+		namesz = elf_info_load32(ei, seg + pos);
+		descsz = elf_info_load32(ei, seg + pos + 4);
+		type = elf_info_load32(ei, seg + pos + 8);
+		if (namesz == 0 && descsz == 0 && type == 0)
+			break; /* zero padding after the last note */
+		name_off = pos + ELF_INFO_NHDR_SIZE;
+		desc_off = name_off + note_align(namesz);
+		end = desc_off + descsz;
+		if (end > size)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_NOTE %u: note %u size 0x%llx past end of segment (0x%llx bytes left)",
+					   idx, n, ull(end - pos),
+					   ull(size - pos));
+		if (type == ELF_INFO_NT_PRSTATUS &&
+		    note_name_is(seg + name_off, namesz, "CORE"))
+			ei->nr_cpus++;
+		if (!ei->vmcoreinfo &&
+		    note_name_is(seg + name_off, namesz, "VMCOREINFO")) {
+			const char *text = (const char *)seg + desc_off;
+			size_t len = descsz;
+
+			while (len && text[len - 1] == '\0')
+				len--;
+			ei->vmcoreinfo = text;
+			ei->vmcoreinfo_len = len;
+			ei->vmcoreinfo_off = base + (size_t)desc_off;
+		}
+		next = desc_off + note_align(descsz);
+		pos = next < size ? next : size;
+	}
+	return MDF_OK;
+}
+
+static enum mdf_status elf_info_read_notes(struct elf_info *ei,
+					   const GElf_Phdr *ph, size_t phnum,
+					   struct mdf_err *err)
+{
+	uint64_t total = 0;
+	size_t pos = 0;
+	enum mdf_status st;
+
+	for (size_t i = 0; i < phnum; i++) {
+		if (ph[i].p_type != PT_NOTE)
+			continue;
+		total += ph[i].p_filesz; /* each checked < 2^63, no wrap in 2^64 */
+		if (total > ELF_INFO_NOTES_MAX)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_NOTE %zu: notes larger than %u bytes in all",
+					   i, ELF_INFO_NOTES_MAX);
+	}
+	if (total) {
+		ei->notes = malloc((size_t)total);
+		if (!ei->notes)
+			return mdf_err_set(err, MDF_ERR_NOMEM,
+					   "out of memory for 0x%llx bytes of notes",
+					   ull(total));
+	}
+	for (size_t i = 0; i < phnum; i++) {
+		size_t len = (size_t)ph[i].p_filesz, got;
+
+		if (ph[i].p_type != PT_NOTE || len == 0)
+			continue;
+		st = util_pread_full(ei->fd, ei->notes + pos, len,
+				     ph[i].p_offset, &got, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "PT_NOTE %zu", i);
+		if (got < len)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_NOTE %zu: unexpected end of file at 0x%llx",
+					   i, ull(ph[i].p_offset + got));
+		ei->notes_len = pos + len;
+		st = elf_info_walk_notes(ei, (unsigned)i, pos, len, err);
+		if (st != MDF_OK)
+			return st;
+		pos += len;
+	}
+	if (!ei->vmcoreinfo)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "no VMCOREINFO note");
+	return MDF_OK;
+}
+
+static int elf_info_cmp_load(const void *a, const void *b)
+{
+	const struct elf_load *x = *(const struct elf_load *const *)a;
+	const struct elf_load *y = *(const struct elf_load *const *)b;
+
+	if (x->paddr != y->paddr)
+		return x->paddr < y->paddr ? -1 : 1;
+	if (x->phdr_index != y->phdr_index)
+		return x->phdr_index < y->phdr_index ? -1 : 1;
+	return 0;
+}
+
+/* Give every physical address one owner: the lowest-starting segment. */
+static enum mdf_status elf_info_build_ranges(struct elf_info *ei,
+					     struct mdf_err *err)
+{
+	const struct elf_load **order;
+	uint64_t covered = 0;
+	size_t n = 0;
+
+	if (ei->nloads == 0)
+		return MDF_OK;
+	order = malloc(ei->nloads * sizeof(*order));
+	ei->ranges = malloc(ei->nloads * sizeof(*ei->ranges));
+	if (!order || !ei->ranges) {
+		free(order);
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "out of memory for %zu PT_LOAD ranges",
+				   ei->nloads);
+	}
+	for (size_t i = 0; i < ei->nloads; i++)
+		order[i] = &ei->loads[i];
+	qsort(order, ei->nloads, sizeof(*order), elf_info_cmp_load);
+	for (size_t i = 0; i < ei->nloads; i++) {
+		const struct elf_load *l = order[i];
+		uint64_t start = MDF_MAX(l->paddr, covered);
+		uint64_t end = l->paddr + l->memsz;
+
+		if (l->memsz == 0 || start >= end)
+			continue;
+		ei->ranges[n].pstart = start;
+		ei->ranges[n].pend = end;
+		ei->ranges[n].load = l;
+		n++;
+		covered = end;
+	}
+	ei->nranges = n;
+	free(order);
+	return MDF_OK;
+}
+
+static enum mdf_status elf_info_check_phdrs(struct elf_info *ei,
+					    const GElf_Phdr *ph, size_t phnum,
+					    struct mdf_err *err)
+{
+	enum mdf_status st;
+
+	for (size_t i = 0; i < phnum; i++) {
+		const char *what;
+
+		if (ph[i].p_type == PT_LOAD)
+			what = "PT_LOAD";
+		else if (ph[i].p_type == PT_NOTE)
+			what = "PT_NOTE";
+		else
+			continue;
+		if (ph[i].p_filesz > ph[i].p_memsz && ph[i].p_type == PT_LOAD)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_LOAD %zu: p_filesz 0x%llx larger than p_memsz 0x%llx",
+					   i, ull(ph[i].p_filesz),
+					   ull(ph[i].p_memsz));
+		st = elf_info_check_extent(ei, what, (unsigned)i,
+					   ph[i].p_offset, ph[i].p_filesz, err);
+		if (st != MDF_OK)
+			return st;
+		if (ph[i].p_type == PT_LOAD &&
+		    ph[i].p_memsz > UINT64_MAX - ph[i].p_paddr)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "PT_LOAD %zu: physical address 0x%llx+0x%llx overflows",
+					   i, ull(ph[i].p_paddr),
+					   ull(ph[i].p_memsz));
+	}
+	return MDF_OK;
+}
+
+static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
+					   struct mdf_err *err)
+{
+	Elf *elf = ei->elf;
+	GElf_Ehdr eh;
+	GElf_Phdr *ph = NULL;
+	size_t phnum, entsize;
+	enum mdf_status st;
+
+	if (!gelf_getehdr(elf, &eh))
+		return elf_info_libelf_err(err, "ELF header");
+	if (eh.e_type != ET_CORE)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "not an ELF core file (e_type %u)",
+				   (unsigned)eh.e_type);
+	ei->e_machine = eh.e_machine;
+	ei->e_flags = eh.e_flags;
+	entsize = ei->ei_class == ELFCLASS64 ? sizeof(Elf64_Phdr)
+					      : sizeof(Elf32_Phdr);
+	if (eh.e_phentsize != entsize)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "e_phentsize %u, expected %zu",
+				   (unsigned)eh.e_phentsize, entsize);
+	/*
+	 * Check the table before libelf reads it, for a precise message.
+	 * PN_XNUM: the count is in section header 0 (libelf reads it).
+	 */
+	if (eh.e_phnum != PN_XNUM)
+		phnum = eh.e_phnum;
+	else if (elf_getphdrnum(elf, &phnum) != 0)
+		return elf_info_libelf_err(err, "program header count");
+	if (phnum == 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "no program headers");
+	if (ei->size_known) {
+		uint64_t tsize = (uint64_t)phnum * entsize;
+
+		if (eh.e_phoff > ei->file_size ||
+		    tsize > ei->file_size - eh.e_phoff)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "program header table at 0x%llx+0x%llx past end of file (size 0x%llx)",
+					   ull(eh.e_phoff), ull(tsize),
+					   ull(ei->file_size));
+	} else if (phnum > ELF_INFO_PHNUM_MAX) {
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%zu program headers, more than %u",
+				   phnum, ELF_INFO_PHNUM_MAX);
+	}
+
+	ph = calloc(phnum, sizeof(*ph));
+	if (!ph)
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "out of memory for %zu program headers",
+				   phnum);
+	for (size_t i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph[i])) {
+			st = elf_info_libelf_err(err, "program header");
+			goto out;
+		}
+		if (ph[i].p_type == PT_LOAD)
+			ei->nloads++;
+	}
+	st = elf_info_check_phdrs(ei, ph, phnum, err);
+	if (st != MDF_OK)
+		goto out;
+
+	if (ei->nloads) {
+		size_t k = 0;
+
+		ei->loads = calloc(ei->nloads, sizeof(*ei->loads));
+		if (!ei->loads) {
+			st = mdf_err_set(err, MDF_ERR_NOMEM,
+					 "out of memory for %zu PT_LOADs",
+					 ei->nloads);
+			goto out;
+		}
+		for (size_t i = 0; i < phnum; i++) {
+			struct elf_load *l;
+
+			if (ph[i].p_type != PT_LOAD)
+				continue;
+			l = &ei->loads[k++];
+			l->phdr_index = (unsigned)i;
+			l->paddr = ph[i].p_paddr;
+			l->vaddr = ph[i].p_vaddr;
+			l->offset = ph[i].p_offset;
+			l->filesz = ph[i].p_filesz;
+			l->memsz = ph[i].p_memsz;
+		}
+	}
+	st = elf_info_build_ranges(ei, err);
+	if (st != MDF_OK)
+		goto out;
+	st = elf_info_read_notes(ei, ph, phnum, err);
+out:
+	free(ph);
+	return st;
+}
+
+enum mdf_status elf_info_open(struct elf_info *ei, int fd, const char *path,
+			      struct mdf_err *err)
+{
+	enum mdf_status st;
+	long ps;
+
+	memset(ei, 0, sizeof(*ei));
+	ei->fd = fd;
+	ei->path = path;
+	ps = sysconf(_SC_PAGESIZE);
+	ei->host_page_size = ps > 0 ? (size_t)ps : 4096;
+
+	st = elf_info_stat(ei, err);
+	if (st == MDF_OK)
+		st = elf_info_check_ident(ei, err);
+	if (st == MDF_OK && elf_version(EV_CURRENT) == EV_NONE)
+		st = elf_info_libelf_err(err, "elf_version");
+	if (st == MDF_OK) {
+		ei->elf = elf_begin(fd, ELF_C_READ, NULL);
+		if (!ei->elf)
+			st = elf_info_libelf_err(err, "elf_begin");
+	}
+	if (st == MDF_OK && elf_kind(ei->elf) != ELF_K_ELF)
+		st = mdf_err_set(err, MDF_ERR_FORMAT, "not an ELF file");
+	if (st == MDF_OK)
+		st = elf_info_read_phdrs(ei, err);
+	if (st != MDF_OK) {
+		elf_info_close(ei);
+		return mdf_err_push(err, "%s", path);
+	}
+	return MDF_OK;
+}
+
+void elf_info_close(struct elf_info *ei)
+{
+	if (ei->elf)
+		elf_end(ei->elf);
+	free(ei->loads);
+	free(ei->ranges);
+	free(ei->notes);
+	memset(ei, 0, sizeof(*ei));
+	ei->fd = -1;
+}
+
+/* Fill @ret->span and clip @ret->avail for file offset @off of @l. */
+static void elf_info_span(const struct elf_info *ei, const struct elf_load *l,
+			  struct elf_loc *ret)
+{
+	uint64_t hp = ei->host_page_size;
+	uint64_t start = l->offset, end = l->offset + l->filesz;
+	uint64_t ms = align_up(start, hp), me = align_down(end, hp);
+	uint64_t off = ret->off;
+
+	if (ms >= me) {
+		ret->span.start = start;
+		ret->span.end = end;
+		ret->span.mappable = false;
+	} else if (off < ms) {
+		ret->span.start = start;
+		ret->span.end = ms;
+		ret->span.mappable = false;
+	} else if (off < me) {
+		ret->span.start = ms;
+		ret->span.end = me;
+		ret->span.mappable = true;
+	} else {
+		ret->span.start = me;
+		ret->span.end = end;
+		ret->span.mappable = false;
+	}
+	if (ret->avail > ret->span.end - off)
+		ret->avail = ret->span.end - off;
+}
+
+enum mdf_status elf_info_locate(const struct elf_info *ei, uint64_t paddr,
+				struct elf_loc *ret)
+{
+	size_t lo = 0, hi = ei->nranges;
+	const struct elf_range *r = NULL;
+	const struct elf_load *l;
+	uint64_t rel;
+
+	memset(ret, 0, sizeof(*ret));
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (paddr < ei->ranges[mid].pstart) {
+			hi = mid;
+		} else if (paddr >= ei->ranges[mid].pend) {
+			lo = mid + 1;
+		} else {
+			r = &ei->ranges[mid];
+			break;
+		}
+	}
+	if (!r)
+		return MDF_ERR_NODATA;
+	l = r->load;
+	rel = paddr - l->paddr;
+	if (rel < l->filesz) {
+		ret->in_file = true;
+		ret->off = l->offset + rel;
+		ret->avail = MDF_MIN(r->pend, l->paddr + l->filesz) - paddr;
+		elf_info_span(ei, l, ret);
+	} else {
+		ret->in_file = false;
+		ret->avail = r->pend - paddr;
+	}
+	return MDF_OK;
+}
+
+uint64_t elf_info_max_paddr(const struct elf_info *ei)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < ei->nloads; i++) {
+		const struct elf_load *l = &ei->loads[i];
+
+		if (l->memsz && l->paddr + l->memsz > max)
+			max = l->paddr + l->memsz;
+	}
+	return max;
+}
+
+enum mdf_status elf_info_read_paddr(const struct elf_info *ei,
+				    struct cache *cache, uint64_t paddr,
+				    void *buf, size_t len,
+				    struct mdf_err *err)
+{
+	unsigned char *out = buf;
+
+	while (len) {
+		struct elf_loc loc;
+		size_t n;
+		enum mdf_status st;
+
+		if (elf_info_locate(ei, paddr, &loc) != MDF_OK)
+			return mdf_err_set(err, MDF_ERR_NODATA,
+					   "physical address 0x%llx is not in any PT_LOAD",
+					   ull(paddr));
+		if (loc.avail == 0)
+			return mdf_err_set(err, MDF_ERR_INTERNAL,
+					   "physical address 0x%llx: empty piece",
+					   ull(paddr));
+		n = loc.avail < len ? (size_t)loc.avail : len;
+		if (loc.in_file) {
+			st = cache_pread(cache, out, n, loc.off, &loc.span, err);
+			if (st != MDF_OK)
+				return st;
+		} else {
+			memset(out, 0, n);
+		}
+		out += n;
+		paddr += n;
+		len -= n;
+	}
+	return MDF_OK;
+}

@@ -1,0 +1,106 @@
+/*
+ * elf_info.h - ELF vmcore input (/proc/vmcore or a file), through libelf.
+ *
+ * Opens ELF32/ELF64 cores of either byte order, validates every program
+ * header against the file size, and builds:
+ *  - the PT_LOAD table in program-header order,
+ *  - a sorted table of disjoint physical ranges for paddr -> file offset
+ *    lookups by binary search.  Where segments alias the same physical
+ *    memory (the kernel-text PT_LOAD of every x86_64 /proc/vmcore lies
+ *    inside a RAM segment), each address has exactly one owner: the
+ *    segment that starts lowest, ties broken by program-header order.
+ *  - a copy of the PT_NOTE contents, the VMCOREINFO text and the number of
+ *    NT_PRSTATUS notes (CPUs).
+ *
+ * It never parses the VMCOREINFO text: vmcoreinfo.c does.
+ */
+#ifndef MDF_ELF_INFO_H
+#define MDF_ELF_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cache.h"
+#include "error.h"
+
+struct elf_load {
+	unsigned phdr_index;  /* index in the program header table */
+	uint64_t paddr, vaddr;
+	uint64_t offset;      /* file offset of the segment */
+	uint64_t filesz, memsz;
+};
+
+/* A piece of physical memory owned by one segment. */
+struct elf_range {
+	uint64_t pstart, pend;        /* physical [pstart, pend) */
+	const struct elf_load *load;  /* owner */
+};
+
+/* Where a physical address lives. */
+struct elf_loc {
+	bool in_file;          /* false: past p_filesz, reads as zeros */
+	uint64_t off;          /* file offset (if in_file) */
+	uint64_t avail;        /* bytes from paddr to the end of this kind of
+				  backing within the owner range: to the end of
+				  file data if in_file, else to the end of the
+				  zero tail */
+	struct cache_span span; /* for cache_get(), if in_file */
+};
+
+struct elf_info {
+	const char *path;       /* for messages, not owned */
+	int fd;                 /* not owned */
+	void *elf;              /* Elf * */
+	uint64_t file_size;     /* 0 and size_known false for /proc/vmcore-like
+				   files whose st_size is unreliable */
+	bool size_known;
+	int ei_class;           /* ELFCLASS32 / ELFCLASS64 */
+	int ei_data;            /* ELFDATA2LSB / ELFDATA2MSB */
+	uint16_t e_machine;
+	uint32_t e_flags;
+	size_t host_page_size;
+
+	struct elf_load *loads; /* PT_LOADs in program-header order, zero-sized
+				   ones included (they own no range) */
+	size_t nloads;
+	struct elf_range *ranges; /* sorted by pstart, disjoint */
+	size_t nranges;
+
+	unsigned char *notes;   /* concatenated PT_NOTE contents (copy) */
+	size_t notes_len;
+	const char *vmcoreinfo; /* points into notes (descriptor), or NULL */
+	size_t vmcoreinfo_len;  /* text length, without trailing NULs */
+	size_t vmcoreinfo_off;  /* offset of the descriptor within notes */
+	unsigned nr_cpus;       /* NT_PRSTATUS notes */
+};
+
+/**
+ * Read and check the ELF headers of @fd.  Every failure names @path and the
+ * problem, e.g. "vmcore: PT_LOAD 3: file offset 0x5000+0x3000 past end of
+ * file (size 0x6000)" (the number is the program-header index).  Missing
+ * VMCOREINFO is an error (MDF_ERR_FORMAT).  On failure @ei is left closed;
+ * elf_info_close() on it is harmless.
+ */
+enum mdf_status elf_info_open(struct elf_info *ei, int fd, const char *path,
+			      struct mdf_err *err) MDF_MUST_CHECK;
+void elf_info_close(struct elf_info *ei);
+
+/** Locate @paddr: MDF_ERR_NODATA if no segment covers it (a hole). */
+enum mdf_status elf_info_locate(const struct elf_info *ei, uint64_t paddr,
+				struct elf_loc *ret);
+
+/** Highest physical address + 1 over all PT_LOADs (p_memsz). */
+uint64_t elf_info_max_paddr(const struct elf_info *ei);
+
+/**
+ * Read @len bytes of physical memory at @paddr into @buf through @cache,
+ * crossing segment boundaries and zero-filling past p_filesz.  A hole is
+ * MDF_ERR_NODATA.
+ */
+enum mdf_status elf_info_read_paddr(const struct elf_info *ei,
+				    struct cache *cache, uint64_t paddr,
+				    void *buf, size_t len,
+				    struct mdf_err *err) MDF_MUST_CHECK;
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * filter.c - classify struct pages for a dump level.
+ *
+ * The order of the tests follows makedumpfile's, first match wins:
+ *   compound tail (its head decides) -> free (buddy) -> unaccepted ->
+ *   non-private cache -> any cache -> user data -> hwpoison -> offline.
+ * Hwpoison and offline pages are dropped at every dump level.
+ *
+ * A missing VMCOREINFO number disables the rule that needs it, so the page
+ * is kept: a wrongly excluded page is worse than a bigger dump.
+ */
+#include "filter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+unsigned filter_parse_kver(const char *s)
+{
+	unsigned v[3] = { 0, 0, 0 };
+	int i = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	while (i < 3) {
+		unsigned n = 0;
+		int digits = 0;
+
+		while (*s >= '0' && *s <= '9' && digits < 6) {
+			n = n * 10 + (unsigned)(*s++ - '0');
+			digits++;
+		}
+		if (!digits)
+			break;
+		v[i++] = n;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	if (i < 2)
+		return 0;
+	return filter_kver(v[0], v[1], v[2]);
+}
+
+static uint64_t bit(const struct kinfo_s64 *n)
+{
+	return n->set && n->v >= 0 && n->v < 64 ? 1ULL << n->v : 0;
+}
+
+enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki,
+				  unsigned dump_level, bool big_endian,
+				  struct filter_warnings *warn,
+				  struct mdf_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	memset(warn, 0, sizeof(*warn));
+	r->dump_level = dump_level;
+	r->big_endian = big_endian;
+	r->kver = filter_parse_kver(ki->osrelease);
+	r->needs_memmap = (dump_level & ~DL_EXCLUDE_ZERO) != 0;
+	/* Hwpoison and offline pages go at every level, when we can see them;
+	 * without struct pages that is simply not possible. */
+
+	if (!ki->size.page.set || !ki->off.page_flags.set) {
+		if (r->needs_memmap)
+			return mdf_err_set(err, MDF_ERR_NOTSUPP,
+					   "dump level %u needs struct page information, "
+					   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)",
+					   dump_level);
+		return MDF_OK;
+	}
+	r->page_struct_size = ki->size.page.v;
+	r->off_flags = ki->off.page_flags.v;
+	r->has_mapping = ki->off.page_mapping.set;
+	r->off_mapping = ki->off.page_mapping.v;
+	r->has_private = ki->off.page_private.set;
+	r->off_private = ki->off.page_private.v;
+	r->has_mapcount = ki->off.page__mapcount.set;
+	r->off_mapcount = ki->off.page__mapcount.v;
+	/* 7.1 renamed page.compound_head to page.compound_info in VMCOREINFO
+	 * (upstream makedumpfile f50c015); bit 0 still marks a tail page. */
+	if (ki->off.page_compound_info.set) {
+		r->has_head = true;
+		r->off_head = ki->off.page_compound_info.v;
+	} else if (ki->off.page_compound_head.set) {
+		r->has_head = true;
+		r->off_head = ki->off.page_compound_head.v;
+	}
+
+	r->m_lru = bit(&ki->num.PG_lru);
+	r->m_private = bit(&ki->num.PG_private);
+	r->m_swapcache = bit(&ki->num.PG_swapcache);
+	r->m_swapbacked = bit(&ki->num.PG_swapbacked);
+	r->has_swapbacked = ki->num.PG_swapbacked.set;
+	r->m_slab = bit(&ki->num.PG_slab);
+	r->m_buddy = bit(&ki->num.PG_buddy);
+	r->m_hwpoison = bit(&ki->num.PG_hwpoison);
+	r->m_hugetlb = bit(&ki->num.PG_hugetlb);
+	if (ki->num.PG_head_mask.set)
+		r->m_head = (uint64_t)ki->num.PG_head_mask.v;
+	else
+		r->m_head = bit(&ki->num.PG_head);
+
+#define MAPCOUNT(field, has, val)                                        \
+	do {                                                             \
+		r->has = ki->num.field.set && r->has_mapcount;           \
+		r->val = (uint32_t)ki->num.field.v;                      \
+	} while (0)
+	MAPCOUNT(PAGE_BUDDY_MAPCOUNT_VALUE, has_buddy_mc, buddy_mc);
+	MAPCOUNT(PAGE_OFFLINE_MAPCOUNT_VALUE, has_offline_mc, offline_mc);
+	MAPCOUNT(PAGE_SLAB_MAPCOUNT_VALUE, has_slab_mc, slab_mc);
+	MAPCOUNT(PAGE_HUGETLB_MAPCOUNT_VALUE, has_hugetlb_mc, hugetlb_mc);
+	MAPCOUNT(PAGE_UNACCEPTED_MAPCOUNT_VALUE, has_unaccepted_mc, unaccepted_mc);
+#undef MAPCOUNT
+
+	/* Free pages: page_type/_mapcount marker since 2.6.38, PG_buddy flag
+	 * for 2.6.17 to 2.6.37.  The buddy order lives in page.private. */
+	r->can_find_free = r->has_private && (r->has_buddy_mc || r->m_buddy);
+	r->max_order = ki->len.zone_free_area.set && ki->len.zone_free_area.v > 0 &&
+			ki->len.zone_free_area.v <= 64 ?
+		(unsigned)ki->len.zone_free_area.v - 1 : 10;
+	if ((dump_level & DL_EXCLUDE_FREE) && !r->can_find_free)
+		warn->no_free_detection = true;
+
+	/* Compound order:
+	 *  - up to 6.2: page[1].compound_order (a byte since 4.16),
+	 *  - 6.3 to 6.5: folio._folio_order (446c4f6 in makedumpfile),
+	 *  - 6.6 and later: the low byte of page[1].flags (folio->_flags_1,
+	 *    kernel commit ebc1baf5c9b4 "mm: free up a word in the first tail
+	 *    page"), with no VMCOREINFO entry at all. */
+	if (ki->off.page_compound_order.set) {
+		r->order_src = ORDER_PAGE1_FIELD;
+		r->off_order = ki->off.page_compound_order.v;
+	} else if (ki->off.folio__folio_order.set) {
+		r->order_src = ORDER_FOLIO_FIELD;
+		r->off_order = ki->off.folio__folio_order.v;
+	} else if (r->kver >= filter_kver(6, 6, 0)) {
+		r->order_src = ORDER_PAGE1_FLAGS;
+	} else {
+		r->order_src = ORDER_NONE;
+		warn->no_compound_order = true;
+	}
+
+	/* Hugetlb:
+	 *  - up to 6.2: page[1].compound_dtor == HUGETLB_PAGE_DTOR (older:
+	 *    the address of free_huge_page),
+	 *  - 6.3 to 6.5: folio._folio_dtor,
+	 *  - 6.6 to 6.8: PG_hugetlb in page[1].flags (9661c1d),
+	 *  - 6.9 and later: the head's page_type is PAGE_HUGETLB_MAPCOUNT_VALUE
+	 *    (kernel d99e3140a4d3 "mm: turn folio_test_hugetlb into a
+	 *    PageType", makedumpfile 985e575). */
+	r->has_hugetlb_dtor = ki->num.HUGETLB_PAGE_DTOR.set;
+	r->hugetlb_dtor = ki->num.HUGETLB_PAGE_DTOR.v;
+	r->has_free_huge_page = ki->sym.free_huge_page.set;
+	r->free_huge_page = ki->sym.free_huge_page.v;
+	if (r->has_hugetlb_mc) {
+		r->dtor_src = DTOR_MAPCOUNT;
+	} else if (r->m_hugetlb) {
+		r->dtor_src = DTOR_PAGE1_PG_HUGETLB;
+	} else if (ki->off.page_compound_dtor.set) {
+		r->dtor_src = DTOR_PAGE1_FIELD;
+		r->off_dtor = ki->off.page_compound_dtor.v;
+	} else if (ki->off.folio__folio_dtor.set) {
+		r->dtor_src = DTOR_FOLIO_FIELD;
+		r->off_dtor = ki->off.folio__folio_dtor.v;
+	} else {
+		r->dtor_src = DTOR_NONE;
+	}
+
+	if (r->kver && (r->kver >> 16) > FILTER_NEWEST_KNOWN_KVER_MAJOR)
+		warn->unknown_kernel = true;
+	return MDF_OK;
+}
+
+static uint64_t rd64(const struct filter_rules *r, const unsigned char *p)
+{
+	if (r->big_endian)
+		return load_be64(p);
+	return load_le64(p);
+}
+
+static uint32_t rd32(const struct filter_rules *r, const unsigned char *p)
+{
+	if (r->big_endian)
+		return load_be32(p);
+	return load_le32(p);
+}
+
+/* Slab pages: PG_slab until 6.9; since 6.10 a page_type (kernel commit
+ * 46df8e73a4a3 "mm: free up PG_slab", makedumpfile bad2a7c). */
+static bool is_slab(const struct filter_rules *r, uint64_t flags, uint32_t mc)
+{
+	if (r->has_slab_mc)
+		return mc == r->slab_mc;
+	return (flags & r->m_slab) != 0;
+}
+
+/* Since 6.2 slab.slabs aliases page.mapping, so a slab page can look anon
+ * (makedumpfile 5f17bdd): anon means mapping bit 0 and not slab. */
+static bool is_anon(const struct filter_rules *r, uint64_t mapping,
+		    uint64_t flags, uint32_t mc)
+{
+	return r->has_mapping && (mapping & 1) && !is_slab(r, flags, mc);
+}
+
+/* Page cache: on the LRU, or in the swap cache.  PG_swapcache shares its
+ * bit with PG_owner_priv_1 and means swap cache only with PG_swapbacked
+ * (kernel 4.10, 6326fec1122c); before PG_swapbacked existed it stands
+ * alone. */
+static bool is_cache(const struct filter_rules *r, uint64_t flags)
+{
+	if (flags & r->m_lru)
+		return true;
+	if (r->m_swapcache && (flags & r->m_swapcache) &&
+	    (!r->has_swapbacked || (flags & r->m_swapbacked)))
+		return true;
+	return false;
+}
+
+/* Free buddy block head.  The 6.12 page_type layout keeps the type in the
+ * top byte and the marker compare must be on the whole word (makedumpfile
+ * 72c3414); a slab page never counts. */
+static bool is_buddy(const struct filter_rules *r, uint64_t flags, uint32_t mc)
+{
+	if (is_slab(r, flags, mc))
+		return false;
+	if (r->has_buddy_mc)
+		return mc == r->buddy_mc;
+	return (flags & r->m_buddy) != 0;
+}
+
+static void compound_info(const struct filter_rules *r, const unsigned char *page,
+			  const unsigned char *next, size_t nnext, uint64_t pfn,
+			  uint32_t mc, unsigned *order_ret, bool *hugetlb_ret)
+{
+	size_t psz = (size_t)r->page_struct_size;
+	unsigned order = 0;
+	bool hugetlb = false;
+	uint64_t folio_avail = psz * (1 + nnext);
+
+	/* page[1] is the first tail page: it must be in the batch. */
+	if (nnext >= 1) {
+		const unsigned char *p1 = next;
+
+		switch (r->order_src) {
+		case ORDER_PAGE1_FIELD:
+			if (r->off_order < psz)
+				order = p1[r->off_order];
+			break;
+		case ORDER_FOLIO_FIELD:
+			if (r->off_order < folio_avail && r->off_order >= psz)
+				order = next[r->off_order - psz];
+			break;
+		case ORDER_PAGE1_FLAGS:
+			order = (unsigned)(rd64(r, p1 + r->off_flags) & 0xff);
+			break;
+		case ORDER_NONE:
+			break;
+		}
+		switch (r->dtor_src) {
+		case DTOR_PAGE1_FIELD:
+			if (r->off_dtor < psz) {
+				unsigned d = p1[r->off_dtor];
+				hugetlb = r->has_hugetlb_dtor && d == r->hugetlb_dtor;
+			}
+			break;
+		case DTOR_FOLIO_FIELD:
+			if (r->off_dtor < folio_avail && r->off_dtor >= psz) {
+				unsigned d = next[r->off_dtor - psz];
+				hugetlb = r->has_hugetlb_dtor && d == r->hugetlb_dtor;
+			}
+			break;
+		case DTOR_PAGE1_PG_HUGETLB:
+			hugetlb = (rd64(r, p1 + r->off_flags) & r->m_hugetlb) != 0;
+			break;
+		case DTOR_MAPCOUNT:
+		case DTOR_NONE:
+			break;
+		}
+	}
+	if (r->dtor_src == DTOR_MAPCOUNT)
+		hugetlb = mc == r->hugetlb_mc;
+	(void)page;
+	/* An order that does not fit the pfn's alignment is not believed. */
+	if (order >= 64 || (pfn & ((1ULL << order) - 1)) != 0)
+		order = 0;
+	*order_ret = order;
+	*hugetlb_ret = hugetlb;
+}
+
+void filter_classify(const struct filter_rules *r, const unsigned char *page,
+		     const unsigned char *next, size_t nnext, uint64_t pfn,
+		     struct page_verdict *ret)
+{
+	unsigned dl = r->dump_level;
+	uint64_t flags = rd64(r, page + r->off_flags);
+	uint64_t mapping = r->has_mapping ? rd64(r, page + r->off_mapping) : 0;
+	uint64_t priv = r->has_private ? rd64(r, page + r->off_private) : 0;
+	uint32_t mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
+	unsigned order = 0;
+	bool hugetlb = false;
+
+	ret->cls = PC_KEEP;
+	ret->nr_pages = 1;
+
+	if (r->has_head && (rd64(r, page + r->off_head) & 1)) {
+		ret->cls = PC_TAIL;
+		return;
+	}
+	if (r->m_head && (flags & r->m_head))
+		compound_info(r, page, next, nnext, pfn, mc, &order, &hugetlb);
+
+	if ((dl & DL_EXCLUDE_FREE) && r->can_find_free && is_buddy(r, flags, mc)) {
+		/* page.private holds the order of the free block. */
+		if (priv <= r->max_order && (pfn & ((1ULL << priv) - 1)) == 0) {
+			ret->cls = PC_FREE;
+			ret->nr_pages = 1ULL << priv;
+			return;
+		}
+	}
+	/* Unaccepted memory of confidential VMs, 6.16 (makedumpfile c1a9301):
+	 * tracked in MAX_PAGE_ORDER blocks, as free as free pages are. */
+	if ((dl & DL_EXCLUDE_FREE) && r->has_unaccepted_mc && mc == r->unaccepted_mc &&
+	    (pfn & ((1ULL << r->max_order) - 1)) == 0) {
+		ret->cls = PC_UNACCEPTED;
+		ret->nr_pages = 1ULL << r->max_order;
+		return;
+	}
+	if ((dl & DL_EXCLUDE_CACHE) && is_cache(r, flags) && !(flags & r->m_private) &&
+	    !is_anon(r, mapping, flags, mc)) {
+		ret->cls = PC_CACHE;
+	} else if ((dl & DL_EXCLUDE_CACHE_PRI) && is_cache(r, flags) &&
+		   !is_anon(r, mapping, flags, mc)) {
+		ret->cls = (flags & r->m_private) ? PC_CACHE_PRIVATE : PC_CACHE;
+	} else if ((dl & DL_EXCLUDE_USER_DATA) &&
+		   (is_anon(r, mapping, flags, mc) || hugetlb)) {
+		ret->cls = PC_USER;
+	} else if (r->m_hwpoison && (flags & r->m_hwpoison)) {
+		ret->cls = PC_HWPOISON;
+	} else if (r->has_offline_mc && mc == r->offline_mc) {
+		/* Logically offline (balloon, virtio-mem), kernel 4.20 (ca215086b14b). */
+		ret->cls = PC_OFFLINE;
+	} else {
+		return;
+	}
+	ret->nr_pages = 1ULL << order;
+}
+
+/* Clear [start, end) as class @cls; the part past the window is carried. */
+static void exclude(struct bitmap *dumpable, uint64_t start, uint64_t end,
+		    enum page_class cls, struct filter_carry *carry,
+		    struct filter_counts *counts)
+{
+	counts->cls[cls] += bitmap_clear_range(dumpable, start, end);
+	if (end > dumpable->end_pfn && end > carry->end_pfn) {
+		carry->end_pfn = end;
+		carry->cls = cls;
+	}
+}
+
+enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
+			     struct readmem *rm, const struct bitmap *present,
+			     struct bitmap *dumpable, unsigned char *buf,
+			     struct filter_carry *carry,
+			     struct filter_counts *counts,
+			     struct mdf_err *err)
+{
+	uint64_t start = present->start_pfn, end = present->end_pfn;
+	size_t psz = (size_t)r->page_struct_size;
+	uint64_t pfn;
+
+	/* An exclusion begun in the previous cycle. */
+	if (carry->end_pfn > start) {
+		uint64_t e = carry->end_pfn;
+
+		carry->end_pfn = 0;
+		exclude(dumpable, start, e, carry->cls, carry, counts);
+		start = e < end ? e : end;
+	}
+	if (!r->needs_memmap || mm->model == MEMMAP_NONE)
+		return MDF_OK;
+
+	pfn = bitmap_next_set(present, start);
+	while (pfn < end) {
+		uint64_t batch = align_down(pfn, FILTER_BATCH);
+		uint64_t bend = batch + FILTER_BATCH, vaddr;
+		bool have_map;
+		enum mdf_status st;
+		size_t n;
+
+		if (bend > mm->max_pfn)
+			bend = mm->max_pfn;
+		if (bend <= pfn)
+			break;
+		n = (size_t)(bend - batch);
+		st = memmap_page_vaddr(mm, rm, batch, &vaddr, &have_map, err);
+		if (st != MDF_OK)
+			return st;
+		if (!have_map) {
+			/* No mem_map for this section: nothing to judge by. */
+			pfn = bitmap_next_set(present, align_down(pfn, memmap_section_pfns(mm)) +
+							     memmap_section_pfns(mm));
+			continue;
+		}
+		st = readmem_vaddr(rm, vaddr, buf, n * psz, err);
+		if (st != MDF_OK) {
+			if (err->status != MDF_ERR_NODATA)
+				return mdf_err_push(err, "struct pages of pfn 0x%llx",
+						    (unsigned long long)batch);
+			counts->unreadable += bitmap_count(present, batch, bend);
+			pfn = bitmap_next_set(present, bend);
+			continue;
+		}
+		while (pfn < bend && pfn < end) {
+			size_t i = (size_t)(pfn - batch);
+			struct page_verdict v;
+
+			if (!bitmap_test(dumpable, pfn)) {
+				pfn = bitmap_next_set(present, pfn + 1);
+				continue;
+			}
+			filter_classify(r, buf + i * psz, buf + (i + 1) * psz,
+					n - i - 1, pfn, &v);
+			if (v.cls == PC_KEEP || v.cls == PC_TAIL) {
+				pfn = bitmap_next_set(present, pfn + 1);
+				continue;
+			}
+			exclude(dumpable, pfn, pfn + v.nr_pages, v.cls, carry, counts);
+			pfn = bitmap_next_set(present, pfn + v.nr_pages);
+		}
+	}
+	return MDF_OK;
+}

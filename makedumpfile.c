@@ -1,0 +1,92 @@
+/*
+ * makedumpfile.c - main(): options -> context -> phases -> exit code.
+ * The only place that exits.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "makedumpfile.h"
+
+static int exit_code(enum mdf_status st)
+{
+	switch (st) {
+	case MDF_OK:
+		return MDF_EXIT_OK;
+	case MDF_ERR_RELEASE:
+		return MDF_EXIT_RELEASE_MISMATCH;
+	default:
+		return MDF_EXIT_FAILED;
+	}
+}
+
+static enum mdf_status run_dump(struct mdf_ctx *ctx)
+{
+	enum mdf_status st;
+
+	if (ctx->opts.check_params)
+		return MDF_OK;
+	st = dump_open(ctx);
+	if (st != MDF_OK)
+		return st;
+	if (!ctx->opts.dry_run)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "writing a dump file is not implemented yet; use --dry-run");
+	st = dump_dry_run(ctx);
+	if (st != MDF_OK)
+		return st;
+	ctx->report.elapsed = pi_now() - ctx->t_start;
+	pi_report(&ctx->pr, &ctx->report, true);
+	return MDF_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct mdf_ctx *ctx = calloc(1, sizeof(*ctx));
+	enum mdf_status st;
+	int code;
+
+	if (!ctx)
+		return MDF_EXIT_FAILED;
+	ctx->in_fd = -1;
+	ctx->t_start = pi_now();
+	pi_init(&ctx->pr, 7, false);
+	st = opts_parse(argc, argv, &ctx->opts, &ctx->err);
+	if (st != MDF_OK) {
+		pi_error(&ctx->pr, &ctx->err);
+		pi_usage(&ctx->pr, stderr);
+		free(ctx);
+		return MDF_EXIT_FAILED;
+	}
+	pi_init(&ctx->pr, ctx->opts.debug ? 31 : ctx->opts.message_level,
+		ctx->opts.flatten);
+
+	switch (ctx->opts.action) {
+	case MDF_ACT_HELP:
+		pi_usage(&ctx->pr, stdout);
+		st = MDF_OK;
+		break;
+	case MDF_ACT_VERSION:
+		pi_version(&ctx->pr);
+		st = MDF_OK;
+		break;
+	case MDF_ACT_REARRANGE:
+		st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				 "-R is not implemented yet");
+		break;
+	case MDF_ACT_DUMP:
+	default:
+		st = run_dump(ctx);
+		break;
+	}
+	if (st != MDF_OK) {
+		pi_error(&ctx->pr, &ctx->err);
+		pi_failed(&ctx->pr);
+	} else if (ctx->opts.action == MDF_ACT_DUMP && !ctx->opts.check_params) {
+		pi_completed(&ctx->pr, ctx->opts.dry_run ? NULL : ctx->opts.dumpfile);
+	}
+	code = exit_code(st);
+	dump_close(ctx);
+	free(ctx);
+	return code;
+}

@@ -1,0 +1,61 @@
+/*
+ * makedumpfile.h - the run context, made of the modules' own structs.
+ *
+ * One struct mdf_ctx per run, passed explicitly; there is no writable
+ * global state anywhere in the program.  Only makedumpfile.c (main) and
+ * dump.c (the phases that need everything) include this header; every
+ * other module takes the narrowest struct it needs.
+ */
+#ifndef MDF_MAKEDUMPFILE_H
+#define MDF_MAKEDUMPFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "bitmap.h"
+#include "cache.h"
+#include "elf_info.h"
+#include "error.h"
+#include "filter.h"
+#include "kinfo.h"
+#include "memmap.h"
+#include "opts.h"
+#include "print_info.h"
+#include "readmem.h"
+
+/* Exit codes, as upstream makedumpfile. */
+enum {
+	MDF_EXIT_OK = 0,
+	MDF_EXIT_FAILED = 1,
+	MDF_EXIT_RELEASE_MISMATCH = 2,
+};
+
+struct mdf_ctx {
+	struct mdf_opts opts;
+	struct mdf_printer pr;
+	struct mdf_err err;
+
+	int in_fd;
+	struct cache cache;
+	struct elf_info elf;
+	struct kinfo ki;
+	struct arch_state arch;
+	bool have_arch;
+	struct readmem rm;
+	struct memmap mm;
+	struct filter_rules rules;
+	struct filter_warnings fwarn;
+
+	uint64_t page_size;
+	uint64_t max_pfn;          /* pfns 0 .. max_pfn-1 */
+	uint64_t cycle_pfns;
+	struct bitmap present;     /* bitmap1, current cycle */
+	struct bitmap dumpable;    /* bitmap2, current cycle */
+	unsigned char *scratch;    /* one page */
+
+	struct mdf_report report;
+	double t_start;
+};
+
+#endif

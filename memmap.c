@@ -1,0 +1,169 @@
+/*
+ * memmap.c - locate struct pages.
+ */
+#include "memmap.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/* section_mem_map flag bits live below bit 6 in every kernel so far
+ * (SECTION_MARKED_PRESENT .. SECTION_TAINT_ZONE_DEVICE, 5.12); the mem_map
+ * pointer they share the word with is at least 64-byte aligned. */
+#define SECTION_HAS_MEM_MAP 0x2ULL
+#define SECTION_MAP_MASK (~0x3fULL)
+
+const char *memmap_model_name(enum memmap_model m)
+{
+	switch (m) {
+	case MEMMAP_SPARSE: return "SPARSEMEM";
+	case MEMMAP_SPARSE_EXTREME: return "SPARSEMEM_EX";
+	case MEMMAP_VMEMMAP: return "VMEMMAP";
+	case MEMMAP_FLAT: return "FLATMEM";
+	case MEMMAP_NONE: break;
+	}
+	return "none";
+}
+
+enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
+			    uint64_t page_size, uint64_t max_pfn,
+			    struct mdf_err *err)
+{
+	unsigned page_shift = (unsigned)__builtin_ctzll(page_size);
+
+	memset(mm, 0, sizeof(*mm));
+	mm->max_pfn = max_pfn;
+	if (!ki->size.page.set || ki->size.page.v == 0 || ki->size.page.v > 4096)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "VMCOREINFO has no usable SIZE(page)");
+	mm->page_struct_size = ki->size.page.v;
+
+	if (ki->sym.mem_section.set && ki->num.SECTION_SIZE_BITS.set &&
+	    ki->size.mem_section.set && ki->off.mem_section_section_mem_map.set) {
+		int64_t ssb = ki->num.SECTION_SIZE_BITS.v;
+
+		if (ssb <= (int64_t)page_shift || ssb > 63)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: bad NUMBER(SECTION_SIZE_BITS)=%lld",
+					   (long long)ssb);
+		mm->pfn_section_shift = (unsigned)ssb - page_shift;
+		mm->mem_section = ki->sym.mem_section.v;
+		mm->ms_size = ki->size.mem_section.v;
+		mm->off_map = ki->off.mem_section_section_mem_map.v;
+		if (mm->ms_size == 0 || mm->ms_size > page_size ||
+		    mm->off_map + 8 > mm->ms_size)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: bad SIZE(mem_section)=%llu",
+					   (unsigned long long)mm->ms_size);
+		/* SPARSEMEM_EXTREME (2.6.18): mem_section is an array of
+		 * LENGTH(mem_section) pointers to pages of sections.  Its
+		 * length is then NR_SECTION_ROOTS; otherwise the array holds
+		 * the sections themselves. */
+		mm->per_root = page_size / mm->ms_size;
+		if (ki->len.mem_section.set && ki->num.MAX_PHYSMEM_BITS.set &&
+		    ki->num.MAX_PHYSMEM_BITS.v > ssb && ki->num.MAX_PHYSMEM_BITS.v < 64) {
+			uint64_t nr_sections = 1ULL << (ki->num.MAX_PHYSMEM_BITS.v - ssb);
+			uint64_t roots = div_round_up(nr_sections, mm->per_root);
+
+			mm->nr_roots = ki->len.mem_section.v;
+			mm->model = mm->nr_roots == roots ? MEMMAP_SPARSE_EXTREME
+							  : MEMMAP_SPARSE;
+		} else if (ki->len.mem_section.set) {
+			mm->nr_roots = ki->len.mem_section.v;
+			mm->model = MEMMAP_SPARSE_EXTREME;
+		} else {
+			return mdf_err_set(err, MDF_ERR_NOTSUPP,
+					   "VMCOREINFO has SYMBOL(mem_section) but no LENGTH(mem_section)");
+		}
+		if (mm->model == MEMMAP_SPARSE) {
+			mm->per_root = 1;
+		}
+		return MDF_OK;
+	}
+	if (ki->sym.vmemmap.set) {
+		mm->model = MEMMAP_VMEMMAP;
+		mm->base = ki->sym.vmemmap.v;
+		mm->pfn_section_shift = 15;
+		return MDF_OK;
+	}
+	if (ki->sym.mem_map.set) {
+		mm->model = MEMMAP_FLAT;
+		mm->pfn_section_shift = 15;
+		return MDF_OK;
+	}
+	return mdf_err_set(err, MDF_ERR_NOTSUPP,
+			   "cannot find struct pages: VMCOREINFO has neither "
+			   "SYMBOL(mem_section) nor SYMBOL(vmemmap) nor SYMBOL(mem_map)");
+}
+
+static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
+				   uint64_t nr, uint64_t *map_ret,
+				   bool *present_ret, struct mdf_err *err)
+{
+	uint64_t root_idx = nr / mm->per_root, ms, map;
+	enum mdf_status st;
+
+	*present_ret = false;
+	if (root_idx >= mm->nr_roots)
+		return MDF_OK;
+	if (mm->model == MEMMAP_SPARSE_EXTREME) {
+		uint64_t root;
+
+		st = readmem_u64(rm, mm->mem_section + root_idx * 8, &root, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "mem_section root %llu",
+					    (unsigned long long)root_idx);
+		if (!root)
+			return MDF_OK;
+		ms = root + (nr % mm->per_root) * mm->ms_size;
+	} else {
+		ms = mm->mem_section + nr * mm->ms_size;
+	}
+	st = readmem_u64(rm, ms + mm->off_map, &map, err);
+	if (st != MDF_OK)
+		return mdf_err_push(err, "mem_section %llu",
+				    (unsigned long long)nr);
+	if (!(map & SECTION_HAS_MEM_MAP) || !(map & SECTION_MAP_MASK))
+		return MDF_OK;
+	/* The kernel stores mem_map minus the section's first pfn, in struct
+	 * page units: struct page of pfn N is at (map & mask) + N * size. */
+	*map_ret = map & SECTION_MAP_MASK;
+	*present_ret = true;
+	return MDF_OK;
+}
+
+enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
+				  uint64_t pfn, uint64_t *vaddr_ret,
+				  bool *present_ret, struct mdf_err *err)
+{
+	uint64_t nr;
+	enum mdf_status st;
+
+	switch (mm->model) {
+	case MEMMAP_VMEMMAP:
+		*vaddr_ret = mm->base + pfn * mm->page_struct_size;
+		*present_ret = true;
+		return MDF_OK;
+	case MEMMAP_FLAT:
+		*present_ret = false;
+		return mdf_err_set(err, MDF_ERR_NOTSUPP, "FLATMEM is not supported");
+	case MEMMAP_NONE:
+		*present_ret = false;
+		return MDF_OK;
+	case MEMMAP_SPARSE:
+	case MEMMAP_SPARSE_EXTREME:
+		break;
+	}
+	nr = pfn >> mm->pfn_section_shift;
+	if (!mm->cached_valid || mm->cached_section != nr) {
+		st = section_map(mm, rm, nr, &mm->cached_map,
+				 &mm->cached_present, err);
+		if (st != MDF_OK)
+			return st;
+		mm->cached_section = nr;
+		mm->cached_valid = true;
+	}
+	*present_ret = mm->cached_present;
+	*vaddr_ret = mm->cached_map + pfn * mm->page_struct_size;
+	return MDF_OK;
+}

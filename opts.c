@@ -1,0 +1,282 @@
+/*
+ * opts.c - argv -> struct mdf_opts, and option-combination checks.
+ */
+#include "opts.h"
+
+#include <getopt.h>
+#include <string.h>
+
+#include "util.h"
+
+enum {
+	OPT_START = 256,
+	OPT_MESSAGE_LEVEL,
+	OPT_DRY_RUN,
+	OPT_SHOW_STATS,
+	OPT_CHECK_PARAMS,
+	OPT_NON_MMAP,
+	OPT_MMAP,
+	OPT_CYCLIC_BUFFER,
+	OPT_NUM_THREADS,
+	OPT_DEBUG_BITMAP,
+	OPT_DEBUG_BITMAP1,
+	OPT_NOT_SUPPORTED,
+};
+
+static const char short_opts[] = ":b:cDd:eEFfg:hi:lL:pRvXx:z";
+
+static enum mdf_status parse_dump_levels(const char *arg, struct mdf_opts *o,
+					 struct mdf_err *err)
+{
+	const char *p = arg;
+
+	o->ndump_levels = 0;
+	while (*p) {
+		char buf[16];
+		size_t n = strcspn(p, ",");
+		uint64_t v;
+
+		if (n == 0 || n >= sizeof(buf))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "invalid dump level list '%s'", arg);
+		memcpy(buf, p, n);
+		buf[n] = '\0';
+		if (!util_parse_u64_base(buf, 10, &v) || v > 31)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "invalid dump level '%s' (must be 0 to 31)",
+					   buf);
+		if (o->ndump_levels == MDF_MAX_DUMP_LEVELS)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "too many dump levels in '%s'", arg);
+		o->dump_levels[o->ndump_levels++] = (unsigned)v;
+		p += n;
+		if (*p == ',') {
+			p++;
+			if (!*p)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "invalid dump level list '%s'", arg);
+		}
+	}
+	if (o->ndump_levels == 0)
+		return mdf_err_set(err, MDF_ERR_ARG, "empty dump level");
+	return MDF_OK;
+}
+
+static enum mdf_status parse_uint(const char *opt, const char *arg,
+				  uint64_t max, uint64_t *ret,
+				  struct mdf_err *err)
+{
+	if (!util_parse_u64_base(arg, 10, ret) || *ret > max)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "invalid value '%s' for option %s", arg, opt);
+	return MDF_OK;
+}
+
+static enum mdf_status parse_size(const char *opt, const char *arg,
+				  uint64_t *ret, struct mdf_err *err)
+{
+	/* -L accepts a number with an optional K/M/G suffix. */
+	char buf[32];
+	size_t n = strlen(arg);
+	uint64_t mult = 1, v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "invalid value '%s' for option %s", arg, opt);
+	memcpy(buf, arg, n + 1);
+	switch (buf[n - 1]) {
+	case 'K': case 'k': mult = 1ULL << 10; buf[--n] = '\0'; break;
+	case 'M': case 'm': mult = 1ULL << 20; buf[--n] = '\0'; break;
+	case 'G': case 'g': mult = 1ULL << 30; buf[--n] = '\0'; break;
+	default: break;
+	}
+	if (!util_parse_u64_base(buf, 10, &v) || v == 0 || v > UINT64_MAX / mult)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "invalid value '%s' for option %s", arg, opt);
+	*ret = v * mult;
+	return MDF_OK;
+}
+
+static enum mdf_status set_codec(struct mdf_opts *o, enum mdf_codec c,
+				 struct mdf_err *err)
+{
+	if (o->codec != MDF_CODEC_NONE && o->codec != c)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "options -c, -l, -p and -z are mutually exclusive");
+	o->codec = c;
+	return MDF_OK;
+}
+
+static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
+					  char **args, struct mdf_err *err)
+{
+	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
+		return MDF_OK;
+	if (o->action == MDF_ACT_REARRANGE) {
+		if (nargs != 1)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "-R needs exactly one argument: the dump file to write");
+		o->dumpfile = args[0];
+		return MDF_OK;
+	}
+	if (o->format == MDF_FMT_ELF && o->codec != MDF_CODEC_NONE)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "-E cannot be combined with -c, -l, -p or -z");
+	if (o->flatten) {
+		if (nargs != 1)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "with -F give only the VMCORE; the dump goes to standard output");
+		o->vmcore = args[0];
+		return MDF_OK;
+	}
+	if (o->dry_run) {
+		if (nargs < 1 || nargs > 2)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--dry-run needs VMCORE [DUMPFILE]");
+		o->vmcore = args[0];
+		o->dumpfile = nargs == 2 ? args[1] : NULL;
+		return MDF_OK;
+	}
+	if (nargs != 2)
+		return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
+				   "missing operand: need VMCORE and DUMPFILE" :
+				   "too many operands: need VMCORE and DUMPFILE");
+	o->vmcore = args[0];
+	o->dumpfile = args[1];
+	if (strcmp(o->vmcore, o->dumpfile) == 0)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "VMCORE and DUMPFILE are the same file '%s'",
+				   o->vmcore);
+	return MDF_OK;
+}
+
+enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
+			   struct mdf_err *err)
+{
+	static const struct option long_opts[] = {
+		{ "message-level", required_argument, NULL, OPT_MESSAGE_LEVEL },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "show-stats", no_argument, NULL, OPT_SHOW_STATS },
+		{ "check-params", no_argument, NULL, OPT_CHECK_PARAMS },
+		{ "non-mmap", no_argument, NULL, OPT_NON_MMAP },
+		{ "mmap", required_argument, NULL, OPT_MMAP },
+		{ "cyclic-buffer", required_argument, NULL, OPT_CYCLIC_BUFFER },
+		{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
+		{ "debug-bitmap", required_argument, NULL, OPT_DEBUG_BITMAP },
+		{ "debug-bitmap1", required_argument, NULL, OPT_DEBUG_BITMAP1 },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'v' },
+		/* recognised but not provided */
+		{ "split", no_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "reassemble", no_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "dump-dmesg", no_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "partial-dmesg", no_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "mem-usage", no_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "eppic", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "diskset", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "xen-syms", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "xen-vmcoreinfo", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "work-dir", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "splitblock-size", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "extension", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum mdf_status st;
+	uint64_t v;
+	int c, idx;
+
+	memset(o, 0, sizeof(*o));
+	o->message_level = 7;
+	o->block_order = 4;
+	o->argv0 = argc > 0 ? argv[0] : "makedumpfile";
+	opterr = 0;
+	optind = 1;
+	for (;;) {
+		idx = -1;
+		c = getopt_long(argc, argv, short_opts, long_opts, &idx);
+		if (c == -1)
+			break;
+		st = MDF_OK;
+		switch (c) {
+		case 'b':
+			st = parse_uint("-b", optarg, 20, &v, err);
+			o->block_order = (unsigned)v;
+			break;
+		case 'c': st = set_codec(o, MDF_CODEC_ZLIB, err); break;
+		case 'l': st = set_codec(o, MDF_CODEC_LZO, err); break;
+		case 'p': st = set_codec(o, MDF_CODEC_SNAPPY, err); break;
+		case 'z': st = set_codec(o, MDF_CODEC_ZSTD, err); break;
+		case 'D': o->debug = true; break;
+		case 'd': st = parse_dump_levels(optarg, o, err); break;
+		case 'E': o->format = MDF_FMT_ELF; break;
+		case 'F': o->flatten = true; break;
+		case 'f': o->force = true; break;
+		case 'h': o->action = MDF_ACT_HELP; break;
+		case 'v': o->action = MDF_ACT_VERSION; break;
+		case 'R': o->action = MDF_ACT_REARRANGE; break;
+		case 'L': st = parse_size("-L", optarg, &o->size_limit, err); break;
+		case 'e': case 'g': case 'i': case 'x': case 'X':
+			return mdf_err_set(err, MDF_ERR_NOTSUPP,
+					   "option -%c is not supported by this makedumpfile",
+					   c);
+		case OPT_MESSAGE_LEVEL:
+			st = parse_uint("--message-level", optarg, 31, &v, err);
+			o->message_level = (unsigned)v;
+			o->message_level_set = true;
+			break;
+		case OPT_DRY_RUN: o->dry_run = true; break;
+		case OPT_SHOW_STATS: o->show_stats = true; break;
+		case OPT_CHECK_PARAMS: o->check_params = true; break;
+		case OPT_NON_MMAP: o->mmap = MDF_MMAP_NEVER; break;
+		case OPT_MMAP:
+			if (strcmp(optarg, "never") == 0)
+				o->mmap = MDF_MMAP_NEVER;
+			else if (strcmp(optarg, "try") == 0)
+				o->mmap = MDF_MMAP_TRY;
+			else if (strcmp(optarg, "always") == 0)
+				o->mmap = MDF_MMAP_ALWAYS;
+			else
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "invalid value '%s' for option --mmap (never, try or always)",
+						 optarg);
+			break;
+		case OPT_CYCLIC_BUFFER:
+			st = parse_uint("--cyclic-buffer", optarg, UINT64_MAX >> 10,
+					&o->cyclic_buffer_kib, err);
+			if (st == MDF_OK && o->cyclic_buffer_kib == 0)
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "invalid value '0' for option --cyclic-buffer");
+			break;
+		case OPT_NUM_THREADS:
+			st = parse_uint("--num-threads", optarg, 256, &v, err);
+			o->num_threads = (unsigned)v;
+			break;
+		case OPT_DEBUG_BITMAP: o->debug_bitmap = optarg; break;
+		case OPT_DEBUG_BITMAP1: o->debug_bitmap1 = optarg; break;
+		case OPT_NOT_SUPPORTED:
+			return mdf_err_set(err, MDF_ERR_NOTSUPP,
+					   "option --%s is not supported by this makedumpfile",
+					   long_opts[idx].name);
+		case ':':
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "option '%s' needs an argument",
+					   argv[optind - 1]);
+		case '?':
+		default:
+			if (optopt && optopt < 256)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "invalid option -- '%c'", optopt);
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "unrecognized option '%s'",
+					   argv[optind - 1]);
+		}
+		if (st != MDF_OK)
+			return st;
+	}
+	if (o->show_stats && !o->message_level_set)
+		o->message_level |= 16;
+	return check_combinations(o, argc - optind, argv + optind, err);
+}

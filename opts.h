@@ -1,0 +1,75 @@
+/*
+ * opts.h - the command line, parsed into a const struct mdf_opts.
+ *
+ * Syntax and meaning follow makedumpfile's.  An option we do not implement
+ * is rejected by name; it is never silently ignored.
+ */
+#ifndef MDF_OPTS_H
+#define MDF_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define MDF_MAX_DUMP_LEVELS 8
+
+enum mdf_action {
+	MDF_ACT_DUMP,      /* VMCORE -> DUMPFILE (or stdout with -F) */
+	MDF_ACT_HELP,      /* -h */
+	MDF_ACT_VERSION,   /* -v */
+	MDF_ACT_REARRANGE, /* -R DUMPFILE, flattened stream on stdin */
+};
+
+enum mdf_format {
+	MDF_FMT_KDUMP, /* kdump-compressed (default) */
+	MDF_FMT_ELF,   /* -E */
+};
+
+enum mdf_codec {
+	MDF_CODEC_NONE,
+	MDF_CODEC_ZLIB,   /* -c */
+	MDF_CODEC_LZO,    /* -l */
+	MDF_CODEC_SNAPPY, /* -p */
+	MDF_CODEC_ZSTD,   /* -z */
+};
+
+enum mdf_mmap_opt { MDF_MMAP_TRY, MDF_MMAP_NEVER, MDF_MMAP_ALWAYS };
+
+struct mdf_opts {
+	enum mdf_action action;
+	const char *vmcore;          /* input path */
+	const char *dumpfile;        /* output path, NULL with -F */
+	unsigned dump_levels[MDF_MAX_DUMP_LEVELS]; /* -d list: retry on ENOSPC */
+	unsigned ndump_levels;       /* 0: -d not given (level 0) */
+	enum mdf_format format;
+	enum mdf_codec codec;
+	bool flatten;                /* -F */
+	bool force;                  /* -f: overwrite */
+	bool debug;                  /* -D */
+	bool dry_run;                /* --dry-run */
+	bool show_stats;             /* --show-stats */
+	bool check_params;           /* --check-params */
+	unsigned message_level;      /* --message-level, default 7 */
+	bool message_level_set;
+	enum mdf_mmap_opt mmap;      /* --non-mmap = NEVER */
+	uint64_t cyclic_buffer_kib;  /* --cyclic-buffer, 0 = automatic */
+	unsigned num_threads;        /* --num-threads, 0 = serial */
+	unsigned block_order;        /* -b, default 4 */
+	uint64_t size_limit;         /* -L, 0 = none */
+	const char *debug_bitmap;    /* --debug-bitmap FILE: write bitmap2 */
+	const char *debug_bitmap1;   /* --debug-bitmap1 FILE: write bitmap1 */
+	const char *argv0;
+};
+
+/** Parse @argv.  Errors name the option: "unrecognized option '--foo'". */
+enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *ret,
+			   struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The first (or only) dump level. */
+static inline unsigned opts_dump_level(const struct mdf_opts *o)
+{
+	return o->ndump_levels ? o->dump_levels[0] : 0;
+}
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * print_info.c - the only file that prints.
+ */
+#include "print_info.h"
+
+#include <stdarg.h>
+#include <time.h>
+#include <unistd.h>
+
+void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr)
+{
+	p->level = level;
+	p->msg = msgs_to_stderr ? stderr : stdout;
+	p->err = stderr;
+	p->progress_tty = isatty(STDERR_FILENO);
+	p->phase = NULL;
+	p->phase_start = p->last_draw = 0;
+	p->last_permille = -1;
+	p->spin = 0;
+}
+
+double pi_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void vmsg(FILE *to, const char *fmt, va_list ap)
+{
+	vfprintf(to, fmt, ap);
+	fflush(to);
+}
+
+void pi_msg(const struct mdf_printer *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(p->level & ML_COMMON))
+		return;
+	va_start(ap, fmt);
+	vmsg(p->msg, fmt, ap);
+	va_end(ap);
+}
+
+void pi_debug(const struct mdf_printer *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(p->level & ML_DEBUG))
+		return;
+	va_start(ap, fmt);
+	vmsg(p->msg, fmt, ap);
+	va_end(ap);
+}
+
+void pi_warn(const struct mdf_printer *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(p->level & ML_COMMON))
+		return;
+	va_start(ap, fmt);
+	vmsg(p->msg, fmt, ap);
+	va_end(ap);
+}
+
+void pi_error(const struct mdf_printer *p, const struct mdf_err *err)
+{
+	if (!(p->level & ML_ERROR))
+		return;
+	if (p->progress_tty && p->phase)
+		fputc('\n', p->err);
+	fprintf(p->err, "makedumpfile: %s\n",
+		err->msg[0] ? err->msg : mdf_status_text(err->status));
+	fflush(p->err);
+}
+
+void pi_usage(const struct mdf_printer *p, FILE *to)
+{
+	(void)p;
+	fputs(
+"Usage:\n"
+"  makedumpfile [-c|-l|-p|-z|-E] [-d DL] [options] VMCORE DUMPFILE\n"
+"  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [options] VMCORE > STREAM\n"
+"  makedumpfile -R DUMPFILE < STREAM\n"
+"  makedumpfile --dry-run [-d DL] [options] VMCORE\n"
+"\n"
+"Filter a Linux crash dump (an ELF vmcore such as /proc/vmcore, or a\n"
+"kdump-compressed dump) and write the pages worth keeping.\n"
+"\n"
+"Options:\n"
+"  -d DL[,DL...]   dump level 0-31, a sum of: 1 zero pages, 2 non-private\n"
+"                  cache, 4 all page cache, 8 user data, 16 free pages.\n"
+"                  A list retries with the next level when the disk fills.\n"
+"  -c | -l | -p | -z  compress each page with zlib, lzo, snappy or zstd\n"
+"  -E              write an ELF dump instead of kdump-compressed\n"
+"  -F              write the flattened format to standard output\n"
+"  -R DUMPFILE     rebuild a dump file from a flattened stream on stdin\n"
+"  -f              overwrite an existing DUMPFILE\n"
+"  -b ORDER        write buffer of PAGE_SIZE << ORDER bytes (default 4)\n"
+"  -L SIZE         limit the output to SIZE bytes (K, M, G suffixes)\n"
+"  --num-threads N compress with N worker threads\n"
+"  --cyclic-buffer KB  bitmap memory per cycle, in KiB\n"
+"  --non-mmap      never mmap the input (same as --mmap=never)\n"
+"  --mmap=never|try|always  how the input is mapped (default try)\n"
+"  --dry-run       do everything but write the dump\n"
+"  --show-stats    print the final report (message level 16)\n"
+"  --check-params  only check the command line\n"
+"  --message-level ML  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
+"                  (default 7)\n"
+"  --debug-bitmap FILE   write the dumpable bitmap (bitmap2) to FILE\n"
+"  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
+"  -D              debug messages (message level 31)\n"
+"  -v              version and compression support\n"
+"  -h              this help\n", to);
+}
+
+void pi_version(const struct mdf_printer *p)
+{
+	(void)p;
+	printf("makedumpfile: version %s (compatible filter)\n", MDF_VERSION);
+	printf("lzo\tenabled\n");
+	printf("snappy\t%s\n", HAVE_SNAPPY ? "enabled" : "disabled");
+	printf("zstd\t%s\n", HAVE_ZSTD ? "enabled" : "disabled");
+}
+
+void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
+		 uint64_t total, double now)
+{
+	static const char spinner[] = "/|\\-";
+	int permille;
+
+	if (!(p->level & ML_PROGRESS))
+		return;
+	if (p->phase != phase) {
+		p->phase = phase;
+		p->phase_start = now;
+		p->last_draw = 0;
+		p->last_permille = -1;
+	}
+	permille = total ? (int)(done * 1000 / total) : 1000;
+	if (p->progress_tty) {
+		/* A live line, redrawn at most 10 times a second. */
+		if (done < total && now - p->last_draw < 0.1)
+			return;
+		p->last_draw = now;
+		fprintf(p->err, "\r%-50s: [%5.1f %%] %c", phase,
+			permille / 10.0, spinner[p->spin++ & 3]);
+		if (done >= total)
+			fputc('\n', p->err);
+	} else {
+		/* Plain lines for kdump consoles and logs: every 10 %. */
+		if (permille / 100 == p->last_permille / 100 && done < total)
+			return;
+		if (done >= total && p->last_permille == 1000)
+			return;
+		fprintf(p->err, "%-50s: [%5.1f %%]\n", phase, permille / 10.0);
+	}
+	p->last_permille = permille;
+	fflush(p->err);
+}
+
+static void count_line(FILE *f, const char *label, uint64_t v)
+{
+	fprintf(f, "%s: 0x%016llx\n", label, (unsigned long long)v);
+}
+
+void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
+	       bool force)
+{
+	const struct mdf_page_counts *c = &r->pages;
+	FILE *f = p->msg;
+	uint64_t excluded = c->present - c->remaining;
+
+	if (!(p->level & ML_REPORT) && !(force && (p->level & ML_COMMON)))
+		return;
+	fputc('\n', f);
+	count_line(f, "Original pages  ", c->present);
+	count_line(f, "  Excluded pages   ", excluded);
+	count_line(f, "    Pages filled with zero  ", c->zero);
+	count_line(f, "    Non-private cache pages ", c->cache);
+	count_line(f, "    Private cache pages     ", c->cache_private);
+	count_line(f, "    User process data pages ", c->user);
+	count_line(f, "    Free pages              ", c->free);
+	count_line(f, "    Hwpoison pages          ", c->hwpoison);
+	count_line(f, "    Offline pages           ", c->offline);
+	if (c->unaccepted)
+		count_line(f, "    Unaccepted pages        ", c->unaccepted);
+	count_line(f, "  Remaining pages  ", c->remaining);
+	if (c->present)
+		fprintf(f, "  (The number of pages is reduced to %llu%%.)\n",
+			(unsigned long long)(c->remaining * 100 / c->present));
+	count_line(f, "Memory Hole     ", c->hole);
+	fputs("--------------------------------------------------\n", f);
+	count_line(f, "Total pages     ", c->total);
+	if (r->wrote)
+		fprintf(f, "Write bytes     : %llu\n",
+			(unsigned long long)r->write_bytes);
+	fputc('\n', f);
+	if (r->have_cache) {
+		const struct cache_stats *s = &r->cache;
+		uint64_t lookups = s->hits + s->misses;
+
+		fprintf(f, "Cache hit: %llu, miss: %llu, hit rate: %.1f%%\n",
+			(unsigned long long)s->hits,
+			(unsigned long long)s->misses,
+			lookups ? 100.0 * (double)s->hits / (double)lookups : 0.0);
+		fprintf(f, "Input: mmap %llu, munmap %llu, read %llu (%llu bytes)%s\n",
+			(unsigned long long)s->mmaps,
+			(unsigned long long)s->munmaps,
+			(unsigned long long)s->reads,
+			(unsigned long long)s->read_bytes,
+			s->mmap_failures ? ", mmap failed: fell back to read" : "");
+	}
+	for (unsigned i = 0; i < r->nphases; i++)
+		fprintf(f, "STEP [%-28s] : %f seconds\n", r->phases[i].name,
+			r->phases[i].seconds);
+	if (r->elapsed > 0) {
+		double mib = (double)(c->present * r->page_size) /
+			     (1024.0 * 1024.0);
+		fprintf(f, "Elapsed: %.3f seconds (%.0f MiB of memory at %.0f MiB/s)\n",
+			r->elapsed, mib, mib / r->elapsed);
+	}
+	fputc('\n', f);
+	fflush(f);
+}
+
+void pi_completed(const struct mdf_printer *p, const char *dumpfile)
+{
+	if (dumpfile)
+		pi_msg(p, "\nThe dumpfile is saved to %s.\n", dumpfile);
+	pi_msg(p, "\nmakedumpfile Completed.\n");
+}
+
+void pi_failed(const struct mdf_printer *p)
+{
+	if (p->level & ML_ERROR) {
+		fprintf(p->err, "\nmakedumpfile Failed.\n");
+		fflush(p->err);
+	}
+}

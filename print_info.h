@@ -1,0 +1,91 @@
+/*
+ * print_info.h - every byte the user sees: usage, messages by level,
+ * progress, and the final report.  Nothing else in the program prints.
+ *
+ * Message levels are makedumpfile's --message-level bits.
+ */
+#ifndef MDF_PRINT_INFO_H
+#define MDF_PRINT_INFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cache.h"
+#include "error.h"
+
+enum {
+	ML_PROGRESS = 1, /* progress indicator */
+	ML_COMMON = 2,   /* ordinary messages */
+	ML_ERROR = 4,    /* error messages */
+	ML_DEBUG = 8,    /* debug messages */
+	ML_REPORT = 16,  /* the final report */
+};
+
+struct mdf_printer {
+	unsigned level;
+	FILE *msg;          /* common, debug and report messages */
+	FILE *err;          /* errors and progress */
+	bool progress_tty;  /* err is a terminal: redraw one line */
+	/* progress state */
+	const char *phase;
+	double phase_start, last_draw;
+	int last_permille;
+	unsigned spin;
+};
+
+/* Counts of pages, by unique pfn. */
+struct mdf_page_counts {
+	uint64_t total;       /* max_mapnr: pfns 0 .. max_pfn-1 */
+	uint64_t present;     /* "Original pages": pfns backed by a PT_LOAD */
+	uint64_t hole;        /* total - present */
+	uint64_t zero, cache, cache_private, user, free, hwpoison, offline,
+		 unaccepted;
+	uint64_t remaining;   /* present minus every excluded class */
+	uint64_t dumpable;    /* set in the dumpable bitmap (zero pages included) */
+};
+
+#define MDF_MAX_PHASES 12
+
+struct mdf_report {
+	struct mdf_page_counts pages;
+	struct cache_stats cache;
+	bool have_cache;
+	uint64_t write_bytes;
+	bool wrote;
+	struct {
+		const char *name;
+		double seconds;
+	} phases[MDF_MAX_PHASES];
+	unsigned nphases;
+	double elapsed;
+	uint64_t page_size;
+};
+
+/** @msgs_to_stderr: -F (the dump itself goes to stdout). */
+void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr);
+
+void pi_msg(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
+void pi_debug(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
+void pi_warn(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
+
+/** Print the error chain as one line: "makedumpfile: <message>". */
+void pi_error(const struct mdf_printer *p, const struct mdf_err *err);
+
+void pi_usage(const struct mdf_printer *p, FILE *to);
+void pi_version(const struct mdf_printer *p);
+
+/** Progress of one phase; call with done == total at the end. */
+void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
+		 uint64_t total, double now);
+
+void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
+	       bool force);
+
+void pi_completed(const struct mdf_printer *p, const char *dumpfile);
+void pi_failed(const struct mdf_printer *p);
+
+/** Monotonic seconds. */
+double pi_now(void);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * readmem.h - the one path from an address of the crashed machine to its
+ * bytes: virtual -> physical through the arch layer, physical -> file
+ * offset through the input, file offset -> bytes through the cache.
+ *
+ * A struct readmem is cheap and per thread: it holds a one-entry
+ * translation cache (the last page-table walk's mapping), which makes
+ * sequential reads of vmemmap cost one walk per 2 MiB.
+ */
+#ifndef MDF_READMEM_H
+#define MDF_READMEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "cache.h"
+#include "elf_info.h"
+#include "error.h"
+
+struct readmem {
+	const struct elf_info *elf;
+	struct cache *cache;
+	const struct arch_state *arch;   /* NULL: physical reads only */
+	uint64_t page_size;
+	/* last walk: [tlb_va, tlb_va + tlb_size) -> tlb_pa */
+	uint64_t tlb_va, tlb_pa, tlb_size;
+	bool tlb_valid;
+	uint64_t walks;                  /* page-table walks made */
+};
+
+void readmem_init(struct readmem *rm, const struct elf_info *elf,
+		  struct cache *cache, const struct arch_state *arch,
+		  uint64_t page_size);
+
+/** Read physical memory; past p_filesz reads zeros; a hole is
+ *  MDF_ERR_NODATA "physical address 0x... is not in the dump". */
+enum mdf_status readmem_paddr(struct readmem *rm, uint64_t paddr, void *buf,
+			      size_t len, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Translate @vaddr; *@contig_ret (may be NULL) is how many bytes from
+ *  @vaddr on are known to be physically contiguous. */
+enum mdf_status readmem_vtop(struct readmem *rm, uint64_t vaddr,
+			     uint64_t *paddr_ret, uint64_t *contig_ret,
+			     struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Read kernel virtual memory, any length, across mappings. */
+enum mdf_status readmem_vaddr(struct readmem *rm, uint64_t vaddr, void *buf,
+			      size_t len, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** An unsigned long of the (little-endian, 64-bit) target at @vaddr. */
+enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
+			    uint64_t *ret, struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The bytes of page @pfn.  When the page lies whole inside file data the
+ * pointer goes straight into the cache (no copy) and stays valid until the
+ * next read through @rm's cache; otherwise the page is assembled in
+ * @scratch (page_size bytes) with zeros for anything not in the file.
+ * A pfn no PT_LOAD touches is MDF_ERR_NODATA.
+ */
+enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
+			     unsigned char *scratch,
+			     const unsigned char **ret,
+			     struct mdf_err *err) MDF_MUST_CHECK;
+
+#endif

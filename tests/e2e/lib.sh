@@ -1,0 +1,23 @@
+# Shared helpers for e2e scripts (sourced).
+T=$(mktemp -d /tmp/mdf-e2e.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+ok() { echo "ok $1"; }
+notok() { echo "not ok $1: $2"; }
+skip() { echo "skip $1: $2"; }
+check() { # check NAME COMMAND...
+	local name=$1; shift
+	if "$@" >"$T/check.out" 2>&1; then ok "$name"
+	else notok "$name" "$(tail -n 3 "$T/check.out" | tr '\n' ' ')"; fi
+}
+# vmcore NAME: decompress ../shared/vmcores/NAME.elf.zst into the temp dir
+# (or reuse MDF_VMCORE_CACHE/NAME.elf when that is set); prints the path.
+vmcore() {
+	local name=$1 src="$MDF_SHARED/vmcores/$1.elf.zst"
+	if [ -n "${MDF_VMCORE_CACHE:-}" ] && [ -f "$MDF_VMCORE_CACHE/$name.elf" ]; then
+		echo "$MDF_VMCORE_CACHE/$name.elf"; return 0
+	fi
+	[ -f "$src" ] || return 1
+	command -v zstd >/dev/null || return 1
+	[ -f "$T/$name.elf" ] || zstd -q -d "$src" -o "$T/$name.elf" || return 1
+	echo "$T/$name.elf"
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Dump levels on the real vmcores: the dumpable set must equal the
+# reference bitmaps (NAME.ref/dL.bitmap2), the present set bitmap1, and the
+# per-class counts the reference report, at every level and whatever the
+# cycle size.
+. "$(dirname "$0")/lib.sh"
+for name in fx-v61-512m fx-v612-512m; do
+	vm=$(vmcore "$name") || { skip "real-filter-$name" "no ../shared/vmcores/$name.elf.zst (or zstd)"; continue; }
+	ref="$MDF_SHARED/vmcores/$name.ref"
+	json="$MDF_SHARED/vmcores/$name.json"
+	for l in 0 1 2 4 8 16 31; do
+		out="$T/$name.d$l"
+		if ! "$MDF" --dry-run --message-level 18 -d $l --debug-bitmap "$out.b2" \
+			--debug-bitmap1 "$out.b1" "$vm" >"$out.log" 2>&1; then
+			notok "$name-d$l" "exit status $?: $(tail -n 2 "$out.log" | tr '\n' ' ')"; continue
+		fi
+		if ! cmp -s "$out.b2" "$ref/d$l.bitmap2"; then notok "$name-d$l-bitmap2" "differs from $ref/d$l.bitmap2"
+		else ok "$name-d$l-bitmap2"; fi
+		if ! cmp -s "$out.b1" "$ref/bitmap1"; then notok "$name-d$l-bitmap1" "differs from $ref/bitmap1"
+		else ok "$name-d$l-bitmap1"; fi
+		# The report's class counts equal the reference run's.
+		why=$(python3 - "$json" "$l" "$out.log" <<'PY'
+import json, re, sys
+ref = json.load(open(sys.argv[1]))["reference"]["levels"][sys.argv[2]]["report"]
+log = open(sys.argv[3]).read()
+labels = {"zero": "Pages filled with zero", "cache": "Non-private cache pages",
+          "cache_private": "Private cache pages", "user": "User process data pages",
+          "free": "Free pages", "hwpoison": "Hwpoison pages", "offline": "Offline pages",
+          "total": "Total pages"}
+bad = []
+for k, lab in labels.items():
+    m = re.search(re.escape(lab) + r"\s*: 0x([0-9a-f]+)", log)
+    if not m or int(m.group(1), 16) != ref[k]:
+        bad.append("%s=%s want %d" % (k, m and int(m.group(1), 16), ref[k]))
+print("; ".join(bad))
+PY
+)
+		if [ -n "$why" ]; then notok "$name-d$l-counts" "$why"; else ok "$name-d$l-counts"; fi
+	done
+	# Tiny cycles (4096 pfns each) give the same bitmaps.
+	if "$MDF" --dry-run --message-level 0 --cyclic-buffer 1 -d 31 --debug-bitmap "$T/tiny.b2" \
+		--debug-bitmap1 "$T/tiny.b1" "$vm" && cmp -s "$T/tiny.b2" "$ref/d31.bitmap2" &&
+		cmp -s "$T/tiny.b1" "$ref/bitmap1"; then ok "$name-tiny-cycles"
+	else notok "$name-tiny-cycles" "bitmaps differ with --cyclic-buffer 1"; fi
+done

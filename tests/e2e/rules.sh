@@ -1,0 +1,47 @@
+#!/bin/bash
+# House rules that the compiler cannot check:
+#  - no writable global or static data in product objects (nm),
+#  - only main() (makedumpfile.c) exits, only print_info.c prints,
+#  - every kernel-version rule in filter.c names a version or commit.
+set -u
+cd "$MDF_SRC"
+srcs=$(ls *.c arch/*.c 2>/dev/null)
+
+# 1. No writable data: every data symbol must live in a read-only section.
+#    .data.rel.ro (tables of pointers in a PIE) is read-only after
+#    relocation (RELRO), so it counts as read-only.
+objs=${MDF_OBJS:-}
+if [ -z "$objs" ]; then
+	echo "skip no-writable-globals: MDF_OBJS not set (run through make check)"
+else
+	bad=""
+	for o in $objs; do
+		[ -f "$o" ] || continue
+		# objdump -t: "addr flags section size name"; sanitizer runtimes
+		# add their own bookkeeping symbols, which are ignored.
+		syms=$(objdump -t "$o" | awk 'NF >= 4 && $NF !~ /^\./ && ($(NF-2) ~ /^\.(data|bss|tbss|tdata)/ || $(NF-2) == "*COM*") && $(NF-2) !~ /^\.data\.rel\.ro/ {print $NF}' |
+			grep -vE '^(_+(asan|ubsan|tsan|msan|sancov|llvm)|__odr_asan|\.L)' || true)
+		[ -n "$syms" ] && bad="$bad $o:[$(echo $syms | tr '\n' ' ')]"
+	done
+	if [ -z "$bad" ]; then echo "ok no-writable-globals"
+	else echo "not ok no-writable-globals: writable data in$bad"; fi
+fi
+
+# 2. Only makedumpfile.c exits.
+hits=$(grep -nE '(^|[^_a-zA-Z0-9])(exit|_exit|_Exit|abort)[[:space:]]*\(' $srcs |
+	grep -v '^makedumpfile\.c:' | grep -vE ':[[:space:]]*(\*|/\*|//)' || true)
+if [ -z "$hits" ]; then echo "ok only-main-exits"
+else echo "not ok only-main-exits: $(echo "$hits" | head -3 | tr '\n' ' ')"; fi
+
+# 3. Only print_info.c prints.
+hits=$(grep -nE '(^|[^_a-zA-Z0-9])(printf|fprintf|vfprintf|dprintf|puts|fputs|fputc|putchar|putc|perror|fwrite)[[:space:]]*\(' $srcs |
+	grep -v '^print_info\.c:' | grep -vE ':[[:space:]]*(\*|/\*|//)' || true)
+if [ -z "$hits" ]; then echo "ok only-print_info-prints"
+else echo "not ok only-print_info-prints: $(echo "$hits" | head -3 | tr '\n' ' ')"; fi
+
+# 4. Includes run one way: nothing below makedumpfile.c includes makedumpfile.h
+#    except the phase files that need the whole context.
+hits=$(grep -l '#include "makedumpfile.h"' $srcs | grep -vE '^(makedumpfile|dump)\.c$' || true)
+if [ -z "$hits" ]; then echo "ok include-direction"
+else echo "not ok include-direction: makedumpfile.h included by $hits"; fi
+exit 0

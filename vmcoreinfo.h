@@ -1,0 +1,128 @@
+/*
+ * vmcoreinfo.h - VMCOREINFO text <-> struct kinfo.
+ *
+ * The crashed kernel describes itself in a text note, one "KEY=value"
+ * entry per line (kernel/crash_core.c):
+ *
+ *   OSRELEASE=6.1.0-57-amd64          string, at most 64 bytes
+ *   BUILD-ID=6a2b4ac7...              hex digits, at most 128
+ *   PAGESIZE=4096                     decimal
+ *   KERNELOFFSET=26e00000             hex, no 0x
+ *   CRASHTIME=1796083400              decimal seconds
+ *   SYMBOL(mem_section)=ffff8ceb...   hex, no 0x
+ *   SIZE(page)=64                     decimal
+ *   OFFSET(page.compound_head)=8      decimal
+ *   LENGTH(mem_section)=4096          decimal
+ *   NUMBER(phys_base)=-322961408      signed decimal ("%ld"), or 0x hex
+ *   CONFIG_X86_PAE=y
+ *
+ * The names known inside SYMBOL(), SIZE(), ... and after CONFIG_ are the
+ * X-macro lists of kinfo.h; this module generates its tables from them.
+ *
+ * Pure: no I/O, no allocation, no printing.  The parser is fed untrusted
+ * bytes and has a fuzz target (tests/fuzz/fuzz_vmcoreinfo.c).
+ */
+#ifndef MDF_VMCOREINFO_H
+#define MDF_VMCOREINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kinfo.h"
+
+/*
+ * An upper bound on the length of vmcoreinfo_format() output for any
+ * struct kinfo (NUL included): 512 bytes for the plain keys, plus per
+ * listed name its key and 32 bytes for "OFFSET(" ")=" a 20-digit value
+ * and the newline.
+ */
+#define VMCOREINFO_X_LINE_MAX(ident, key) +(sizeof(key) + 32)
+#define VMCOREINFO_TEXT_MAX                                          \
+	(512 KINFO_SYMBOLS(VMCOREINFO_X_LINE_MAX)                    \
+	     KINFO_SIZES(VMCOREINFO_X_LINE_MAX)                      \
+	     KINFO_OFFSETS(VMCOREINFO_X_LINE_MAX)                    \
+	     KINFO_LENGTHS(VMCOREINFO_X_LINE_MAX)                    \
+	     KINFO_NUMBERS(VMCOREINFO_X_LINE_MAX)                    \
+	     KINFO_CONFIGS(VMCOREINFO_X_LINE_MAX))
+
+/** Set every field of @ki to "not present" (all bytes zero). */
+void kinfo_init(struct kinfo *ki);
+
+/**
+ * Parse @len bytes of VMCOREINFO text into @ret.
+ *
+ * The text need not be NUL-terminated; it ends at @len or at the first
+ * NUL byte, whichever comes first (the note descriptor is padded with
+ * NULs).  Lines end with '\n'; the last one may lack it.  Nothing past
+ * @len is read.
+ *
+ * Merge semantics: each known key found sets its field in @ret, fields
+ * not mentioned are left as they are.  Call kinfo_init() first for a
+ * fresh result; parsing over values from another source (-x vmlinux)
+ * lets VMCOREINFO override them.  A key given twice: the last one wins.
+ *
+ * Ignored: empty lines, unknown keys, and unknown names inside a known
+ * form (SYMBOL(foo) when foo is not in KINFO_SYMBOLS, CONFIG_FOO).
+ *
+ * Errors, MDF_ERR_FORMAT, message "VMCOREINFO line N: ..." (N 1-based):
+ *   - a non-empty line without '=': "no '=' in 'LINE'";
+ *   - a known key whose value does not parse: "KEY: bad number 'VALUE'"
+ *     (empty, not a number of the key's kind, overflow, trailing bytes
+ *     including blanks or '\r'); "OSRELEASE: empty value";
+ *     "OSRELEASE: value too long (N bytes, max 64)" (BUILD-ID likewise,
+ *     max 128); "BUILD-ID: bad hex string 'VALUE'" (empty or non-hex);
+ *     "CONFIG_X: bad value 'VALUE' (want y or n)"; n leaves it false.
+ * Quoted text is shortened and non-printable bytes are shown as \xNN.
+ * NUMBER() accepts [-]decimal within int64_t, or 0x hex up to 64 bits
+ * stored as the same bit pattern (NUMBER(VMALLOC_START)=0xffffcd8c...).
+ * Hex keys (SYMBOL, KERNELOFFSET) accept an optional "0x" prefix.
+ * On failure @ret holds the lines before the bad one.
+ * MDF_ERR_ARG if @text is NULL while @len > 0.
+ */
+enum mdf_status vmcoreinfo_parse(const char *text, size_t len,
+				 struct kinfo *ret,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Write every present field of @ki as VMCOREINFO lines ("KEY=value\n"),
+ * in the order of kinfo.h (plain keys, SYMBOL, SIZE, OFFSET, LENGTH,
+ * NUMBER, CONFIG), as -g does.  NUMBER() values are written in signed
+ * decimal, hex fields without 0x.  vmcoreinfo_parse() of the output into
+ * a kinfo_init()ed struct gives a struct equal to @ki (memcmp) when @ki
+ * was itself built by kinfo_init() + vmcoreinfo_parse().
+ *
+ * @buf receives the text and a terminating NUL; *@len_ret the text length
+ * without the NUL.  If @cap is too small (VMCOREINFO_TEXT_MAX always
+ * suffices): MDF_ERR_NOSPC, @buf holds a truncated NUL-terminated prefix
+ * (if @cap > 0) and *@len_ret the length that would have been written,
+ * so @buf may be NULL with @cap 0 to ask for the size.
+ * MDF_ERR_ARG if osrelease is not NUL-terminated within its array or
+ * holds a newline, or build_id is not a string of hex digits: such a
+ * value would not re-parse.
+ */
+enum mdf_status vmcoreinfo_format(const struct kinfo *ki, char *buf,
+				  size_t cap, size_t *len_ret,
+				  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Look up one numeric field by its VMCOREINFO key, spelled as in the text:
+ * "PAGESIZE", "KERNELOFFSET", "CRASHTIME", "SYMBOL(mem_section)",
+ * "SIZE(page)", "OFFSET(page.flags)", "LENGTH(zone.free_area)",
+ * "NUMBER(phys_base)" (returned as the int64_t bit pattern; cast back),
+ * "CONFIG_X86_PAE" (1 when y).  @key is NUL-terminated.
+ * Returns false if the key is unknown, is a string key (OSRELEASE,
+ * BUILD-ID: read the struct), or the field is not present.
+ */
+bool vmcoreinfo_lookup(const struct kinfo *ki, const char *key,
+		       uint64_t *ret);
+
+/**
+ * Number of present fields in @ki: numeric fields with .set, non-empty
+ * osrelease and build_id, configs that are y.  Equals the number of lines
+ * vmcoreinfo_format() writes.
+ */
+size_t vmcoreinfo_count_set(const struct kinfo *ki);
+
+#endif
