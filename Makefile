@@ -93,18 +93,16 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
 
-.PHONY: all check demo deps bench install clean fuzz tsan-check
+.PHONY: all check demo deps bench install clean fuzz tsan-check FORCE
 .DEFAULT_GOAL := all
 
 all: $(B)/$(PROG)
-ifeq ($(FLAVOUR),default)
+# ./makedumpfile is the last plain or static build (copied every time, so
+# switching between the two always leaves the one asked for).
+ifneq ($(filter default static,$(FLAVOUR)),)
 all: $(PROG)
-$(PROG): $(B)/$(PROG)
-	cp $< $@
-else ifeq ($(FLAVOUR),static)
-all: $(PROG)
-$(PROG): $(B)/$(PROG)
-	cp $< $@
+$(PROG): $(B)/$(PROG) FORCE
+	@cmp -s $< $@ || cp $< $@
 endif
 
 $(B)/$(PROG): $(MAIN_OBJ) $(LIBMDF)

@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compress.h"
+#include "kdump_write.h"
+#include "output.h"
 #include "util.h"
 #include "vmcoreinfo.h"
 
@@ -94,7 +97,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 				   "%s: VMCOREINFO: bad PAGESIZE=%llu",
 				   ctx->opts.vmcore,
 				   (unsigned long long)ctx->page_size);
-	ctx->max_pfn = elf_info_max_paddr(&ctx->elf) / ctx->page_size;
+	ctx->max_pfn = div_round_up(elf_info_max_paddr(&ctx->elf), ctx->page_size);
 
 	for (size_t i = 0; i < ctx->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
 		hints[nh].vaddr = ctx->elf.loads[i].vaddr;
@@ -121,19 +124,47 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			       &ctx->fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-	if (ctx->rules.needs_memmap) {
+	if (ctx->rules.scan) {
 		st = memmap_init(&ctx->mm, &ctx->ki, ctx->page_size,
 				 ctx->max_pfn, &ctx->err);
-		if (st != MDF_OK)
+		if (st != MDF_OK && ctx->rules.needs_memmap)
 			return mdf_err_push(&ctx->err, "%s: dump level %u",
 					    ctx->opts.vmcore, dl);
+		if (st != MDF_OK) {
+			/* Only hwpoison/offline pages were to be found: keep them. */
+			pi_debug(&ctx->pr, "no struct pages: %s\n", ctx->err.msg);
+			mdf_err_clear(&ctx->err);
+			memset(&ctx->mm, 0, sizeof(ctx->mm));
+		}
 	}
 	if (ctx->fwarn.unknown_kernel)
 		pi_warn(&ctx->pr, "The kernel version is not supported.\n"
 			"Pages that cannot be classified are kept.\n");
-	if (ctx->fwarn.no_free_detection)
-		pi_warn(&ctx->pr, "Free pages cannot be identified on this "
-			"kernel; they are kept.\n");
+	if (ctx->fwarn.no_free_detection) {
+		/* No buddy marker in struct page (before 2.6.17, or VMCOREINFO
+		 * without it): walk the kernel's free lists instead.  A broken
+		 * list only costs the free-page exclusion. */
+		struct mdf_err fe;
+		double t0 = pi_now();
+
+		mdf_err_clear(&fe);
+		st = freelist_collect(&ctx->ki, &ctx->rm, &ctx->mm, 0, ctx->max_pfn,
+				      &ctx->freelist, &fe);
+		if (st == MDF_ERR_NOMEM) {
+			ctx->err = fe;
+			return st;
+		}
+		if (st == MDF_OK) {
+			ctx->use_freelist = true;
+			pi_debug(&ctx->pr, "free lists: %llu blocks, %llu pages in %u nodes, %u zones\n",
+				 (unsigned long long)ctx->freelist.blocks,
+				 (unsigned long long)ctx->freelist.pages,
+				 ctx->freelist.nodes, ctx->freelist.zones);
+		} else {
+			pi_warn(&ctx->pr, "Free pages are kept: %s\n", fe.msg);
+		}
+		add_phase(&ctx->report, "Excluding free pages", pi_now() - t0);
+	}
 	pi_debug(&ctx->pr, "OSRELEASE=%s page_size=%llu max_mapnr=0x%llx memory model=%s\n",
 		 ctx->ki.osrelease, (unsigned long long)ctx->page_size,
 		 (unsigned long long)ctx->max_pfn,
@@ -177,17 +208,35 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
-/* bitmap1 of the current cycle from the PT_LOAD ranges.  A pfn counts as
- * present from the page holding a range's first byte up to, not
- * including, the page holding its end (makedumpfile's rounding). */
-static void fill_present(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
+/*
+ * bitmap1 of the current cycle from the PT_LOADs, and bitmap2's start.
+ * As makedumpfile does, a PT_LOAD makes present the pfns from the page of
+ * its first byte to the page of its last byte (rounding up), and pages
+ * from p_filesz on (including a partial last page, as in a legacy
+ * 0x9ec00-byte segment) are present but not dumpable: the file has no
+ * complete data for them.
+ */
+static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
 {
-	bitmap_reset(&ctx->present, start, end);
-	for (size_t i = 0; i < ctx->elf.nranges; i++) {
-		uint64_t s = ctx->elf.ranges[i].pstart / ctx->page_size;
-		uint64_t e = ctx->elf.ranges[i].pend / ctx->page_size;
+	uint64_t ps = ctx->page_size;
 
-		bitmap_set_range(&ctx->present, s, e);
+	bitmap_reset(&ctx->present, start, end);
+	for (size_t i = 0; i < ctx->elf.nloads; i++) {
+		const struct elf_load *l = &ctx->elf.loads[i];
+
+		if (!l->memsz)
+			continue;
+		bitmap_set_range(&ctx->present, l->paddr / ps,
+				 div_round_up(l->paddr + l->memsz, ps));
+	}
+	bitmap_copy(&ctx->dumpable, &ctx->present);
+	for (size_t i = 0; i < ctx->elf.nloads; i++) {
+		const struct elf_load *l = &ctx->elf.loads[i];
+		uint64_t nodata = (l->paddr + l->filesz) / ps;
+		uint64_t e = div_round_up(l->paddr + l->memsz, ps);
+
+		if (l->memsz && nodata < e)
+			bitmap_clear_range(&ctx->dumpable, nodata, e);
 	}
 }
 
@@ -229,8 +278,10 @@ static enum mdf_status close_debug_file(struct mdf_ctx *ctx, const char *path,
 	return MDF_OK;
 }
 
-/* Count zero pages among the dumpable ones of this cycle. */
-static enum mdf_status count_zero_pages(struct mdf_ctx *ctx, uint64_t *zero)
+/* Count zero pages among the dumpable ones of this cycle; with @drop,
+ * also clear them (ELF output has no shared zero page). */
+static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
+				  uint64_t *zero)
 {
 	struct bitmap *d = &ctx->dumpable;
 	uint64_t pfn;
@@ -243,20 +294,95 @@ static enum mdf_status count_zero_pages(struct mdf_ctx *ctx, uint64_t *zero)
 		st = readmem_page(&ctx->rm, pfn, ctx->scratch, &p, &ctx->err);
 		if (st != MDF_OK)
 			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-		if (util_is_zero(p, (size_t)ctx->page_size))
+		if (util_is_zero(p, (size_t)ctx->page_size)) {
 			(*zero)++;
+			if (drop)
+				bitmap_clear(d, pfn);
+		}
 	}
 	return MDF_OK;
 }
 
+/*
+ * Build bitmap1 and bitmap2 of the cycle that starts at @start.  Page
+ * counts go into the report the first time a cycle is built; writers that
+ * make two passes rebuild the same cycles without counting them again.
+ */
+static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
+				   bool drop_zero, uint64_t *zero)
+{
+	struct mdf_page_counts *pc = &ctx->report.pages;
+	struct filter_counts counts = { 0 };
+	uint64_t end = start + ctx->cycle_pfns;
+	bool count = start >= ctx->counted_upto;
+	double t0 = pi_now(), t1;
+	uint64_t z = 0;
+	enum mdf_status st;
+
+	if (end > ctx->max_pfn)
+		end = ctx->max_pfn;
+	if (start == 0)
+		memset(&ctx->carry, 0, sizeof(ctx->carry));
+	fill_cycle_bitmaps(ctx, start, end);
+	if (ctx->use_freelist)
+		counts.cls[PC_FREE] += freelist_apply(&ctx->freelist, &ctx->dumpable);
+	st = filter_cycle(&ctx->rules, &ctx->mm, &ctx->rm, &ctx->present,
+			  &ctx->dumpable, ctx->scratch, &ctx->carry, &counts,
+			  &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	t1 = pi_now();
+	if (drop_zero) {
+		st = zero_pages(ctx, true, &z);
+		if (st != MDF_OK)
+			return st;
+	}
+	if (zero)
+		*zero = z;
+	if (!count)
+		return MDF_OK;
+	ctx->counted_upto = end;
+	pc->present += bitmap_count(&ctx->present, start, end);
+	pc->cache += counts.cls[PC_CACHE];
+	pc->cache_private += counts.cls[PC_CACHE_PRIVATE];
+	pc->user += counts.cls[PC_USER];
+	pc->free += counts.cls[PC_FREE];
+	pc->hwpoison += counts.cls[PC_HWPOISON];
+	pc->offline += counts.cls[PC_OFFLINE];
+	pc->unaccepted += counts.cls[PC_UNACCEPTED];
+	pc->dumpable += bitmap_count(&ctx->dumpable, start, end);
+	if (drop_zero)
+		pc->zero += z;
+	ctx->unreadable += counts.unreadable;
+	ctx->t_scan += t1 - t0;
+	ctx->t_zero += pi_now() - t1;
+	pi_progress(&ctx->pr, "Excluding unnecessary pages", end, ctx->max_pfn,
+		    pi_now());
+	return MDF_OK;
+}
+
+static void finish_counts(struct mdf_ctx *ctx)
+{
+	struct mdf_page_counts *pc = &ctx->report.pages;
+
+	pc->hole = pc->total - pc->present;
+	pc->remaining = pc->present - (pc->zero + pc->cache + pc->cache_private +
+				       pc->user + pc->free + pc->hwpoison +
+				       pc->offline + pc->unaccepted);
+	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->t_scan);
+	if (ctx->t_zero > 0)
+		add_phase(&ctx->report, "Checking for zero pages", ctx->t_zero);
+	if (ctx->unreadable)
+		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
+			(unsigned long long)ctx->unreadable);
+	ctx->report.cache = ctx->cache.stats;
+	ctx->report.have_cache = true;
+}
+
 enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 {
-	struct filter_counts counts = { 0 };
-	struct filter_carry carry = { 0 };
-	struct mdf_page_counts *pc = &ctx->report.pages;
 	unsigned dl = opts_dump_level(&ctx->opts);
 	int fd1 = -1, fd2 = -1;
-	double t_scan = 0, t_zero = 0;
 	enum mdf_status st;
 
 	st = open_debug_file(ctx, ctx->opts.debug_bitmap1, &fd1);
@@ -264,29 +390,14 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 		st = open_debug_file(ctx, ctx->opts.debug_bitmap, &fd2);
 	for (uint64_t start = 0; st == MDF_OK && start < ctx->max_pfn;
 	     start += ctx->cycle_pfns) {
-		uint64_t end = start + ctx->cycle_pfns;
-		double t0 = pi_now(), t1;
-
-		if (end > ctx->max_pfn)
-			end = ctx->max_pfn;
-		fill_present(ctx, start, end);
-		pc->present += bitmap_count(&ctx->present, start, end);
-		bitmap_copy(&ctx->dumpable, &ctx->present);
-		st = filter_cycle(&ctx->rules, &ctx->mm, &ctx->rm, &ctx->present,
-				  &ctx->dumpable, ctx->scratch, &carry, &counts,
-				  &ctx->err);
-		if (st != MDF_OK) {
-			mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+		st = build_cycle(ctx, start, false, NULL);
+		if (st != MDF_OK)
 			break;
-		}
-		pc->dumpable += bitmap_count(&ctx->dumpable, start, end);
-		t1 = pi_now();
-		t_scan += t1 - t0;
-		pi_progress(&ctx->pr, "Excluding unnecessary pages", end,
-			    ctx->max_pfn, t1);
 		if (dl & DL_EXCLUDE_ZERO) {
-			st = count_zero_pages(ctx, &pc->zero);
-			t_zero += pi_now() - t1;
+			double t0 = pi_now();
+
+			st = zero_pages(ctx, false, &ctx->report.pages.zero);
+			ctx->t_zero += pi_now() - t0;
 			if (st != MDF_OK)
 				break;
 		}
@@ -307,29 +418,163 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 		close(fd2);
 	if (st != MDF_OK)
 		return st;
-
-	pc->hole = pc->total - pc->present;
-	pc->cache = counts.cls[PC_CACHE];
-	pc->cache_private = counts.cls[PC_CACHE_PRIVATE];
-	pc->user = counts.cls[PC_USER];
-	pc->free = counts.cls[PC_FREE];
-	pc->hwpoison = counts.cls[PC_HWPOISON];
-	pc->offline = counts.cls[PC_OFFLINE];
-	pc->unaccepted = counts.cls[PC_UNACCEPTED];
-	pc->remaining = pc->dumpable - pc->zero;
-	add_phase(&ctx->report, "Excluding unnecessary pages", t_scan);
-	if (dl & DL_EXCLUDE_ZERO)
-		add_phase(&ctx->report, "Checking for zero pages", t_zero);
-	if (counts.unreadable)
-		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
-			(unsigned long long)counts.unreadable);
-	ctx->report.cache = ctx->cache.stats;
-	ctx->report.have_cache = true;
+	finish_counts(ctx);
 	return MDF_OK;
+}
+
+/* ---- the dump source the writers read ---------------------------- */
+
+static enum mdf_status src_cycle(void *arg, uint64_t start, bool drop_zero,
+				 const struct bitmap **present,
+				 const struct bitmap **dumpable,
+				 struct mdf_err *err)
+{
+	struct mdf_ctx *ctx = arg;
+	enum mdf_status st = build_cycle(ctx, start, drop_zero, NULL);
+
+	(void)err; /* errors are in ctx->err, which is the same object */
+	*present = &ctx->present;
+	*dumpable = &ctx->dumpable;
+	return st;
+}
+
+static enum mdf_status src_page(void *arg, uint64_t pfn,
+				const unsigned char **data, struct mdf_err *err)
+{
+	struct mdf_ctx *ctx = arg;
+	enum mdf_status st = readmem_page(&ctx->rm, pfn, ctx->scratch, data, err);
+
+	if (st != MDF_OK)
+		return mdf_err_push(err, "%s", ctx->opts.vmcore);
+	if ((++ctx->copied & 4095) == 0)
+		pi_progress(&ctx->pr, "Copying data", ctx->copied,
+			    ctx->report.pages.dumpable, pi_now());
+	return MDF_OK;
+}
+
+/* The crashed kernel's utsname, for the kdump header. */
+static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
+{
+	struct mdf_err ignore;
+
+	memset(uts, 0, sizeof(*uts));
+	if (ctx->ki.sym.init_uts_ns.set && ctx->have_arch) {
+		uint64_t va = ctx->ki.sym.init_uts_ns.v +
+			      (ctx->ki.off.uts_namespace_name.set ?
+			       ctx->ki.off.uts_namespace_name.v : 4);
+
+		if (readmem_vaddr(&ctx->rm, va, uts, sizeof(*uts), &ignore) == MDF_OK)
+			return;
+		memset(uts, 0, sizeof(*uts));
+	}
+	/* Fall back to what VMCOREINFO says. */
+	memcpy(uts->sysname, "Linux", 5);
+	memcpy(uts->release, ctx->ki.osrelease,
+	       strnlen(ctx->ki.osrelease, sizeof(uts->release) - 1));
+}
+
+static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
+				  struct out_sink *out)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	struct dump_source src = {
+		.arg = ctx, .page_size = ctx->page_size, .max_pfn = ctx->max_pfn,
+		.cycle_pfns = ctx->cycle_pfns, .cycle = src_cycle, .page = src_page,
+	};
+	size_t bufsize = (size_t)ctx->page_size << o->block_order;
+	struct kdump_write_params kp;
+	struct kdump_write_stats ks;
+	struct compressor comp = { 0 };
+	enum mdf_status st;
+	double t0;
+
+	if (bufsize < (1 << 20))
+		bufsize = 1 << 20;
+	st = filter_rules_init(&ctx->rules, &ctx->ki, level,
+			       ctx->elf.ei_data == 2, &ctx->fwarn, &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", o->vmcore);
+	if (o->flatten)
+		st = out_open_flat(out, 1, o->size_limit, bufsize, &ctx->err);
+	else
+		st = out_open_file(out, o->dumpfile, o->force, o->size_limit,
+				   bufsize, &ctx->err);
+	if (st != MDF_OK)
+		return st;
+	if (o->format == MDF_FMT_ELF) {
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "-E is not wired in yet");
+	}
+	st = compressor_init(&comp, o->codec, &ctx->err);
+	if (st != MDF_OK)
+		return st;
+	memset(&kp, 0, sizeof(kp));
+	kp.page_size = ctx->page_size;
+	kp.dump_level = level;
+	read_utsname(ctx, &kp.uts);
+	kp.crashtime = (int64_t)ctx->ki.crashtime.v;
+	kp.phys_base = (uint64_t)ctx->ki.num.phys_base.v;
+	kp.nr_cpus = (int32_t)ctx->elf.nr_cpus;
+	kp.notes = ctx->elf.notes;
+	kp.notes_len = ctx->elf.notes_len;
+	kp.have_vmcoreinfo = ctx->elf.vmcoreinfo != NULL;
+	kp.vmcoreinfo_off = ctx->elf.vmcoreinfo_off;
+	kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
+	t0 = pi_now();
+	st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
+	compressor_release(&comp);
+	ctx->report.pages.zero = ks.zero_pages;
+	ctx->report.write_bytes = out->written;
+	ctx->report.wrote = true;
+	add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
+	return st;
+}
+
+enum mdf_status dump_write(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	unsigned n = o->ndump_levels ? o->ndump_levels : 1;
+	enum mdf_status st = MDF_OK;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct out_sink out;
+		struct mdf_err cerr;
+		unsigned level = o->ndump_levels ? o->dump_levels[i] : 0;
+
+		memset(&ctx->report.pages, 0, sizeof(ctx->report.pages));
+		ctx->report.pages.total = ctx->max_pfn;
+		ctx->counted_upto = 0;
+		ctx->copied = 0;
+		ctx->t_scan = ctx->t_zero = 0;
+		memset(&out, 0, sizeof(out));
+		out.fd = -1;
+		st = write_once(ctx, level, &out);
+		if (out_close(&out, &cerr) != MDF_OK && st == MDF_OK) {
+			ctx->err = cerr;
+			st = cerr.status;
+		}
+		if (st == MDF_OK) {
+			pi_progress(&ctx->pr, "Copying data", 1, 1, pi_now());
+			finish_counts(ctx);
+			return MDF_OK;
+		}
+		/* makedumpfile's -d list: a full disk retries at the next level. */
+		if (st == MDF_ERR_NOSPC && i + 1 < n && !o->flatten && out.full) {
+			pi_msg(&ctx->pr, "\n%s\nRetrying with dump level %u.\n",
+			       ctx->err.msg, o->dump_levels[i + 1]);
+			out_discard(&out);
+			mdf_err_clear(&ctx->err);
+			continue;
+		}
+		break;
+	}
+	finish_counts(ctx);
+	return st;
 }
 
 void dump_close(struct mdf_ctx *ctx)
 {
+	freelist_result_release(&ctx->freelist);
 	free(ctx->scratch);
 	ctx->scratch = NULL;
 	bitmap_release(&ctx->present);

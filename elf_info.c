@@ -200,6 +200,7 @@ static enum mdf_status elf_info_walk_notes(struct elf_info *ei, unsigned idx,
 			ei->vmcoreinfo = text;
 			ei->vmcoreinfo_len = len;
 			ei->vmcoreinfo_off = base + (size_t)desc_off;
+			ei->vmcoreinfo_descsz = descsz;
 		}
 		next = desc_off + note_align(descsz);
 		pos = next < size ? next : size;

@@ -72,6 +72,7 @@ struct elf_info {
 	const char *vmcoreinfo; /* points into notes (descriptor), or NULL */
 	size_t vmcoreinfo_len;  /* text length, without trailing NULs */
 	size_t vmcoreinfo_off;  /* offset of the descriptor within notes */
+	size_t vmcoreinfo_descsz; /* the note's n_descsz */
 	unsigned nr_cpus;       /* NT_PRSTATUS notes */
 };
 

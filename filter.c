@@ -122,6 +122,7 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 		(unsigned)ki->len.zone_free_area.v - 1 : 10;
 	if ((dump_level & DL_EXCLUDE_FREE) && !r->can_find_free)
 		warn->no_free_detection = true;
+	r->scan = r->needs_memmap || r->m_hwpoison || r->has_offline_mc;
 
 	/* Compound order:
 	 *  - up to 6.2: page[1].compound_order (a byte since 4.16),
@@ -210,6 +211,10 @@ static bool is_anon(const struct filter_rules *r, uint64_t mapping,
  * alone. */
 static bool is_cache(const struct filter_rules *r, uint64_t flags)
 {
+	/* Without page.mapping an anon page on the LRU cannot be told from
+	 * page cache: no cache rule then, the page is kept. */
+	if (!r->has_mapping)
+		return false;
 	if (flags & r->m_lru)
 		return true;
 	if (r->m_swapcache && (flags & r->m_swapcache) &&
@@ -378,7 +383,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 		exclude(dumpable, start, e, carry->cls, carry, counts);
 		start = e < end ? e : end;
 	}
-	if (!r->needs_memmap || mm->model == MEMMAP_NONE)
+	if (!r->scan || mm->model == MEMMAP_NONE)
 		return MDF_OK;
 
 	pfn = bitmap_next_set(present, start);

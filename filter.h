@@ -77,6 +77,9 @@ struct filter_rules {
 	unsigned max_order;          /* LENGTH(zone.free_area) - 1 */
 	bool can_find_free;          /* buddy identification available */
 	bool needs_memmap;           /* dump level needs struct pages */
+	bool scan;                   /* read struct pages: the level needs them, or
+					hwpoison/offline pages can be seen (dropped
+					at every level, as makedumpfile does) */
 };
 
 /* Why a rule set is weaker than asked: reported as warnings. */

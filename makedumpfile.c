@@ -29,15 +29,11 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	st = dump_open(ctx);
 	if (st != MDF_OK)
 		return st;
-	if (!ctx->opts.dry_run)
-		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "writing a dump file is not implemented yet; use --dry-run");
-	st = dump_dry_run(ctx);
-	if (st != MDF_OK)
-		return st;
+	st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
 	ctx->report.elapsed = pi_now() - ctx->t_start;
-	pi_report(&ctx->pr, &ctx->report, true);
-	return MDF_OK;
+	if (st == MDF_OK || st == MDF_ERR_NOSPC)
+		pi_report(&ctx->pr, &ctx->report, ctx->opts.dry_run);
+	return st;
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include "elf_info.h"
 #include "error.h"
 #include "filter.h"
+#include "freelist.h"
 #include "kinfo.h"
 #include "memmap.h"
 #include "opts.h"
@@ -53,6 +54,14 @@ struct mdf_ctx {
 	struct bitmap present;     /* bitmap1, current cycle */
 	struct bitmap dumpable;    /* bitmap2, current cycle */
 	unsigned char *scratch;    /* one page */
+
+	struct freelist_result freelist; /* free-list walk, when no buddy marker */
+	bool use_freelist;
+	struct filter_carry carry;  /* exclusion running into the next cycle */
+	uint64_t counted_upto;      /* cycles below this are in the report */
+	uint64_t unreadable;        /* pages kept: struct page unreadable */
+	uint64_t copied;            /* pages handed to the writer */
+	double t_scan, t_zero;
 
 	struct mdf_report report;
 	double t_start;

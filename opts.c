@@ -193,7 +193,10 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 	o->block_order = 4;
 	o->argv0 = argc > 0 ? argv[0] : "makedumpfile";
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc then also forgets where it was inside a cluster
+	 * of short options ("-czf" left at 'f' by an error) and its
+	 * permutation state, so a second call starts clean. */
+	optind = 0;
 	for (;;) {
 		idx = -1;
 		c = getopt_long(argc, argv, short_opts, long_opts, &idx);

@@ -3,6 +3,7 @@
  */
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +79,8 @@ bool util_parse_u64_base(const char *s, int base, uint64_t *ret)
 	char *end;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+	/* strtoull would skip any leading white space and negate "-1". */
+	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
 	v = strtoull(s, &end, base);
@@ -98,7 +100,7 @@ bool util_parse_s64(const char *s, int64_t *ret)
 	char *end;
 	long long v;
 
-	if (!s || !*s || *s == ' ')
+	if (!s || !*s || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
 	v = strtoll(s, &end, 0);

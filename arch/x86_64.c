@@ -30,7 +30,7 @@
 #define X86_64_VMEMMAP_L4 0xffffea0000000000ULL
 #define X86_64_VMEMMAP_L5 0xffd4000000000000ULL
 
-/* NUMBER(KERNEL_IMAGE_SIZE) is exported since Linux 5.2.  Before that it
+/* NUMBER(KERNEL_IMAGE_SIZE) is exported since about Linux 5.2.  Before, it
  * was 512 MiB without CONFIG_RANDOMIZE_BASE and 1 GiB with it; the smaller
  * value is the safe guess (a text address beyond it is walked instead,
  * while too big a window would take module addresses for text). */
@@ -66,8 +66,9 @@ static bool x86_64_kernel_version(const char *rel, unsigned *ver_ret)
 #define X86_64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
 
 /* Is KASLR known to be off?  KERNELOFFSET= came with kernel-text KASLR
- * (3.14); randomization of the direct map, vmalloc and vmemmap bases
- * (CONFIG_RANDOMIZE_MEMORY) came in 4.8.  Without either fact: unknown. */
+ * (Linux 3.14 or soon after); randomization of the direct map, vmalloc
+ * and vmemmap bases (CONFIG_RANDOMIZE_MEMORY) came in 4.8.  Without
+ * either fact: unknown. */
 static bool x86_64_kaslr_off(const struct kinfo *ki, bool have_ver, unsigned ver)
 {
 	if (ki->kernel_offset.set)
@@ -103,7 +104,7 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 	st->page_size = 1ULL << X86_64_PAGE_SHIFT;
 	st->page_shift = X86_64_PAGE_SHIFT;
 
-	/* NUMBER(pgtable_l5_enabled) since 4.17, when 5-level paging became
+	/* NUMBER(pgtable_l5_enabled) since about 4.17, when 5-level paging became
 	 * a boot-time choice; older kernels use 4 levels. */
 	st->levels = 4;
 	if (ki->num.pgtable_l5_enabled.set) {
@@ -129,7 +130,7 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		st->max_physmem_bits = (unsigned)b;
 	}
 
-	/* NUMBER(sme_mask) since 5.1: the AMD memory-encryption bit, set in
+	/* NUMBER(sme_mask) since about 5.1: the AMD memory-encryption bit, set in
 	 * page-table entries of encrypted pages. */
 	if (ki->num.sme_mask.set) {
 		uint64_t m = (uint64_t)ki->num.sme_mask.v;

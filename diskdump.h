@@ -1,0 +1,125 @@
+/*
+ * diskdump.h - the on-disk kdump-compressed and flattened formats, shared
+ * by the writer, the reader (refiltering) and the tests.  No code.
+ *
+ * kdump-compressed layout (block size B = page size):
+ *   0                      struct disk_dump_header
+ *   B                      struct kdump_sub_header, then a copy of the
+ *                          input's PT_NOTE contents
+ *   (1 + sub_hdr_size) B   bitmap1 (present), then bitmap2 (dumpable),
+ *                          each bitmap_blocks / 2 blocks
+ *   ... + bitmap_blocks B  struct page_desc[number of set bits in bitmap2]
+ *   then                   page data, packed; with dump level bit 1 the
+ *                          first datum is one raw zero page that every zero
+ *                          page's descriptor points at
+ * All integers are in the producer's byte order and C ABI (LP64 here);
+ * the offsets below are LP64's.
+ *
+ * Flattened format (-F): a 4096-byte header {"makedumpfile", type 1,
+ * version 1}, then records {int64 offset, int64 size, size bytes} saying
+ * where the bytes go in the rebuilt file, ended by {-1, -1}.  All
+ * big-endian.  Later records may overwrite earlier ones.
+ */
+#ifndef MDF_DISKDUMP_H
+#define MDF_DISKDUMP_H
+
+#include <stdint.h>
+
+#define KDUMP_SIGNATURE "KDUMP   "
+#define DISKDUMP_SIGNATURE "DISKDUMP"
+#define KDUMP_SIG_LEN 8
+#define KDUMP_HEADER_VERSION 6
+
+/* disk_dump_header.status and page_desc.flags */
+#define DUMP_DH_COMPRESSED_ZLIB 0x1
+#define DUMP_DH_COMPRESSED_LZO 0x2
+#define DUMP_DH_COMPRESSED_SNAPPY 0x4
+#define DUMP_DH_COMPRESSED_INCOMPLETE 0x8
+#define DUMP_DH_EXCLUDED_VMEMMAP 0x10
+#define DUMP_DH_COMPRESSED_ZSTD 0x20
+
+#define NEW_UTS_LEN 64
+
+struct new_utsname {
+	char sysname[NEW_UTS_LEN + 1];
+	char nodename[NEW_UTS_LEN + 1];
+	char release[NEW_UTS_LEN + 1];
+	char version[NEW_UTS_LEN + 1];
+	char machine[NEW_UTS_LEN + 1];
+	char domainname[NEW_UTS_LEN + 1];
+};
+
+struct kdump_timeval64 {
+	int64_t tv_sec;
+	int64_t tv_usec;
+};
+
+/* 464 bytes on LP64 */
+struct disk_dump_header {
+	char signature[KDUMP_SIG_LEN];
+	int32_t header_version;
+	struct new_utsname utsname;     /* 390 bytes, at 12 */
+	char pad0[2];                   /* C alignment of the timeval */
+	struct kdump_timeval64 timestamp; /* at 408 */
+	uint32_t status;                /* 424 */
+	int32_t block_size;             /* 428 */
+	int32_t sub_hdr_size;           /* 432, in blocks */
+	uint32_t bitmap_blocks;         /* 436 */
+	uint32_t max_mapnr;             /* 440, truncated; see max_mapnr_64 */
+	uint32_t total_ram_blocks;
+	uint32_t device_blocks;
+	uint32_t written_blocks;
+	uint32_t current_cpu;
+	int32_t nr_cpus;                /* 460 */
+};
+
+/* 104 bytes on LP64 */
+struct kdump_sub_header {
+	uint64_t phys_base;
+	int32_t dump_level;             /* header_version >= 1 */
+	int32_t split;                  /* >= 2 */
+	uint64_t start_pfn;             /* >= 2 */
+	uint64_t end_pfn;
+	int64_t offset_vmcoreinfo;      /* >= 3 */
+	uint64_t size_vmcoreinfo;
+	int64_t offset_note;            /* >= 4 */
+	uint64_t size_note;
+	int64_t offset_eraseinfo;       /* >= 5 */
+	uint64_t size_eraseinfo;
+	uint64_t start_pfn_64;          /* >= 6 */
+	uint64_t end_pfn_64;
+	uint64_t max_mapnr_64;
+};
+
+/* 24 bytes */
+struct page_desc {
+	int64_t offset;      /* of the page data in the file; 0 = lost (incomplete dump) */
+	uint32_t size;       /* bytes stored */
+	uint32_t flags;      /* DUMP_DH_COMPRESSED_* or 0 for raw */
+	uint64_t page_flags; /* always 0 */
+};
+
+_Static_assert(sizeof(struct disk_dump_header) == 464, "disk_dump_header layout");
+_Static_assert(sizeof(struct kdump_sub_header) == 104, "kdump_sub_header layout");
+_Static_assert(sizeof(struct page_desc) == 24, "page_desc layout");
+
+/* Flattened format */
+#define MDF_FLAT_SIGNATURE "makedumpfile"
+#define MDF_FLAT_SIG_LEN 16
+#define MDF_FLAT_TYPE_KDUMP 1
+#define MDF_FLAT_VERSION 1
+#define MDF_FLAT_HEADER_SIZE 4096
+#define MDF_FLAT_END_MARK (-1)
+
+struct flat_header {          /* big-endian */
+	char signature[MDF_FLAT_SIG_LEN];
+	int64_t type;
+	int64_t version;
+};
+
+struct flat_data_header {     /* big-endian */
+	int64_t offset;
+	int64_t buf_size;
+};
+
+#endif

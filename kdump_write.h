@@ -1,0 +1,57 @@
+/*
+ * kdump_write.h - the kdump-compressed writer (makedumpfile's default
+ * format, header version 6), through an out_sink (file or flattened).
+ */
+#ifndef MDF_KDUMP_WRITE_H
+#define MDF_KDUMP_WRITE_H
+
+#include <stdint.h>
+
+#include "compress.h"
+#include "diskdump.h"
+#include "dumpsrc.h"
+#include "error.h"
+#include "output.h"
+
+struct kdump_write_params {
+	uint64_t page_size;
+	unsigned dump_level;          /* recorded in the sub header */
+	struct new_utsname uts;       /* init_uts_ns.name of the crashed kernel */
+	int64_t crashtime;            /* CRASHTIME, seconds */
+	uint64_t phys_base;
+	int32_t nr_cpus;
+	const unsigned char *notes;   /* input PT_NOTE contents, copied after the sub header */
+	size_t notes_len;
+	bool have_vmcoreinfo;
+	size_t vmcoreinfo_off;        /* descriptor offset within notes */
+	size_t vmcoreinfo_size;       /* its n_descsz */
+	bool excluded_vmemmap;        /* -e: DUMP_DH_EXCLUDED_VMEMMAP */
+	size_t desc_buf_bytes;        /* descriptor batch, 0 = default */
+};
+
+struct kdump_write_stats {
+	uint64_t pages;          /* descriptors written */
+	uint64_t zero_pages;     /* pointing at the shared zero page */
+	uint64_t compressed;     /* stored compressed */
+	uint64_t raw;            /* stored raw (did not shrink) */
+	uint64_t data_bytes;     /* page data stored */
+	uint64_t file_size;      /* end of the dump */
+	bool incomplete;
+};
+
+/**
+ * Write the whole dump: two passes over @src's cycles, the first to count
+ * the dumpable pages (descriptor area size), the second to write bitmaps,
+ * descriptors and page data in pfn order.  With dump level bit 1, zero
+ * pages share one stored zero page.  @comp compresses (may be the "none"
+ * codec).  When the sink fills up (disk full or -L), what was written stays
+ * readable: descriptors of lost pages are zero and the header carries
+ * DUMP_DH_COMPRESSED_INCOMPLETE; the result is MDF_ERR_NOSPC.
+ */
+enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
+				 const struct dump_source *src,
+				 struct compressor *comp, struct out_sink *out,
+				 struct kdump_write_stats *stats,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+#endif

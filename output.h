@@ -1,0 +1,68 @@
+/*
+ * output.h - where dump bytes go: a file written with pwrite, or the
+ * flattened stream (-F) on a pipe.  Writers say "these bytes at this file
+ * offset"; the sink coalesces sequential pieces into large writes, turns
+ * them into flattened records, enforces -L and reports a full disk as
+ * MDF_ERR_NOSPC so the writer can mark the dump incomplete.
+ */
+#ifndef MDF_OUTPUT_H
+#define MDF_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct out_sink {
+	int fd;
+	const char *path;      /* for messages; "standard output" with -F */
+	bool flat;             /* emit flattened records */
+	bool own_fd;           /* close fd at the end */
+	uint64_t limit;        /* -L: bytes the dump may take, 0 = none */
+	uint64_t written;      /* bytes handed to the kernel */
+	uint64_t syscalls;     /* write calls made */
+	bool full;             /* ENOSPC or the limit was hit */
+	uint64_t fail_off;     /* with full: file offset of the first byte
+				  that may not have been written */
+	/* coalescing buffer: buf holds [buf_off, buf_off + buf_len) */
+	unsigned char *buf;
+	size_t cap, buf_len;
+	uint64_t buf_off;
+};
+
+/**
+ * Create @path for a dump: O_EXCL unless @force, mode 0600 (a dump holds
+ * secrets).  @bufsize bytes of coalescing buffer (at least 64 KiB).
+ */
+enum mdf_status out_open_file(struct out_sink *o, const char *path, bool force,
+			      uint64_t limit, size_t bufsize,
+			      struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Flattened stream on @fd (stdout): writes the 4096-byte header. */
+enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
+			      size_t bufsize, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Put @len bytes at file offset @off. */
+enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
+			  size_t len, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Write out whatever is buffered. */
+enum mdf_status out_flush(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Rewrite bytes that were already written (a header), bypassing the
+ * limit: used to set the incomplete flag after the disk filled.  Not
+ * possible on a flattened stream (returns MDF_ERR_NOTSUPP).
+ */
+enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
+			  size_t len, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Flush, write the end marker of a flattened stream, fsync nothing,
+ *  close a file we opened.  Safe after a failure (best effort). */
+enum mdf_status out_close(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Remove the output file (a retry at another dump level). */
+void out_discard(struct out_sink *o);
+
+#endif

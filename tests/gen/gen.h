@@ -1,0 +1,256 @@
+/*
+ * tests/gen/gen.h - the synthetic vmcore generator (mkvmcore): shared types
+ * and the functions of each of its files.
+ *
+ *   gen_spec.c    text spec -> struct gen_spec
+ *   gen_preset.c  kernel presets: VMCOREINFO templates, page flag numbers
+ *   gen_kernel.c  the fake kernel: pfn kinds, physical allocator, struct
+ *                 page array, mem_section, x86_64 4-level page tables
+ *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
+ *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
+ *   mkvmcore.c    main()
+ *
+ * Test code: it may print (only mkvmcore.c does) and exit from main().
+ * The format of the spec is documented in tests/gen/README.md.
+ */
+#ifndef MDF_TESTS_GEN_H
+#define MDF_TESTS_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+#define GEN_PAGE_SHIFT 12
+#define GEN_PAGE_SIZE (UINT64_C(1) << GEN_PAGE_SHIFT)
+#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64 */
+#define GEN_SECTION_SHIFT 27               /* NUMBER(SECTION_SIZE_BITS) */
+#define GEN_PFN_PER_SECTION (UINT64_C(1) << (GEN_SECTION_SHIFT - GEN_PAGE_SHIFT))
+#define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section) */
+#define GEN_SECTIONS_PER_ROOT 128          /* 4096 / SIZE(mem_section) */
+#define GEN_MAX_BUDDY_ORDER 10             /* LENGTH(zone.free_area) - 1 */
+#define GEN_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
+#define GEN_MAX_LEVELS 32
+
+/* Page kinds a spec can declare for pfn ranges. */
+#define GEN_KINDS(X)                       \
+	X(UNSET, "unset")                  \
+	X(KERNEL, "kernel")                \
+	X(FREE, "free")                    \
+	X(CACHE, "cache")                  \
+	X(CACHE_PRIVATE, "cache_private")  \
+	X(SWAPCACHE, "swapcache")          \
+	X(ANON, "anon")                    \
+	X(THP, "thp")                      \
+	X(HUGETLB, "hugetlb")              \
+	X(SLAB, "slab")                    \
+	X(HWPOISON, "hwpoison")            \
+	X(OFFLINE, "offline")
+
+enum gen_kind {
+#define GEN_KIND_ENUM(name, text) GEN_K_##name,
+	GEN_KINDS(GEN_KIND_ENUM)
+#undef GEN_KIND_ENUM
+	GEN_K_COUNT
+};
+
+/* Page content patterns. */
+enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
+
+/* One physical RAM range = one direct-map PT_LOAD, in spec order. */
+struct gen_ram {
+	uint64_t start;    /* paddr */
+	uint64_t filesz;   /* bytes present in the file (any alignment) */
+	uint64_t memsz;    /* >= filesz */
+	uint64_t gap;      /* extra bytes before its data in the file */
+};
+
+struct gen_fill {
+	uint64_t first, last;   /* pfns, inclusive */
+	enum gen_fill_type type;
+	uint64_t seed;
+	uint8_t byte;
+};
+
+struct gen_pages {
+	uint64_t first, last;   /* pfns, inclusive */
+	enum gen_kind kind;
+	unsigned order;         /* block order: free, thp, hugetlb */
+	unsigned line;
+};
+
+enum gen_vmi_op { GEN_VMI_SET, GEN_VMI_DEL };
+
+struct gen_vmi_edit {
+	enum gen_vmi_op op;
+	char *key;              /* "NUMBER(PG_lru)", "OSRELEASE", ... */
+	char *value;            /* GEN_VMI_SET only */
+};
+
+struct gen_preset;
+
+struct gen_spec {
+	const struct gen_preset *preset;  /* NULL: "kernel none" */
+	unsigned cpus;
+	uint64_t seed;
+	uint64_t page_offset;
+	uint64_t vmemmap;
+	uint64_t vmalloc_start;
+	int64_t phys_base;
+	uint64_t kaslr;          /* KERNELOFFSET */
+	uint64_t text_size;
+	bool text_phdr;          /* emit the kernel-text PT_LOAD */
+	bool pte4k;              /* map vmemmap with 4 KiB PTEs, not 2 MiB PMDs */
+	bool default_free;       /* undeclared RAM is free (buddy) or kernel */
+	bool no_struct_pages;    /* VMCOREINFO only, no fake kernel in memory */
+	uint64_t crashtime;
+	uint64_t crash_start, crash_size;  /* RAM not in the dump (crashkernel=) */
+
+	struct gen_ram *ram;
+	size_t nram;
+	struct gen_fill *fills;
+	size_t nfills;
+	struct gen_pages *pages;
+	size_t npages;
+	struct gen_vmi_edit *edits;
+	size_t nedits;
+
+	/* Breakage for error tests. */
+	bool has_truncate;
+	uint64_t truncate_at;
+	bool phoff_past_eof;
+	bool load_past_eof;
+	bool note_overflow;
+	bool no_vmcoreinfo;
+	bool empty;
+
+	uint32_t ref_levels;     /* bit L: write dL.bitmap2 */
+};
+
+/* ---- gen_spec.c ---- */
+
+/** Parse spec text (NUL-terminated) into @spec; "spec:LINE: why" on error. */
+enum mdf_status gen_spec_parse(const char *text, struct gen_spec *spec,
+			       struct mdf_err *err) MDF_MUST_CHECK;
+/** Free everything gen_spec_parse() allocated. */
+void gen_spec_free(struct gen_spec *spec);
+/** Name of a kind ("anon"). */
+const char *gen_spec_kind_name(enum gen_kind kind);
+
+/* ---- gen_preset.c ---- */
+
+/** Page-structure semantics of one kernel version. */
+struct gen_preset {
+	const char *name;          /* "6.1" */
+	const char *osrelease;
+	const char *const *vmcoreinfo;   /* template lines, NULL-terminated */
+	int pg_referenced, pg_uptodate, pg_lru, pg_private, pg_swapcache;
+	int pg_swapbacked, pg_reserved, pg_hwpoison, pg_head;
+	int pg_slab;               /* -1: slab is a page type */
+	int32_t buddy_mapcount, offline_mapcount;
+	int32_t slab_mapcount;     /* 0: slab is PG_slab */
+	int32_t hugetlb_mapcount;  /* 0: hugetlb is the page[1] dtor */
+	int hugetlb_dtor;          /* -1: none */
+	bool order_in_flags1;      /* order = low byte of page[1].flags (6.9+) */
+	bool slab_odd_mapping;     /* offset 24 of a slab has bit 0 set */
+};
+
+/** The preset called @name ("5.10", "6.1", "6.12", "7.1"), or NULL. */
+const struct gen_preset *gen_preset_find(const char *name);
+/** Names of all presets, space separated (for messages). */
+const char *gen_preset_names(void);
+
+/* ---- gen_kernel.c ---- */
+
+/* Per-pfn state: kind, and for blocks the head flag and order. */
+#define GEN_INFO_HEAD 0x80u
+#define GEN_INFO_ORDER 0x3fu
+
+struct gen_table;
+
+struct gen_kernel {
+	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */
+	uint64_t max_pfn;         /* roundup(highest PT_LOAD paddr end) / page */
+	uint8_t *kind;            /* enum gen_kind per pfn */
+	uint8_t *info;            /* GEN_INFO_* per pfn */
+	uint8_t *ram;             /* bitmap: pfn in a RAM range (makedumpfile's bitmap1) */
+	uint8_t *sysram;          /* bitmap: ram, plus the crashkernel range */
+	uint8_t *backed;          /* bitmap: pfn fully inside a RAM range's filesz */
+	uint8_t *claimed;         /* bitmap: spec fill or pages line */
+	uint8_t *meta;            /* bitmap: generator-owned (tables, struct pages) */
+
+	uint64_t text_va, text_pa;
+	uint64_t pgd_pa, uts_pa;
+	uint64_t roots_pa;        /* LENGTH(mem_section) root pointers */
+	uint64_t alloc_cursor;    /* allocator: next search below this pfn */
+
+	struct gen_table *tables; /* page-table pages, [0] = PGD */
+	size_t ntables, cap_tables;
+	uint64_t *section_map_pa; /* per section: paddr of its struct pages, 0 if absent */
+	uint64_t nsections;
+	uint64_t *root_pa;        /* per root: paddr of its page of mem_sections, or 0 */
+};
+
+/**
+ * Build the fake kernel's plan from @spec: pfn kinds, allocations of page
+ * tables, mem_section and the struct page array.  Fails when spec ranges
+ * collide with each other or with what the generator must own.
+ */
+enum mdf_status gen_kernel_plan(const struct gen_spec *spec, struct gen_kernel *k,
+				struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Callback writing @len bytes at physical address @pa (all aliases). */
+typedef enum mdf_status (*gen_phys_write_fn)(void *ctx, uint64_t pa, const void *buf,
+					     size_t len, struct mdf_err *err);
+
+/** Write page tables, mem_section, struct pages and init_uts_ns. */
+enum mdf_status gen_kernel_write(const struct gen_spec *spec, const struct gen_kernel *k,
+				 gen_phys_write_fn wr, void *ctx,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/** VMCOREINFO text (malloc'd, NUL-terminated) from the preset and edits. */
+enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *spec,
+				      const struct gen_kernel *k, char **text,
+				      struct mdf_err *err) MDF_MUST_CHECK;
+
+void gen_kernel_free(struct gen_kernel *k);
+
+static inline bool gen_bit_test(const uint8_t *map, uint64_t i)
+{
+	return (map[i >> 3] >> (i & 7)) & 1;
+}
+static inline void gen_bit_set(uint8_t *map, uint64_t i)
+{
+	map[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+/* ---- gen_elf.c ---- */
+
+/** Write the whole core file to @path. */
+enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
+			      const char *path, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Fill one page of content for @pfn with pattern @f (4096 bytes). */
+void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
+		       uint64_t pfn, uint8_t *page);
+
+/* ---- gen_ref.c ---- */
+
+/** True if a page of @kind is dumpable at dump level @level. */
+bool gen_ref_keep(enum gen_kind kind, unsigned level);
+
+/** Write DIR/bitmap1 and DIR/dL.bitmap2 for every level in spec->ref_levels. */
+enum mdf_status gen_ref_write(const struct gen_spec *spec, const struct gen_kernel *k,
+			      const char *dir, struct mdf_err *err) MDF_MUST_CHECK;
+
+/* splitmix64: the PRNG of all seeded content. */
+static inline uint64_t gen_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+#endif

@@ -1,0 +1,296 @@
+/*
+ * tests/gen/gen_elf.c - the ELF64 x86_64 core file, shaped like /proc/vmcore:
+ *
+ *   ELF header | program headers | (pad) PT_NOTE at 0x1000: one "CORE"
+ *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to a page) the
+ *   PT_LOAD data back to back: kernel text first (its paddr aliases RAM of
+ *   a later segment, as on every x86_64 dump), then the ram ranges.
+ *
+ * The file is sized with ftruncate() and only non-zero bytes are written,
+ * so a machine of 64 GiB mostly free is a sparse file.  A write to a
+ * physical address goes to every segment that maps it.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gen.h"
+#include "util.h"
+
+#define PRSTATUS_SIZE 336     /* struct elf_prstatus on x86_64 */
+#define PRSTATUS_PID_OFF 32
+#define FILL_BATCH 64         /* pages per write of a fill */
+
+struct seg {
+	uint64_t paddr, vaddr, filesz, memsz, offset;
+};
+
+struct out {
+	int fd;
+	struct seg *segs;
+	size_t nsegs;
+	const char *path;
+};
+
+static enum mdf_status phys_write(void *ctx, uint64_t pa, const void *buf, size_t len,
+				  struct mdf_err *err)
+{
+	const struct out *o = ctx;
+	uint64_t end = pa + len;
+	for (size_t i = 0; i < o->nsegs; i++) {
+		const struct seg *sg = &o->segs[i];
+		uint64_t lo = MDF_MAX(pa, sg->paddr);
+		uint64_t hi = MDF_MIN(end, sg->paddr + sg->filesz);
+		if (lo >= hi)
+			continue;
+		enum mdf_status st = util_pwrite_full(o->fd, (const uint8_t *)buf + (lo - pa),
+						      (size_t)(hi - lo),
+						      sg->offset + (lo - sg->paddr), err);
+		if (st)
+			return mdf_err_push(err, "%s", o->path);
+	}
+	return MDF_OK;
+}
+
+static uint64_t page_state(const struct gen_spec *spec, const struct gen_fill *f,
+			   uint64_t pfn)
+{
+	uint64_t st = spec->seed * UINT64_C(0x9e3779b97f4a7c15) ^ f->seed;
+	st ^= gen_splitmix64(&st) ^ pfn * UINT64_C(0xd1b54a32d192ed03);
+	return st;
+}
+
+void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
+		       uint64_t pfn, uint8_t *page)
+{
+	uint64_t st = page_state(spec, f, pfn);
+	switch (f->type) {
+	case GEN_FILL_ZERO:
+		memset(page, 0, GEN_PAGE_SIZE);
+		break;
+	case GEN_FILL_BYTE:
+		memset(page, f->byte, GEN_PAGE_SIZE);
+		break;
+	case GEN_FILL_RANDOM:
+		for (size_t i = 0; i < GEN_PAGE_SIZE; i += 8)
+			store_le64(page + i, gen_splitmix64(&st));
+		break;
+	case GEN_FILL_TEXT: {
+		/* Lines of lower-case words, at most 72 columns. */
+		size_t i = 0, col = 0;
+		while (i < GEN_PAGE_SIZE) {
+			uint64_t r = gen_splitmix64(&st);
+			size_t wl = 2 + (size_t)(r % 8);
+			if (col + wl + 1 > 72) {
+				page[i++] = '\n';
+				col = 0;
+				continue;
+			}
+			for (size_t j = 0; j < wl && i < GEN_PAGE_SIZE; j++) {
+				r = r / 26 ? r / 26 : gen_splitmix64(&st);
+				page[i++] = (uint8_t)('a' + r % 26);
+			}
+			if (i < GEN_PAGE_SIZE)
+				page[i++] = ' ';
+			col += wl + 1;
+		}
+		page[GEN_PAGE_SIZE - 1] = '\n';
+		break;
+	}
+	}
+}
+
+static void put_note(uint8_t **p, const char *name, uint32_t type, const void *desc,
+		     uint32_t descsz, uint32_t descsz_field)
+{
+	uint32_t namesz = (uint32_t)strlen(name) + 1;
+	Elf64_Nhdr nh = { .n_namesz = namesz, .n_descsz = descsz_field, .n_type = type };
+	memcpy(*p, &nh, sizeof(nh));
+	*p += sizeof(nh);
+	memcpy(*p, name, namesz);
+	*p += align_up(namesz, 4);
+	if (descsz)
+		memcpy(*p, desc, descsz);
+	*p += align_up(descsz, 4);
+}
+
+static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
+				     uint64_t file_size, const uint8_t *notes,
+				     uint64_t notesz, uint64_t note_off, struct mdf_err *err)
+{
+	size_t nph = 1 + o->nsegs;
+	Elf64_Ehdr eh;
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_ident[EI_OSABI] = ELFOSABI_SYSV;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = (Elf64_Half)nph;
+
+	Elf64_Phdr *ph = calloc(nph, sizeof(*ph));
+	if (!ph)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", o->path);
+	ph[0].p_type = PT_NOTE;
+	ph[0].p_offset = note_off;
+	ph[0].p_filesz = ph[0].p_memsz = notesz;
+	ph[0].p_align = 4;
+	for (size_t i = 0; i < o->nsegs; i++) {
+		Elf64_Phdr *p = &ph[1 + i];
+		p->p_type = PT_LOAD;
+		p->p_flags = PF_R | PF_W | PF_X;
+		p->p_offset = o->segs[i].offset;
+		p->p_vaddr = o->segs[i].vaddr;
+		p->p_paddr = o->segs[i].paddr;
+		p->p_filesz = o->segs[i].filesz;
+		p->p_memsz = o->segs[i].memsz;
+	}
+	if (spec->load_past_eof && o->nsegs) {
+		Elf64_Phdr *p = &ph[o->nsegs];
+		p->p_filesz += 0x100000;
+		p->p_memsz = MDF_MAX(p->p_memsz, p->p_filesz);
+	}
+	enum mdf_status st = util_pwrite_full(o->fd, &eh, sizeof(eh), 0, err);
+	if (!st && !spec->phoff_past_eof)
+		st = util_pwrite_full(o->fd, ph, nph * sizeof(*ph), sizeof(eh), err);
+	free(ph);
+	if (!st)
+		st = util_pwrite_full(o->fd, notes, (size_t)notesz, note_off, err);
+	return st ? mdf_err_push(err, "%s", o->path) : MDF_OK;
+}
+
+static enum mdf_status write_fills(const struct gen_spec *spec, struct out *o,
+				   struct mdf_err *err)
+{
+	uint8_t *buf = malloc(FILL_BATCH * GEN_PAGE_SIZE);
+	if (!buf)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "fill: out of memory");
+	enum mdf_status st = MDF_OK;
+	for (size_t i = 0; i < spec->nfills && !st; i++) {
+		const struct gen_fill *f = &spec->fills[i];
+		if (f->type == GEN_FILL_ZERO)
+			continue;   /* the file is zero already */
+		for (uint64_t p = f->first; p <= f->last && !st;) {
+			uint64_t n = MDF_MIN(FILL_BATCH, f->last - p + 1);
+			for (uint64_t j = 0; j < n; j++)
+				gen_elf_fill_page(spec, f, p + j, buf + j * GEN_PAGE_SIZE);
+			st = phys_write(o, p << GEN_PAGE_SHIFT, buf, (size_t)(n * GEN_PAGE_SIZE), err);
+			p += n;
+		}
+	}
+	free(buf);
+	return st;
+}
+
+static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen_kernel *k,
+				   uint8_t **notes, uint64_t *notesz, struct mdf_err *err)
+{
+	char *vmi = NULL;
+	size_t vlen = 0;
+	if (!spec->no_vmcoreinfo) {
+		enum mdf_status st = gen_kernel_vmcoreinfo(spec, k, &vmi, err);
+		if (st)
+			return st;
+		vlen = strlen(vmi);
+	}
+	size_t cap = spec->cpus * (12 + 8 + PRSTATUS_SIZE) + 12 + 12 + align_up(vlen, 4);
+	uint8_t *buf = calloc(1, cap), *p = buf;
+	if (!buf) {
+		free(vmi);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "notes: out of memory");
+	}
+	uint8_t prs[PRSTATUS_SIZE];
+	for (unsigned c = 0; c < spec->cpus; c++) {
+		memset(prs, 0, sizeof(prs));
+		uint32_t pid = c + 1;
+		memcpy(prs + PRSTATUS_PID_OFF, &pid, sizeof(pid));
+		put_note(&p, "CORE", NT_PRSTATUS, prs, PRSTATUS_SIZE, PRSTATUS_SIZE);
+	}
+	if (vmi) {
+		uint32_t field = (uint32_t)vlen;
+		if (spec->note_overflow)
+			field += 0x10000;   /* runs past the end of PT_NOTE */
+		put_note(&p, "VMCOREINFO", 0, vmi, (uint32_t)vlen, field);
+	}
+	free(vmi);
+	*notes = buf;
+	*notesz = (uint64_t)(p - buf);
+	return MDF_OK;
+}
+
+enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
+			      const char *path, struct mdf_err *err)
+{
+	struct out o = { .fd = -1, .path = path };
+	uint8_t *notes = NULL;
+	uint64_t notesz = 0;
+	enum mdf_status st;
+
+	o.segs = calloc(spec->nram + 1, sizeof(*o.segs));
+	if (!o.segs)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "segments: out of memory");
+	if (spec->text_phdr) {
+		struct seg *sg = &o.segs[o.nsegs++];
+		sg->paddr = k->text_pa;
+		sg->vaddr = k->text_va;
+		sg->filesz = sg->memsz = spec->text_size;
+	}
+	for (size_t i = 0; i < spec->nram; i++) {
+		struct seg *sg = &o.segs[o.nsegs++];
+		sg->paddr = spec->ram[i].start;
+		sg->vaddr = spec->page_offset + spec->ram[i].start;
+		sg->filesz = spec->ram[i].filesz;
+		sg->memsz = spec->ram[i].memsz;
+	}
+	st = build_notes(spec, k, &notes, &notesz, err);
+	if (st)
+		goto out;
+
+	uint64_t note_off = align_up(sizeof(Elf64_Ehdr) + (1 + o.nsegs) * sizeof(Elf64_Phdr),
+				     GEN_PAGE_SIZE);
+	uint64_t off = align_up(note_off + notesz, GEN_PAGE_SIZE);
+	for (size_t i = 0; i < o.nsegs; i++) {
+		/* The gap of a ram range (text has none): unaligned offsets. */
+		if (!spec->text_phdr || i > 0)
+			off += spec->ram[i - (spec->text_phdr ? 1 : 0)].gap;
+		o.segs[i].offset = off;
+		off += o.segs[i].filesz;
+	}
+	uint64_t file_size = off;
+
+	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (o.fd < 0) {
+		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: cannot create", path);
+		goto out;
+	}
+	if (spec->empty)
+		goto out;
+	if (ftruncate(o.fd, (off_t)file_size) != 0) {
+		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: ftruncate to 0x%" PRIx64, path,
+				   file_size);
+		goto out;
+	}
+	st = write_headers(spec, &o, file_size, notes, notesz, note_off, err);
+	if (!st)
+		st = write_fills(spec, &o, err);
+	if (!st)
+		st = gen_kernel_write(spec, k, phys_write, &o, err);
+	if (!st && spec->has_truncate && ftruncate(o.fd, (off_t)spec->truncate_at) != 0)
+		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: truncate", path);
+out:
+	if (o.fd >= 0 && close(o.fd) != 0 && !st)
+		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: close", path);
+	free(notes);
+	free(o.segs);
+	return st;
+}

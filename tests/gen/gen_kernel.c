@@ -1,0 +1,770 @@
+/*
+ * tests/gen/gen_kernel.c - the fake kernel of the generator.
+ *
+ * Laid out like a real x86_64 kernel with SPARSEMEM_EXTREME and
+ * SPARSEMEM_VMEMMAP:
+ *  - init_top_pgt (= swapper_pg_dir) is a page of the kernel text; the
+ *    text maps pa = va - __START_KERNEL_map + phys_base;
+ *  - the struct page of pfn N is at vmemmap + N * 64, mapped by 2 MiB PMD
+ *    leaves (or 4 KiB PTEs with "vmemmap_pte 4k"), one 2 MiB block per
+ *    present 128 MiB section;
+ *  - SYMBOL(mem_section) is the direct-map address of 4096 root pointers,
+ *    each to a page of 128 struct mem_section (32 bytes); section_mem_map
+ *    = (mem_map of the section - its first pfn) | flags 0xf, which with
+ *    VMEMMAP is the vmemmap base itself (checked against fx-v61-512m);
+ *  - the direct map is mapped with 1 GiB leaves, the text with 2 MiB ones.
+ * Physical pages for all of this are taken top-down from RAM that no spec
+ * line claims, like memblock does; those pfns are "kernel" pages.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "util.h"
+
+#define PTE_TABLE UINT64_C(0x067)                    /* P RW US A */
+#define PTE_LEAF_4K UINT64_C(0x8000000000000163)     /* P RW A D G NX */
+#define PTE_LEAF_BIG UINT64_C(0x80000000000001e3)    /* ... PS */
+#define PTE_ADDR_MASK UINT64_C(0x000ffffffffff000)
+#define SECTION_FLAGS UINT64_C(0xf)   /* PRESENT | HAS_MEM_MAP | ONLINE | EARLY */
+#define LIST_POISON2 UINT64_C(0xdead000000000122)
+#define TAIL_MAPPING UINT64_C(0xdead000000000400)    /* 6.1 tails >= 2 */
+#define COMPOUND_DTOR_THP 3                          /* TRANSHUGE_PAGE_DTOR, 6.1 */
+
+/* Fake kernel objects the struct pages point at (direct-map offsets). */
+#define FAKE_ADDRESS_SPACE UINT64_C(0x01412458)
+#define FAKE_BUFFER_HEADS UINT64_C(0x01cb0000)
+#define FAKE_ANON_VMA UINT64_C(0x01ffcba0)
+#define FAKE_HUGETLBFS_MAPPING UINT64_C(0x01da6338)
+#define FAKE_KMEM_CACHE UINT64_C(0x01042100)
+
+struct gen_table {
+	uint64_t pa;
+	uint64_t e[512];
+	int32_t child[512];   /* index of the next-level table, or -1 */
+};
+
+static const char *const vmi_none[] = {
+	"OSRELEASE=0.0.0-mkvmcore",
+	"PAGESIZE=4096",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
+static uint64_t text_start_va(const struct gen_spec *s)
+{
+	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
+}
+
+static uint64_t text_start_pa(const struct gen_spec *s)
+{
+	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
+}
+
+static bool kind_is_block(enum gen_kind kind)
+{
+	return kind == GEN_K_FREE || kind == GEN_K_THP || kind == GEN_K_HUGETLB;
+}
+
+/* ---- physical allocator ---- */
+
+static bool pfn_available(const struct gen_kernel *k, uint64_t pfn)
+{
+	return pfn < k->npfn && gen_bit_test(k->backed, pfn) &&
+	       !gen_bit_test(k->claimed, pfn) && !gen_bit_test(k->meta, pfn) &&
+	       k->kind[pfn] == GEN_K_UNSET;
+}
+
+/* Take @n contiguous pfns aligned to @align, top-down. */
+static enum mdf_status alloc_pages(struct gen_kernel *k, uint64_t n, uint64_t align,
+				   const char *what, uint64_t *pa, struct mdf_err *err)
+{
+	uint64_t top = k->alloc_cursor;
+	while (top >= n + 1) {
+		uint64_t c = align_down(top - n, align);
+		if (c == 0)
+			break;
+		uint64_t bad = UINT64_MAX;
+		for (uint64_t i = c + n; i-- > c;) {
+			if (!pfn_available(k, i)) {
+				bad = i;
+				break;
+			}
+		}
+		if (bad == UINT64_MAX) {
+			for (uint64_t i = c; i < c + n; i++) {
+				gen_bit_set(k->meta, i);
+				k->kind[i] = GEN_K_KERNEL;
+			}
+			k->alloc_cursor = c;
+			*pa = c << GEN_PAGE_SHIFT;
+			return MDF_OK;
+		}
+		top = bad;
+	}
+	return mdf_err_set(err, MDF_ERR_NOSPC,
+			   "no free RAM for %s (%" PRIu64 " pages): spec ranges claim it all",
+			   what, n);
+}
+
+/* ---- page tables ---- */
+
+static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, int32_t *idx,
+				 struct mdf_err *err)
+{
+	if (k->ntables == k->cap_tables) {
+		size_t cap = k->cap_tables ? k->cap_tables * 2 : 16;
+		struct gen_table *t = realloc(k->tables, cap * sizeof(*t));
+		if (!t)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "page tables: out of memory");
+		k->tables = t;
+		k->cap_tables = cap;
+	}
+	struct gen_table *t = &k->tables[k->ntables];
+	t->pa = pa;
+	memset(t->e, 0, sizeof(t->e));
+	for (int i = 0; i < 512; i++)
+		t->child[i] = -1;
+	*idx = (int32_t)k->ntables++;
+	return MDF_OK;
+}
+
+/* Map one leaf of @size (4K, 2M or 1G) at @va -> @pa. */
+static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
+			      uint64_t size, struct mdf_err *err)
+{
+	unsigned leaf_level = size == (UINT64_C(1) << 30) ? 1 : size == (UINT64_C(1) << 21) ? 2 : 3;
+	int32_t t = 0;
+	for (unsigned level = 0;; level++) {
+		unsigned shift = 39 - 9 * level;
+		unsigned i = (unsigned)(va >> shift) & 511;
+		if (level == leaf_level) {
+			uint64_t flags = level == 3 ? PTE_LEAF_4K : PTE_LEAF_BIG;
+			k->tables[t].e[i] = (pa & PTE_ADDR_MASK) | flags;
+			return MDF_OK;
+		}
+		if (k->tables[t].child[i] < 0) {
+			if (k->tables[t].e[i])
+				return mdf_err_set(err, MDF_ERR_INTERNAL,
+						   "page tables: 0x%" PRIx64 " already mapped by a leaf",
+						   va);
+			uint64_t tpa;
+			int32_t c;
+			enum mdf_status st = alloc_pages(k, 1, 1, "a page table", &tpa, err);
+			if (st)
+				return st;
+			st = table_new(k, tpa, &c, err);
+			if (st)
+				return st;
+			k->tables[t].child[i] = c;
+			k->tables[t].e[i] = tpa | PTE_TABLE;
+		}
+		t = k->tables[t].child[i];
+	}
+}
+
+static enum mdf_status map_range(struct gen_kernel *k, uint64_t va, uint64_t pa,
+				 uint64_t len, uint64_t leaf, struct mdf_err *err)
+{
+	for (uint64_t off = 0; off < len; off += leaf) {
+		enum mdf_status st = pt_map(k, va + off, pa + off, leaf, err);
+		if (st)
+			return st;
+	}
+	return MDF_OK;
+}
+
+/* ---- planning ---- */
+
+static void kernel_zero(struct gen_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+}
+
+void gen_kernel_free(struct gen_kernel *k)
+{
+	free(k->kind);
+	free(k->info);
+	free(k->ram);
+	free(k->sysram);
+	free(k->backed);
+	free(k->claimed);
+	free(k->meta);
+	free(k->tables);
+	free(k->section_map_pa);
+	free(k->root_pa);
+	kernel_zero(k);
+}
+
+static void set_span(uint8_t *map, uint64_t first, uint64_t end)
+{
+	for (uint64_t i = first; i < end; i++)
+		gen_bit_set(map, i);
+}
+
+static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k,
+				  struct mdf_err *err)
+{
+	for (size_t i = 0; i < s->nfills; i++) {
+		const struct gen_fill *f = &s->fills[i];
+		if (f->last >= k->npfn)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "fill 0x%" PRIx64 "-0x%" PRIx64 ": beyond the last pfn 0x%" PRIx64,
+					   f->first, f->last, k->max_pfn - 1);
+		for (uint64_t p = f->first; p <= f->last; p++) {
+			if (gen_bit_test(k->claimed, p))
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "fill 0x%" PRIx64 "-0x%" PRIx64
+						   ": pfn 0x%" PRIx64 " is filled twice",
+						   f->first, f->last, p);
+			gen_bit_set(k->claimed, p);
+		}
+	}
+	for (size_t i = 0; i < s->npages; i++) {
+		const struct gen_pages *pg = &s->pages[i];
+		for (uint64_t p = pg->first; p <= pg->last; p++) {
+			if (p >= k->npfn || !gen_bit_test(k->ram, p))
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "spec:%u: pages: pfn 0x%" PRIx64 " is not RAM",
+						   pg->line, p);
+			if (k->kind[p] != GEN_K_UNSET)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "spec:%u: pages: pfn 0x%" PRIx64
+						   " already declared as %s",
+						   pg->line, p, gen_spec_kind_name(k->kind[p]));
+			k->kind[p] = (uint8_t)pg->kind;
+			gen_bit_set(k->claimed, p);
+			if (kind_is_block(pg->kind)) {
+				bool head = ((p - pg->first) & ((UINT64_C(1) << pg->order) - 1)) == 0;
+				k->info[p] = (uint8_t)(pg->order | (head ? GEN_INFO_HEAD : 0));
+			}
+		}
+	}
+	/* The kernel text: reserved kernel pages. */
+	uint64_t tfirst = k->text_pa >> GEN_PAGE_SHIFT;
+	uint64_t tend = tfirst + (s->text_size >> GEN_PAGE_SHIFT);
+	for (uint64_t p = tfirst; p < tend; p++) {
+		if (!gen_bit_test(k->backed, p))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "kernel text 0x%" PRIx64 "-0x%" PRIx64
+					   " (kaslr, phys_base, text): pfn 0x%" PRIx64
+					   " is not in a ram range",
+					   k->text_pa, k->text_pa + s->text_size, p);
+		if (k->kind[p] != GEN_K_UNSET && k->kind[p] != GEN_K_KERNEL)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "pfn 0x%" PRIx64 " of the kernel text declared as %s",
+					   p, gen_spec_kind_name(k->kind[p]));
+		k->kind[p] = GEN_K_KERNEL;
+	}
+	/* init_top_pgt and init_uts_ns: the highest unclaimed text pages. */
+	uint64_t want[2];
+	unsigned got = 0;
+	for (uint64_t p = tend; p-- > tfirst && got < 2;)
+		if (!gen_bit_test(k->claimed, p))
+			want[got++] = p;
+	if (got < 2)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kernel text: spec lines claim every page; init_top_pgt "
+				   "and init_uts_ns need two unclaimed pages");
+	k->pgd_pa = want[0] << GEN_PAGE_SHIFT;
+	k->uts_pa = want[1] << GEN_PAGE_SHIFT;
+	gen_bit_set(k->meta, want[0]);
+	gen_bit_set(k->meta, want[1]);
+	return MDF_OK;
+}
+
+static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
+				   struct mdf_err *err)
+{
+	enum mdf_status st;
+	int32_t pgd;
+	st = table_new(k, k->pgd_pa, &pgd, err);
+	if (st)
+		return st;
+
+	k->nsections = k->npfn / GEN_PFN_PER_SECTION;
+	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
+	k->root_pa = calloc(GEN_SECTION_ROOTS, sizeof(uint64_t));
+	if (!k->section_map_pa || !k->root_pa)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
+
+	st = alloc_pages(k, GEN_SECTION_ROOTS * 8 / GEN_PAGE_SIZE, 1, "mem_section roots",
+			 &k->roots_pa, err);
+	if (st)
+		return st;
+	for (uint64_t sec = 0; sec < k->nsections; sec++) {
+		bool present = false;
+		uint64_t first = sec * GEN_PFN_PER_SECTION;
+		for (uint64_t p = first; p < first + GEN_PFN_PER_SECTION && !present; p++)
+			present = gen_bit_test(k->sysram, p);
+		if (!present)
+			continue;
+		uint64_t root = sec / GEN_SECTIONS_PER_ROOT;
+		if (!k->root_pa[root]) {
+			st = alloc_pages(k, 1, 1, "a mem_section root page", &k->root_pa[root], err);
+			if (st)
+				return st;
+		}
+		/* 32768 struct pages = 2 MiB = 512 pages per section. */
+		uint64_t n = GEN_PFN_PER_SECTION * GEN_STRUCT_PAGE / GEN_PAGE_SIZE;
+		st = alloc_pages(k, n, s->pte4k ? 1 : n, "struct pages", &k->section_map_pa[sec],
+				 err);
+		if (st)
+			return st;
+		uint64_t va = s->vmemmap + first * GEN_STRUCT_PAGE;
+		st = map_range(k, va, k->section_map_pa[sec], n * GEN_PAGE_SIZE,
+			       s->pte4k ? GEN_PAGE_SIZE : UINT64_C(1) << 21, err);
+		if (st)
+			return mdf_err_push(err, "vmemmap of section %" PRIu64, sec);
+	}
+
+	/* Direct map with 1 GiB leaves over [0, highest RAM end). */
+	uint64_t gib = UINT64_C(1) << 30, top = 0;
+	for (size_t i = 0; i < s->nram; i++)
+		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
+	st = map_range(k, s->page_offset, 0, align_up(top, gib), gib, err);
+	if (st)
+		return mdf_err_push(err, "direct map");
+
+	/* Kernel text: 2 MiB leaves when aligned, else 4 KiB. */
+	uint64_t leaf = ((k->text_pa | k->text_va | s->text_size) & 0x1fffff) ? GEN_PAGE_SIZE
+									       : UINT64_C(1) << 21;
+	st = map_range(k, k->text_va, k->text_pa, s->text_size, leaf, err);
+	if (st)
+		return mdf_err_push(err, "kernel text mapping");
+	return MDF_OK;
+}
+
+/* Undeclared RAM: free buddy blocks (largest aligned order <= 10) or kernel. */
+static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
+{
+	uint64_t p = 0;
+	while (p < k->npfn) {
+		if (!gen_bit_test(k->ram, p) || k->kind[p] != GEN_K_UNSET) {
+			p++;
+			continue;
+		}
+		if (!s->default_free) {
+			k->kind[p++] = GEN_K_KERNEL;
+			continue;
+		}
+		unsigned order = GEN_MAX_BUDDY_ORDER;
+		for (;; order--) {
+			uint64_t n = UINT64_C(1) << order;
+			bool ok = (p & (n - 1)) == 0 && p + n <= k->npfn;
+			for (uint64_t q = p; ok && q < p + n; q++)
+				ok = gen_bit_test(k->ram, q) && k->kind[q] == GEN_K_UNSET;
+			if (ok || order == 0)
+				break;
+		}
+		uint64_t n = UINT64_C(1) << order;
+		for (uint64_t q = p; q < p + n; q++) {
+			k->kind[q] = GEN_K_FREE;
+			k->info[q] = (uint8_t)(order | (q == p ? GEN_INFO_HEAD : 0));
+		}
+		p += n;
+	}
+}
+
+enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
+				struct mdf_err *err)
+{
+	kernel_zero(k);
+	k->text_va = text_start_va(s);
+	k->text_pa = text_start_pa(s);
+	if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 46))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kernel text paddr 0x%" PRIx64
+				   " (0x1000000 + kaslr + phys_base) is not a valid page address",
+				   k->text_pa);
+	uint64_t end = k->text_pa + s->text_size;
+	for (size_t i = 0; i < s->nram; i++)
+		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
+	k->max_pfn = div_round_up(end, GEN_PAGE_SIZE);
+	end = MDF_MAX(end, s->crash_start + s->crash_size);
+	k->npfn = align_up(div_round_up(end, GEN_PAGE_SIZE), GEN_PFN_PER_SECTION);
+	size_t nbytes = (size_t)(k->npfn / 8 + 1);
+	k->kind = calloc(k->npfn, 1);
+	k->info = calloc(k->npfn, 1);
+	k->ram = calloc(nbytes, 1);
+	k->sysram = calloc(nbytes, 1);
+	k->backed = calloc(nbytes, 1);
+	k->claimed = calloc(nbytes, 1);
+	k->meta = calloc(nbytes, 1);
+	if (!k->kind || !k->info || !k->ram || !k->sysram || !k->backed || !k->claimed || !k->meta) {
+		gen_kernel_free(k);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "pfn tables: out of memory");
+	}
+	for (size_t i = 0; i < s->nram; i++) {
+		const struct gen_ram *r = &s->ram[i];
+		/* RAM pfns as makedumpfile's 1st bitmap sees them. */
+		set_span(k->ram, r->start >> GEN_PAGE_SHIFT,
+			 (r->start + r->memsz) >> GEN_PAGE_SHIFT);
+		set_span(k->backed, div_round_up(r->start, GEN_PAGE_SIZE),
+			 (r->start + r->filesz) >> GEN_PAGE_SHIFT);
+	}
+	memcpy(k->sysram, k->ram, nbytes);
+	/* crashkernel= memory: RAM with struct pages (reserved), not dumped. */
+	set_span(k->sysram, s->crash_start >> GEN_PAGE_SHIFT,
+		 (s->crash_start + s->crash_size) >> GEN_PAGE_SHIFT);
+	k->alloc_cursor = k->npfn;
+	enum mdf_status st = plan_kinds(s, k, err);
+	if (!st && !s->no_struct_pages)
+		st = plan_memmap(s, k, err);
+	if (st) {
+		gen_kernel_free(k);
+		return st;
+	}
+	plan_default(s, k);
+	return MDF_OK;
+}
+
+/* ---- struct page contents ---- */
+
+static void put64(uint8_t *p, unsigned off, uint64_t v)
+{
+	store_le64(p + off, v);
+}
+
+static void put32(uint8_t *p, unsigned off, uint32_t v)
+{
+	for (int i = 0; i < 4; i++, v >>= 8)
+		p[off + i] = (uint8_t)v;
+}
+
+static uint64_t bit(int nr)
+{
+	return nr >= 0 ? UINT64_C(1) << nr : 0;
+}
+
+/* Find the head pfn of the block containing @pfn. */
+static uint64_t block_head(const struct gen_kernel *k, uint64_t pfn)
+{
+	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
+	return pfn & ~((UINT64_C(1) << order) - 1);
+}
+
+static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uint64_t pfn,
+		       uint8_t *pg)
+{
+	const struct gen_preset *ps = s->preset;
+	uint64_t va = s->vmemmap + pfn * GEN_STRUCT_PAGE;
+	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone. */
+	uint64_t zone = pfn < 0x1000 ? 0 : pfn < 0x100000 ? 1 : 2;
+	uint64_t flags = UINT64_C(0x1fffff) << 30 | zone << 51;
+	uint64_t po = s->page_offset;
+	int32_t mapcount = -1;
+	uint32_t refcount = 1;
+	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
+	bool head = (k->info[pfn] & GEN_INFO_HEAD) != 0;
+	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
+
+	memset(pg, 0, GEN_STRUCT_PAGE);
+	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
+		uint64_t h = block_head(k, pfn);
+		put64(pg, 8, (s->vmemmap + h * GEN_STRUCT_PAGE) | 1);   /* compound_head */
+		refcount = 0;
+		if (pfn == h + 1) {
+			if (ps->order_in_flags1) {
+				flags |= order;        /* 6.9+: folio _flags_1 low byte */
+			} else {
+				/* 6.1: compound_dtor, compound_order, mapcount, nr */
+				int dtor = kind == GEN_K_HUGETLB ? ps->hugetlb_dtor : COMPOUND_DTOR_THP;
+				pg[16] = (uint8_t)dtor;
+				pg[17] = (uint8_t)order;
+				put32(pg, 20, UINT32_MAX);
+				put32(pg, 28, UINT32_C(1) << order);
+			}
+		} else if (!ps->order_in_flags1) {
+			put64(pg, 24, TAIL_MAPPING);
+		}
+		put64(pg, 0, flags);
+		put32(pg, 48, (uint32_t)mapcount);
+		put32(pg, 52, refcount);
+		return;
+	}
+	switch (kind) {
+	case GEN_K_UNSET:
+	case GEN_K_KERNEL:
+		flags |= bit(ps->pg_reserved);
+		put64(pg, 8, va + 8);
+		put64(pg, 16, va + 8);
+		break;
+	case GEN_K_FREE:
+		refcount = 0;
+		if (head) {
+			put64(pg, 8, va + 8);
+			put64(pg, 16, va + 8);
+			put64(pg, 40, order);
+			mapcount = ps->buddy_mapcount;
+		} else {
+			put64(pg, 16, LIST_POISON2);
+		}
+		break;
+	case GEN_K_CACHE:
+	case GEN_K_CACHE_PRIVATE:
+		flags |= bit(ps->pg_lru) | bit(ps->pg_uptodate) | bit(ps->pg_referenced);
+		put64(pg, 8, va + 8);
+		put64(pg, 16, va + 8);
+		put64(pg, 24, po + FAKE_ADDRESS_SPACE);
+		put64(pg, 32, pfn & 0xffff);
+		if (kind == GEN_K_CACHE_PRIVATE) {
+			flags |= bit(ps->pg_private);
+			put64(pg, 40, po + FAKE_BUFFER_HEADS + (pfn & 0xff) * 0x68);
+			refcount = 2;
+		}
+		break;
+	case GEN_K_SWAPCACHE:
+		flags |= bit(ps->pg_swapcache) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate);
+		put64(pg, 40, (pfn & 0xffff) << 8);      /* swp_entry_t */
+		break;
+	case GEN_K_ANON:
+	case GEN_K_THP:
+		flags |= bit(ps->pg_lru) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate);
+		if (kind == GEN_K_THP)
+			flags |= bit(ps->pg_head);
+		put64(pg, 8, va + 8);
+		put64(pg, 16, va + 8);
+		put64(pg, 24, (po + FAKE_ANON_VMA) | 1);  /* PAGE_MAPPING_ANON */
+		put64(pg, 32, pfn);
+		mapcount = 0;
+		break;
+	case GEN_K_HUGETLB:
+		flags |= bit(ps->pg_head) | bit(ps->pg_uptodate);
+		put64(pg, 24, po + FAKE_HUGETLBFS_MAPPING);
+		if (ps->hugetlb_mapcount)
+			mapcount = ps->hugetlb_mapcount;
+		break;
+	case GEN_K_SLAB:
+		if (ps->slab_mapcount)
+			mapcount = ps->slab_mapcount;
+		else
+			flags |= bit(ps->pg_slab);
+		/* 6.2+: what sits at page.mapping may have bit 0 set; not anon. */
+		put64(pg, 24, (po + FAKE_KMEM_CACHE) | (ps->slab_odd_mapping ? 1 : 0));
+		put64(pg, 8, UINT64_C(0xdead000000000100));
+		put64(pg, 16, LIST_POISON2);
+		break;
+	case GEN_K_HWPOISON:
+		flags |= bit(ps->pg_hwpoison);
+		break;
+	case GEN_K_OFFLINE:
+		mapcount = ps->offline_mapcount;
+		break;
+	case GEN_K_COUNT:
+		break;
+	}
+	put64(pg, 0, flags);
+	put32(pg, 48, (uint32_t)mapcount);
+	put32(pg, 52, refcount);
+}
+
+static void put_str(uint8_t *dst, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	memcpy(dst, s, n < max ? n : max - 1);
+}
+
+enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
+				 gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	enum mdf_status st;
+	uint8_t page[GEN_PAGE_SIZE];
+
+	/* init_uts_ns: struct new_utsname at OFFSET(uts_namespace.name)=0. */
+	memset(page, 0, sizeof(page));
+	put_str(page + 0 * 65, "Linux", 65);
+	put_str(page + 1 * 65, "mkvmcore", 65);
+	put_str(page + 2 * 65, s->preset ? s->preset->osrelease : "0.0.0-mkvmcore", 65);
+	put_str(page + 3 * 65, "#1 SMP PREEMPT_DYNAMIC mkvmcore", 65);
+	put_str(page + 4 * 65, "x86_64", 65);
+	put_str(page + 5 * 65, "(none)", 65);
+	st = wr(ctx, k->uts_pa, page, sizeof(page), err);
+	if (st || s->no_struct_pages)
+		return st;
+
+	for (size_t i = 0; i < k->ntables; i++) {
+		for (int j = 0; j < 512; j++)
+			store_le64(page + 8 * j, k->tables[i].e[j]);
+		st = wr(ctx, k->tables[i].pa, page, sizeof(page), err);
+		if (st)
+			return st;
+	}
+
+	uint8_t *buf = calloc(1, GEN_SECTION_ROOTS * 8);
+	if (!buf)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
+	for (size_t r = 0; r < GEN_SECTION_ROOTS; r++)
+		if (k->root_pa[r])
+			store_le64(buf + 8 * r, s->page_offset + k->root_pa[r]);
+	st = wr(ctx, k->roots_pa, buf, GEN_SECTION_ROOTS * 8, err);
+	free(buf);
+	if (st)
+		return st;
+	for (size_t r = 0; r < GEN_SECTION_ROOTS; r++) {
+		if (!k->root_pa[r])
+			continue;
+		memset(page, 0, sizeof(page));
+		for (uint64_t i = 0; i < GEN_SECTIONS_PER_ROOT; i++) {
+			uint64_t sec = r * GEN_SECTIONS_PER_ROOT + i;
+			if (sec >= k->nsections || !k->section_map_pa[sec])
+				continue;
+			/* mem_map - first pfn, in struct page units: the vmemmap base. */
+			uint64_t first = sec * GEN_PFN_PER_SECTION;
+			uint64_t enc = s->vmemmap + first * GEN_STRUCT_PAGE - first * GEN_STRUCT_PAGE;
+			store_le64(page + 32 * i, enc | SECTION_FLAGS);
+		}
+		st = wr(ctx, k->root_pa[r], page, sizeof(page), err);
+		if (st)
+			return st;
+	}
+
+	size_t chunk = GEN_PFN_PER_SECTION * GEN_STRUCT_PAGE;
+	uint8_t *pages = malloc(chunk);
+	if (!pages)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
+	for (uint64_t sec = 0; sec < k->nsections && !st; sec++) {
+		if (!k->section_map_pa[sec])
+			continue;
+		uint64_t first = sec * GEN_PFN_PER_SECTION;
+		for (uint64_t i = 0; i < GEN_PFN_PER_SECTION; i++)
+			build_page(s, k, first + i, pages + i * GEN_STRUCT_PAGE);
+		st = wr(ctx, k->section_map_pa[sec], pages, chunk, err);
+	}
+	free(pages);
+	return st;
+}
+
+/* ---- VMCOREINFO ---- */
+
+struct kv {
+	char *key, *value;
+};
+
+static char *xasprintf(const char *fmt, ...) MDF_PRINTF(1, 2);
+static char *xasprintf(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return NULL;
+	return strdup(buf);
+}
+
+static char *template_value(const struct gen_spec *s, const struct gen_kernel *k,
+			    const char *v)
+{
+	uint64_t x;
+	if (v[0] != '@')
+		return strdup(v);
+	if (strcmp(v, "@osrelease") == 0)
+		return strdup(s->preset ? s->preset->osrelease : "0.0.0-mkvmcore");
+	if (strcmp(v, "@stext") == 0)
+		return xasprintf("%" PRIx64, k->text_va);
+	if (strcmp(v, "@pgd") == 0)
+		return xasprintf("%" PRIx64, k->text_va + (k->pgd_pa - k->text_pa));
+	if (strcmp(v, "@uts") == 0)
+		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
+	if (strcmp(v, "@memsec") == 0)
+		return xasprintf("%" PRIx64, s->page_offset + k->roots_pa);
+	if (strcmp(v, "@vmemmap") == 0)
+		return xasprintf("%" PRIx64, s->vmemmap);
+	if (strcmp(v, "@vmalloc") == 0)
+		return xasprintf("0x%" PRIx64, s->vmalloc_start);
+	if (strcmp(v, "@phys_base") == 0)
+		return xasprintf("%" PRId64, s->phys_base);
+	if (strcmp(v, "@kaslr") == 0)
+		return xasprintf("%" PRIx64, s->kaslr);
+	if (strcmp(v, "@crashtime") == 0)
+		return xasprintf("%" PRIu64, s->crashtime);
+	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
+		return xasprintf("%" PRIx64, k->text_va + ((x % s->text_size) & ~UINT64_C(7)));
+	return NULL;
+}
+
+static void kv_free(struct kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen_kernel *k,
+				      char **text, struct mdf_err *err)
+{
+	const char *const *tpl = s->preset ? s->preset->vmcoreinfo : vmi_none;
+	size_t ntpl = 0;
+	while (tpl[ntpl])
+		ntpl++;
+	struct kv *kv = calloc(ntpl + s->nedits + 1, sizeof(*kv));
+	size_t n = 0;
+	if (!kv)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
+	for (size_t i = 0; i < ntpl; i++) {
+		const char *eq = strchr(tpl[i], '=');
+		kv[n].key = strndup(tpl[i], (size_t)(eq - tpl[i]));
+		kv[n].value = template_value(s, k, eq + 1);
+		n++;
+		if (!kv[n - 1].key || !kv[n - 1].value) {
+			kv_free(kv, n);
+			return mdf_err_set(err, MDF_ERR_INTERNAL, "vmcoreinfo: bad template line %s",
+					   tpl[i]);
+		}
+	}
+	for (size_t e = 0; e < s->nedits; e++) {
+		const struct gen_vmi_edit *ed = &s->edits[e];
+		bool found = false;
+		for (size_t i = 0; i < n; i++) {
+			if (!kv[i].key || strcmp(kv[i].key, ed->key) != 0)
+				continue;
+			found = true;
+			if (ed->op == GEN_VMI_DEL) {
+				free(kv[i].key);
+				free(kv[i].value);
+				kv[i].key = kv[i].value = NULL;
+			} else {
+				char *v = strdup(ed->value);
+				if (!v) {
+					kv_free(kv, n);
+					return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
+				}
+				free(kv[i].value);
+				kv[i].value = v;
+				break;
+			}
+		}
+		if (!found && ed->op == GEN_VMI_SET) {
+			kv[n].key = strdup(ed->key);
+			kv[n].value = strdup(ed->value);
+			n++;
+			if (!kv[n - 1].key || !kv[n - 1].value) {
+				kv_free(kv, n);
+				return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
+			}
+		}
+	}
+	size_t len = 1;
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key)
+			len += strlen(kv[i].key) + strlen(kv[i].value) + 2;
+	char *out = malloc(len), *p = out;
+	if (!out) {
+		kv_free(kv, n);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		if (kv[i].key)
+			p += sprintf(p, "%s=%s\n", kv[i].key, kv[i].value);
+	*p = '\0';
+	kv_free(kv, n);
+	*text = out;
+	return MDF_OK;
+}

@@ -1,0 +1,499 @@
+/*
+ * tests/gen/gen_spec.c - the line-based spec of mkvmcore (see README.md).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "util.h"
+
+#define MAX_WORDS 16
+
+static const char *const kind_names[] = {
+#define GEN_KIND_NAME(name, text) text,
+	GEN_KINDS(GEN_KIND_NAME)
+#undef GEN_KIND_NAME
+};
+
+const char *gen_spec_kind_name(enum gen_kind kind)
+{
+	return (unsigned)kind < GEN_K_COUNT ? kind_names[kind] : "?";
+}
+
+static bool kind_from_name(const char *s, enum gen_kind *kind)
+{
+	for (unsigned i = GEN_K_KERNEL; i < GEN_K_COUNT; i++) {
+		if (strcmp(s, kind_names[i]) == 0) {
+			*kind = (enum gen_kind)i;
+			return true;
+		}
+	}
+	if (strcmp(s, "reserved") == 0) {
+		*kind = GEN_K_KERNEL;
+		return true;
+	}
+	return false;
+}
+
+/* A number with an optional binary suffix K, M, G or T. */
+static bool parse_num(const char *s, uint64_t *ret)
+{
+	size_t n = strlen(s);
+	unsigned shift = 0;
+	if (n > 1) {
+		switch (toupper((unsigned char)s[n - 1])) {
+		case 'K': shift = 10; break;
+		case 'M': shift = 20; break;
+		case 'G': shift = 30; break;
+		case 'T': shift = 40; break;
+		default: break;
+		}
+	}
+	/* "0x...B" etc. are plain hex digits, never suffixes. */
+	if (shift && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		shift = 0;
+	if (!shift)
+		return util_parse_u64(s, ret);
+	char buf[64];
+	if (n - 1 >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n - 1);
+	buf[n - 1] = '\0';
+	uint64_t v;
+	if (!util_parse_u64(buf, &v) || v > (UINT64_MAX >> shift))
+		return false;
+	*ret = v << shift;
+	return true;
+}
+
+/* "A-B" (inclusive) or "A+N" pfns. */
+static bool parse_pfns(const char *s, uint64_t *first, uint64_t *last)
+{
+	char buf[80];
+	if (strlen(s) >= sizeof(buf))
+		return false;
+	strcpy(buf, s);
+	char *sep = strpbrk(buf, "-+");
+	if (!sep)
+		return false;
+	char op = *sep;
+	*sep = '\0';
+	uint64_t a, b;
+	if (!parse_num(buf, &a) || !parse_num(sep + 1, &b))
+		return false;
+	if (op == '+') {
+		if (b == 0 || a + b < a)
+			return false;
+		b = a + b - 1;
+	}
+	if (b < a)
+		return false;
+	*first = a;
+	*last = b;
+	return true;
+}
+
+static void *grow(void *arr, size_t *n, size_t size)
+{
+	/* Capacity doubles at powers of two. */
+	size_t cnt = *n;
+	if (cnt && (cnt & (cnt - 1)))
+		return arr;
+	size_t cap = cnt ? cnt * 2 : 4;
+	return realloc(arr, cap * size);
+}
+
+#define PUSH(arr, n, errp, lineno)                                              \
+	do {                                                                     \
+		void *g_ = grow((arr), &(n), sizeof(*(arr)));                     \
+		if (!g_)                                                          \
+			return mdf_err_set((errp), MDF_ERR_NOMEM,                 \
+					   "spec:%u: out of memory", (lineno));   \
+		(arr) = g_;                                                       \
+		memset(&(arr)[(n)], 0, sizeof(*(arr)));                           \
+		(n)++;                                                            \
+	} while (0)
+
+static enum mdf_status bad(struct mdf_err *err, unsigned line, const char *what,
+			   const char *word)
+{
+	return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s '%s'", line, what,
+			   word ? word : "");
+}
+
+/* PATTERN [ARG] at w[i..]; *used = words consumed. */
+static enum mdf_status parse_pattern(char **w, int nw, int i, unsigned line,
+				     struct gen_fill *f, int *used, struct mdf_err *err)
+{
+	*used = 0;
+	if (i >= nw)
+		return bad(err, line, "missing fill pattern", "");
+	const char *p = w[i];
+	uint64_t v = 0;
+	*used = 1;
+	if (strcmp(p, "zero") == 0) {
+		f->type = GEN_FILL_ZERO;
+	} else if (strcmp(p, "random") == 0 || strcmp(p, "text") == 0) {
+		f->type = p[0] == 'r' ? GEN_FILL_RANDOM : GEN_FILL_TEXT;
+		f->seed = 0;
+		if (i + 1 < nw && parse_num(w[i + 1], &v)) {
+			f->seed = v;
+			*used = 2;
+		}
+	} else if (strcmp(p, "byte") == 0) {
+		if (i + 1 >= nw || !parse_num(w[i + 1], &v) || v > 255)
+			return bad(err, line, "byte needs a value 0..255, got",
+				   i + 1 < nw ? w[i + 1] : "");
+		f->type = v ? GEN_FILL_BYTE : GEN_FILL_ZERO;
+		f->byte = (uint8_t)v;
+		*used = 2;
+	} else {
+		return bad(err, line, "unknown fill pattern (zero, random, text, byte N)", p);
+	}
+	return MDF_OK;
+}
+
+static enum mdf_status parse_line(char **w, int nw, unsigned line,
+				  struct gen_spec *s, struct mdf_err *err)
+{
+	const char *d = w[0];
+	uint64_t v;
+	int64_t sv;
+
+#define NEED(n)                                                                 \
+	do {                                                                     \
+		if (nw != (n))                                                   \
+			return mdf_err_set(err, MDF_ERR_FORMAT,                  \
+					   "spec:%u: '%s' takes %d argument(s)", \
+					   line, d, (n) - 1);                    \
+	} while (0)
+#define NUM(i, dst)                                                             \
+	do {                                                                     \
+		if (!parse_num(w[i], &(dst)))                                    \
+			return bad(err, line, "bad number", w[i]);               \
+	} while (0)
+
+	if (strcmp(d, "kernel") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "none") == 0) {
+			s->preset = NULL;
+			s->no_struct_pages = true;
+		} else {
+			s->preset = gen_preset_find(w[1]);
+			if (!s->preset)
+				return mdf_err_set(err, MDF_ERR_FORMAT,
+						   "spec:%u: unknown kernel '%s' (one of: %s)",
+						   line, w[1], gen_preset_names());
+		}
+	} else if (strcmp(d, "cpus") == 0) {
+		NEED(2);
+		NUM(1, v);
+		if (v < 1 || v > 4096)
+			return bad(err, line, "cpus must be 1..4096, got", w[1]);
+		s->cpus = (unsigned)v;
+	} else if (strcmp(d, "seed") == 0) {
+		NEED(2);
+		NUM(1, s->seed);
+	} else if (strcmp(d, "page_offset") == 0) {
+		NEED(2);
+		NUM(1, s->page_offset);
+		if (s->page_offset & ((UINT64_C(1) << 30) - 1))
+			return bad(err, line, "page_offset must be 1 GiB aligned", w[1]);
+	} else if (strcmp(d, "vmemmap") == 0) {
+		NEED(2);
+		NUM(1, s->vmemmap);
+		if (s->vmemmap & ((UINT64_C(1) << 30) - 1))
+			return bad(err, line, "vmemmap must be 1 GiB aligned", w[1]);
+	} else if (strcmp(d, "vmalloc_start") == 0) {
+		NEED(2);
+		NUM(1, s->vmalloc_start);
+	} else if (strcmp(d, "phys_base") == 0) {
+		NEED(2);
+		if (!util_parse_s64(w[1], &sv))
+			return bad(err, line, "bad signed number", w[1]);
+		s->phys_base = sv;
+	} else if (strcmp(d, "kaslr") == 0) {
+		NEED(2);
+		NUM(1, s->kaslr);
+		if (s->kaslr & 0x1fffff)
+			return bad(err, line, "kaslr must be 2 MiB aligned", w[1]);
+	} else if (strcmp(d, "text") == 0) {
+		if (nw != 2 && !(nw == 3 && strcmp(w[2], "nophdr") == 0))
+			return bad(err, line, "usage: text SIZE [nophdr]", "");
+		NUM(1, s->text_size);
+		if (s->text_size < 4 * GEN_PAGE_SIZE || s->text_size % GEN_PAGE_SIZE)
+			return bad(err, line, "text size must be pages, at least 4", w[1]);
+		s->text_phdr = nw == 2;
+	} else if (strcmp(d, "vmemmap_pte") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "4k") == 0)
+			s->pte4k = true;
+		else if (strcmp(w[1], "2m") == 0)
+			s->pte4k = false;
+		else
+			return bad(err, line, "vmemmap_pte is 4k or 2m, not", w[1]);
+	} else if (strcmp(d, "default") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "free") == 0)
+			s->default_free = true;
+		else if (strcmp(w[1], "kernel") == 0)
+			s->default_free = false;
+		else
+			return bad(err, line, "default is free or kernel, not", w[1]);
+	} else if (strcmp(d, "struct_pages") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "yes") == 0)
+			s->no_struct_pages = false;
+		else if (strcmp(w[1], "no") == 0)
+			s->no_struct_pages = true;
+		else
+			return bad(err, line, "struct_pages is yes or no, not", w[1]);
+	} else if (strcmp(d, "crashtime") == 0) {
+		NEED(2);
+		NUM(1, s->crashtime);
+	} else if (strcmp(d, "crashkernel") == 0) {
+		NEED(3);
+		NUM(1, s->crash_start);
+		NUM(2, s->crash_size);
+		if ((s->crash_start | s->crash_size) & (GEN_PAGE_SIZE - 1))
+			return bad(err, line, "crashkernel start and size must be page aligned",
+				   w[1]);
+	} else if (strcmp(d, "ram") == 0) {
+		if (nw < 3)
+			return bad(err, line, "usage: ram START END|+SIZE [memsz=N] [gap=N]", "");
+		uint64_t start, end;
+		NUM(1, start);
+		if (w[2][0] == '+') {
+			if (!parse_num(w[2] + 1, &v) || v == 0 || start + v < start)
+				return bad(err, line, "bad size", w[2]);
+			end = start + v;
+		} else {
+			NUM(2, end);
+			if (end <= start)
+				return bad(err, line, "ram end must be above start", w[2]);
+		}
+		PUSH(s->ram, s->nram, err, line);
+		struct gen_ram *r = &s->ram[s->nram - 1];
+		r->start = start;
+		r->filesz = r->memsz = end - start;
+		for (int i = 3; i < nw; i++) {
+			if (strncmp(w[i], "memsz=", 6) == 0) {
+				if (!parse_num(w[i] + 6, &r->memsz) || r->memsz < r->filesz)
+					return bad(err, line, "memsz must be >= the size", w[i]);
+			} else if (strncmp(w[i], "gap=", 4) == 0) {
+				if (!parse_num(w[i] + 4, &r->gap))
+					return bad(err, line, "bad gap", w[i]);
+			} else {
+				return bad(err, line, "unknown ram option", w[i]);
+			}
+		}
+		if (r->start + r->memsz > (UINT64_C(1) << 46))
+			return bad(err, line, "ram beyond MAX_PHYSMEM_BITS (46)", w[2]);
+	} else if (strcmp(d, "fill") == 0) {
+		uint64_t a, b;
+		if (nw < 3 || !parse_pfns(w[1], &a, &b))
+			return bad(err, line, "usage: fill FIRST-LAST|FIRST+COUNT PATTERN, got",
+				   nw > 1 ? w[1] : "");
+		struct gen_fill f = { .first = a, .last = b };
+		int used;
+		enum mdf_status st = parse_pattern(w, nw, 2, line, &f, &used, err);
+		if (st)
+			return st;
+		if (2 + used != nw)
+			return bad(err, line, "trailing words after pattern", w[2 + used]);
+		PUSH(s->fills, s->nfills, err, line);
+		s->fills[s->nfills - 1] = f;
+	} else if (strcmp(d, "pages") == 0) {
+		uint64_t a, b;
+		enum gen_kind kind;
+		if (nw < 3 || !parse_pfns(w[1], &a, &b))
+			return bad(err, line, "usage: pages FIRST-LAST|FIRST+COUNT KIND, got",
+				   nw > 1 ? w[1] : "");
+		if (!kind_from_name(w[2], &kind))
+			return bad(err, line, "unknown page kind", w[2]);
+		struct gen_pages p = { .first = a, .last = b, .kind = kind, .line = line };
+		bool has_order = false;
+		int i = 3;
+		if (i < nw && strncmp(w[i], "order=", 6) == 0) {
+			if (!parse_num(w[i] + 6, &v) || v > 30)
+				return bad(err, line, "bad order", w[i]);
+			p.order = (unsigned)v;
+			has_order = true;
+			i++;
+		}
+		if (kind == GEN_K_THP || kind == GEN_K_HUGETLB || kind == GEN_K_FREE) {
+			if (!has_order)
+				p.order = kind == GEN_K_FREE ? 0 : 9;
+			if (kind == GEN_K_FREE && p.order > GEN_MAX_BUDDY_ORDER)
+				return bad(err, line, "free order must be 0..10", w[i - 1]);
+			if ((kind != GEN_K_FREE && p.order < 1) || p.order > 18)
+				return bad(err, line, "compound order must be 1..18", w[i - 1]);
+			uint64_t n = UINT64_C(1) << p.order;
+			if (a % n || (b - a + 1) % n)
+				return bad(err, line, "range must be whole blocks of 2^order pages",
+					   w[1]);
+		} else if (has_order) {
+			return bad(err, line, "order= only for free, thp, hugetlb", w[3]);
+		}
+		PUSH(s->pages, s->npages, err, line);
+		s->pages[s->npages - 1] = p;
+		if (i < nw) {
+			struct gen_fill f = { .first = a, .last = b };
+			int used;
+			enum mdf_status st = parse_pattern(w, nw, i, line, &f, &used, err);
+			if (st)
+				return st;
+			if (i + used != nw)
+				return bad(err, line, "trailing words after pattern", w[i + used]);
+			PUSH(s->fills, s->nfills, err, line);
+			s->fills[s->nfills - 1] = f;
+		}
+	} else if (strcmp(d, "vmcoreinfo") == 0) {
+		if (nw == 3 && strcmp(w[1], "set") == 0) {
+			char *eq = strchr(w[2], '=');
+			if (!eq || eq == w[2])
+				return bad(err, line, "usage: vmcoreinfo set KEY=VALUE, got", w[2]);
+			PUSH(s->edits, s->nedits, err, line);
+			struct gen_vmi_edit *e = &s->edits[s->nedits - 1];
+			e->op = GEN_VMI_SET;
+			e->key = strndup(w[2], (size_t)(eq - w[2]));
+			e->value = strdup(eq + 1);
+			if (!e->key || !e->value)
+				return mdf_err_set(err, MDF_ERR_NOMEM, "spec:%u: out of memory", line);
+		} else if (nw == 3 && strcmp(w[1], "del") == 0) {
+			PUSH(s->edits, s->nedits, err, line);
+			struct gen_vmi_edit *e = &s->edits[s->nedits - 1];
+			e->op = GEN_VMI_DEL;
+			e->key = strdup(w[2]);
+			if (!e->key)
+				return mdf_err_set(err, MDF_ERR_NOMEM, "spec:%u: out of memory", line);
+		} else {
+			return bad(err, line, "usage: vmcoreinfo set KEY=VALUE | del KEY", "");
+		}
+	} else if (strcmp(d, "break") == 0) {
+		if (nw < 2)
+			return bad(err, line, "break needs a kind", "");
+		const char *b = w[1];
+		if (strcmp(b, "truncate") == 0) {
+			NEED(3);
+			NUM(2, s->truncate_at);
+			s->has_truncate = true;
+		} else if (strcmp(b, "phoff_past_eof") == 0) {
+			NEED(2);
+			s->phoff_past_eof = true;
+		} else if (strcmp(b, "load_past_eof") == 0) {
+			NEED(2);
+			s->load_past_eof = true;
+		} else if (strcmp(b, "note_overflow") == 0) {
+			NEED(2);
+			s->note_overflow = true;
+		} else if (strcmp(b, "no_vmcoreinfo") == 0) {
+			NEED(2);
+			s->no_vmcoreinfo = true;
+		} else if (strcmp(b, "empty") == 0) {
+			NEED(2);
+			s->empty = true;
+		} else {
+			return bad(err, line,
+				   "unknown break (truncate N, phoff_past_eof, load_past_eof, "
+				   "note_overflow, no_vmcoreinfo, empty)", b);
+		}
+	} else if (strcmp(d, "ref_levels") == 0) {
+		if (nw < 2)
+			return bad(err, line, "ref_levels needs levels", "");
+		s->ref_levels = 0;
+		for (int i = 1; i < nw; i++) {
+			NUM(i, v);
+			if (v >= GEN_MAX_LEVELS)
+				return bad(err, line, "dump level must be 0..31", w[i]);
+			s->ref_levels |= UINT32_C(1) << v;
+		}
+	} else {
+		return bad(err, line, "unknown directive", d);
+	}
+	return MDF_OK;
+#undef NEED
+#undef NUM
+}
+
+static void spec_defaults(struct gen_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->preset = gen_preset_find("6.1");
+	s->cpus = 1;
+	s->seed = 1;
+	s->page_offset = UINT64_C(0xffff888000000000);
+	s->vmemmap = UINT64_C(0xffffea0000000000);
+	s->vmalloc_start = UINT64_C(0xffffc90000000000);
+	s->text_size = 0x1000000;
+	s->text_phdr = true;
+	s->default_free = true;
+	s->crashtime = 1700000000;
+	s->ref_levels = 1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 8 | 1u << 16 | 1u << 31;
+}
+
+enum mdf_status gen_spec_parse(const char *text, struct gen_spec *spec,
+			       struct mdf_err *err)
+{
+	spec_defaults(spec);
+	unsigned lineno = 0;
+	const char *p = text;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		char buf[1024];
+		if (len >= sizeof(buf)) {
+			gen_spec_free(spec);
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: line too long", lineno);
+		}
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + (nl ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = '\0';
+		char *w[MAX_WORDS];
+		int nw = 0;
+		for (char *tok = strtok(buf, " \t\r"); tok; tok = strtok(NULL, " \t\r")) {
+			if (nw == MAX_WORDS) {
+				gen_spec_free(spec);
+				return mdf_err_set(err, MDF_ERR_FORMAT,
+						   "spec:%u: more than %d words", lineno, MAX_WORDS);
+			}
+			w[nw++] = tok;
+		}
+		if (nw == 0)
+			continue;
+		enum mdf_status st = parse_line(w, nw, lineno, spec, err);
+		if (st) {
+			gen_spec_free(spec);
+			return st;
+		}
+	}
+	if (spec->nram == 0) {
+		gen_spec_free(spec);
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec: no 'ram' line");
+	}
+	if (!spec->preset)
+		spec->no_struct_pages = true;   /* no page semantics without a kernel */
+	return MDF_OK;
+}
+
+void gen_spec_free(struct gen_spec *spec)
+{
+	for (size_t i = 0; i < spec->nedits; i++) {
+		free(spec->edits[i].key);
+		free(spec->edits[i].value);
+	}
+	free(spec->edits);
+	free(spec->ram);
+	free(spec->fills);
+	free(spec->pages);
+	spec->edits = NULL;
+	spec->ram = NULL;
+	spec->fills = NULL;
+	spec->pages = NULL;
+	spec->nedits = spec->nram = spec->nfills = spec->npages = 0;
+}

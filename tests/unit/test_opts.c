@@ -1,0 +1,448 @@
+/*
+ * tests/unit/test_opts.c - command-line parsing: every option's syntax,
+ * the combinations that are refused, and the exact error messages.
+ */
+#include <string.h>
+
+#include "tap.h"
+
+#include "opts.h"
+#include "util.h"
+
+static struct mdf_opts o;
+static struct mdf_err err;
+
+/* opts_parse() on a NULL-terminated list (argv[0] added). */
+#define ARGV(...) ((const char *[]){ "makedumpfile", __VA_ARGS__, NULL })
+
+static enum mdf_status parse_v(const char *const *args)
+{
+	static char *argv[64];
+	int argc = 0;
+
+	while (args[argc] && argc < 63) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	mdf_err_clear(&err);
+	return opts_parse(argc, argv, &o, &err);
+}
+
+#define PARSE(...) parse_v(ARGV(__VA_ARGS__))
+
+/* Parse must succeed (the status goes through a variable so that the
+ * failure message stays short). */
+#define OK(...)                                          \
+	do {                                             \
+		enum mdf_status st_ = PARSE(__VA_ARGS__); \
+		T_OK(st_, &err);                         \
+	} while (0)
+
+/* Parse must fail with @st and the exact message @msg. */
+#define T_REJECT(st, want_msg, ...)                     \
+	do {                                            \
+		const char *t_want_ = (want_msg);       \
+		T_EQ_U64(PARSE(__VA_ARGS__), st);       \
+		T_EQ_STR(err.msg, t_want_);             \
+	} while (0)
+
+static void defaults(void)
+{
+	OK("vmcore", "dump");
+	T_EQ_U64(o.action, MDF_ACT_DUMP);
+	T_EQ_STR(o.vmcore, "vmcore");
+	T_EQ_STR(o.dumpfile, "dump");
+	T_EQ_U64(o.ndump_levels, 0);
+	T_EQ_U64(opts_dump_level(&o), 0);
+	T_EQ_U64(o.format, MDF_FMT_KDUMP);
+	T_EQ_U64(o.codec, MDF_CODEC_NONE);
+	T_ASSERT(!o.flatten && !o.force && !o.debug && !o.dry_run);
+	T_ASSERT(!o.show_stats && !o.check_params);
+	T_EQ_U64(o.message_level, 7);
+	T_ASSERT(!o.message_level_set);
+	T_EQ_U64(o.mmap, MDF_MMAP_TRY);
+	T_EQ_U64(o.cyclic_buffer_kib, 0);
+	T_EQ_U64(o.num_threads, 0);
+	T_EQ_U64(o.block_order, 4);
+	T_EQ_U64(o.size_limit, 0);
+	T_ASSERT(o.debug_bitmap == NULL && o.debug_bitmap1 == NULL);
+	T_EQ_STR(o.argv0, "makedumpfile");
+}
+
+static void dump_levels(void)
+{
+	OK("-d", "31", "in", "out");
+	T_EQ_U64(o.ndump_levels, 1);
+	T_EQ_U64(o.dump_levels[0], 31);
+	T_EQ_U64(opts_dump_level(&o), 31);
+	OK("-d31", "in", "out");
+	T_EQ_U64(opts_dump_level(&o), 31);
+	OK("-d", "0", "in", "out");
+	T_EQ_U64(o.ndump_levels, 1);
+	T_EQ_U64(opts_dump_level(&o), 0);
+	OK("-d", "31,1", "in", "out");
+	T_EQ_U64(o.ndump_levels, 2);
+	T_EQ_U64(o.dump_levels[0], 31);
+	T_EQ_U64(o.dump_levels[1], 1);
+	OK("-d", "1,2,4,8,16,31,0,3", "in", "out");
+	T_EQ_U64(o.ndump_levels, MDF_MAX_DUMP_LEVELS);
+	T_EQ_U64(o.dump_levels[7], 3);
+	/* The last -d wins. */
+	OK("-d", "1,2", "-d", "17", "in", "out");
+	T_EQ_U64(o.ndump_levels, 1);
+	T_EQ_U64(o.dump_levels[0], 17);
+}
+
+static void dump_levels_bad(void)
+{
+	T_REJECT(MDF_ERR_ARG, "invalid dump level '32' (must be 0 to 31)",
+		 "-d", "32", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level '-1' (must be 0 to 31)",
+		 "-d", "-1", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "empty dump level", "-d", "", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level list '1,'", "-d", "1,", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level list ',1'", "-d", ",1", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level list '1,,2'", "-d", "1,,2", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level 'x' (must be 0 to 31)",
+		 "-d", "x", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level '0x1f' (must be 0 to 31)",
+		 "-d", "0x1f", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level ' 1' (must be 0 to 31)",
+		 "-d", " 1", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level '1 ' (must be 0 to 31)",
+		 "-d", "1 ", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid dump level list '99999999999999999999'",
+		 "-d", "99999999999999999999", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "too many dump levels in '1,2,3,4,5,6,7,8,9'",
+		 "-d", "1,2,3,4,5,6,7,8,9", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "option '-d' needs an argument", "-d");
+}
+
+static void codecs(void)
+{
+	static const struct { const char *opt; enum mdf_codec c; } t[] = {
+		{ "-c", MDF_CODEC_ZLIB }, { "-l", MDF_CODEC_LZO },
+		{ "-p", MDF_CODEC_SNAPPY }, { "-z", MDF_CODEC_ZSTD },
+	};
+
+	for (unsigned i = 0; i < ARRAY_SIZE(t); i++) {
+		OK(t[i].opt, "in", "out");
+		T_EQ_U64(o.codec, t[i].c);
+		/* The same option twice is fine. */
+		OK(t[i].opt, t[i].opt, "in", "out");
+		T_EQ_U64(o.codec, t[i].c);
+		for (unsigned j = 0; j < ARRAY_SIZE(t); j++) {
+			if (i == j)
+				continue;
+			T_REJECT(MDF_ERR_ARG, "options -c, -l, -p and -z are mutually exclusive",
+				 t[i].opt, t[j].opt, "in", "out");
+		}
+	}
+	T_REJECT(MDF_ERR_ARG, "options -c, -l, -p and -z are mutually exclusive",
+		 "-cz", "in", "out");
+}
+
+static void elf_format(void)
+{
+	OK("-E", "-d", "31", "in", "out");
+	T_EQ_U64(o.format, MDF_FMT_ELF);
+	T_EQ_U64(o.codec, MDF_CODEC_NONE);
+	T_REJECT(MDF_ERR_ARG, "-E cannot be combined with -c, -l, -p or -z",
+		 "-E", "-c", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "-E cannot be combined with -c, -l, -p or -z",
+		 "-z", "-E", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "-E cannot be combined with -c, -l, -p or -z",
+		 "-El", "in");
+}
+
+static void flatten(void)
+{
+	OK("-F", "-c", "-d", "31", "in");
+	T_ASSERT(o.flatten);
+	T_EQ_STR(o.vmcore, "in");
+	T_ASSERT(o.dumpfile == NULL);
+	T_EQ_U64(o.codec, MDF_CODEC_ZLIB);
+	OK("-E", "-F", "in");
+	T_ASSERT(o.flatten && o.format == MDF_FMT_ELF);
+	T_REJECT(MDF_ERR_ARG, "with -F give only the VMCORE; the dump goes to standard output",
+		 "-F", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "with -F give only the VMCORE; the dump goes to standard output",
+		 "-F");
+}
+
+static void rearrange(void)
+{
+	OK("-R", "out");
+	T_EQ_U64(o.action, MDF_ACT_REARRANGE);
+	T_EQ_STR(o.dumpfile, "out");
+	T_ASSERT(o.vmcore == NULL);
+	T_REJECT(MDF_ERR_ARG, "-R needs exactly one argument: the dump file to write", "-R");
+	T_REJECT(MDF_ERR_ARG, "-R needs exactly one argument: the dump file to write",
+		 "-R", "a", "b");
+}
+
+static void message_level(void)
+{
+	for (unsigned ml = 0; ml <= 31; ml++) {
+		char a[8];
+
+		snprintf(a, sizeof(a), "%u", ml);
+		OK("--message-level", a, "in", "out");
+		T_EQ_U64(o.message_level, ml);
+		T_ASSERT(o.message_level_set);
+	}
+	OK("--message-level=5", "in", "out");
+	T_EQ_U64(o.message_level, 5);
+	T_REJECT(MDF_ERR_ARG, "invalid value '32' for option --message-level",
+		 "--message-level", "32", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '-1' for option --message-level",
+		 "--message-level", "-1", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '' for option --message-level",
+		 "--message-level=", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "option '--message-level' needs an argument",
+		 "--message-level");
+	/* --show-stats turns on the report unless the level was given. */
+	OK("--show-stats", "in", "out");
+	T_ASSERT(o.show_stats);
+	T_EQ_U64(o.message_level, 7 | 16);
+	OK("--show-stats", "--message-level", "3", "in", "out");
+	T_EQ_U64(o.message_level, 3);
+}
+
+static void num_threads(void)
+{
+	OK("--num-threads=2", "in", "out");
+	T_EQ_U64(o.num_threads, 2);
+	OK("--num-threads", "2", "in", "out");
+	T_EQ_U64(o.num_threads, 2);
+	OK("--num-threads", "0", "in", "out");
+	T_EQ_U64(o.num_threads, 0);
+	OK("--num-threads", "256", "in", "out");
+	T_EQ_U64(o.num_threads, 256);
+	T_REJECT(MDF_ERR_ARG, "invalid value '257' for option --num-threads",
+		 "--num-threads", "257", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value 'two' for option --num-threads",
+		 "--num-threads=two", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "option '--num-threads' needs an argument", "--num-threads");
+}
+
+static void cyclic_buffer(void)
+{
+	OK("--cyclic-buffer", "1024", "in", "out");
+	T_EQ_U64(o.cyclic_buffer_kib, 1024);
+	OK("--cyclic-buffer=1", "in", "out");
+	T_EQ_U64(o.cyclic_buffer_kib, 1);
+	T_REJECT(MDF_ERR_ARG, "invalid value '0' for option --cyclic-buffer",
+		 "--cyclic-buffer", "0", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '4M' for option --cyclic-buffer",
+		 "--cyclic-buffer", "4M", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '18014398509481984' for option --cyclic-buffer",
+		 "--cyclic-buffer", "18014398509481984", "in", "out");   /* 2^54 KiB */
+}
+
+static void size_limit(void)
+{
+	OK("-L", "10M", "in", "out");
+	T_EQ_U64(o.size_limit, 10ULL << 20);
+	OK("-L10m", "in", "out");
+	T_EQ_U64(o.size_limit, 10ULL << 20);
+	OK("-L", "4096", "in", "out");
+	T_EQ_U64(o.size_limit, 4096);
+	OK("-L", "3K", "in", "out");
+	T_EQ_U64(o.size_limit, 3072);
+	OK("-L", "2g", "in", "out");
+	T_EQ_U64(o.size_limit, 2ULL << 30);
+	T_REJECT(MDF_ERR_ARG, "invalid value '0' for option -L", "-L", "0", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value 'M' for option -L", "-L", "M", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '' for option -L", "-L", "", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '10T' for option -L", "-L", "10T", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '1.5G' for option -L", "-L", "1.5G", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value '17179869184G' for option -L",
+		 "-L", "17179869184G", "in", "out");   /* 2^64 bytes */
+	T_REJECT(MDF_ERR_ARG, "option '-L' needs an argument", "-L");
+}
+
+static void block_order(void)
+{
+	OK("-b", "4", "in", "out");
+	T_EQ_U64(o.block_order, 4);
+	OK("-b0", "in", "out");
+	T_EQ_U64(o.block_order, 0);
+	OK("-b", "20", "in", "out");
+	T_EQ_U64(o.block_order, 20);
+	T_REJECT(MDF_ERR_ARG, "invalid value '21' for option -b", "-b", "21", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value 'x' for option -b", "-b", "x", "in", "out");
+}
+
+static void mmap_opts(void)
+{
+	OK("--non-mmap", "in", "out");
+	T_EQ_U64(o.mmap, MDF_MMAP_NEVER);
+	OK("--mmap=never", "in", "out");
+	T_EQ_U64(o.mmap, MDF_MMAP_NEVER);
+	OK("--mmap", "always", "in", "out");
+	T_EQ_U64(o.mmap, MDF_MMAP_ALWAYS);
+	OK("--non-mmap", "--mmap=try", "in", "out");
+	T_EQ_U64(o.mmap, MDF_MMAP_TRY);
+	T_REJECT(MDF_ERR_ARG, "invalid value 'bad' for option --mmap (never, try or always)",
+		 "--mmap=bad", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value 'Never' for option --mmap (never, try or always)",
+		 "--mmap", "Never", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "option '--mmap' needs an argument", "--mmap");
+}
+
+static void flags_and_files(void)
+{
+	OK("-f", "-D", "--dry-run", "--check-params", "--debug-bitmap", "b2",
+		   "--debug-bitmap1=b1", "in", "out");
+	T_ASSERT(o.force && o.debug && o.dry_run && o.check_params);
+	T_EQ_STR(o.debug_bitmap, "b2");
+	T_EQ_STR(o.debug_bitmap1, "b1");
+	/* --dry-run needs no DUMPFILE. */
+	OK("--dry-run", "in");
+	T_EQ_STR(o.vmcore, "in");
+	T_ASSERT(o.dumpfile == NULL);
+	T_REJECT(MDF_ERR_ARG, "--dry-run needs VMCORE [DUMPFILE]", "--dry-run");
+	T_REJECT(MDF_ERR_ARG, "--dry-run needs VMCORE [DUMPFILE]", "--dry-run", "a", "b", "c");
+	/* Options after the operands (GNU permutation). */
+	OK("in", "out", "-d", "16", "-f");
+	T_EQ_STR(o.vmcore, "in");
+	T_EQ_STR(o.dumpfile, "out");
+	T_EQ_U64(opts_dump_level(&o), 16);
+	T_ASSERT(o.force);
+	/* "--" ends the options: "-f" is then a file name. */
+	OK("--", "-f", "out");
+	T_EQ_STR(o.vmcore, "-f");
+	T_ASSERT(!o.force);
+}
+
+static void help_version(void)
+{
+	OK("-h");
+	T_EQ_U64(o.action, MDF_ACT_HELP);
+	OK("--help");
+	T_EQ_U64(o.action, MDF_ACT_HELP);
+	OK("-v");
+	T_EQ_U64(o.action, MDF_ACT_VERSION);
+	OK("--version", "x", "y", "z");   /* operands not checked */
+	T_EQ_U64(o.action, MDF_ACT_VERSION);
+	OK("-c", "-E", "-h");             /* nor combinations */
+}
+
+static void unsupported(void)
+{
+	static const char *const longs[] = {
+		"split", "reassemble", "dump-dmesg", "partial-dmesg", "mem-usage",
+	};
+	static const char *const long_args[] = {
+		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
+		"xen_phys_start", "work-dir", "splitblock-size", "extension",
+	};
+
+	for (unsigned i = 0; i < ARRAY_SIZE(longs); i++) {
+		char a[64], m[128];
+
+		snprintf(a, sizeof(a), "--%s", longs[i]);
+		snprintf(m, sizeof(m), "option --%s is not supported by this makedumpfile",
+			 longs[i]);
+		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out1", "out2");
+	}
+	for (unsigned i = 0; i < ARRAY_SIZE(long_args); i++) {
+		char a[64], m[128];
+
+		snprintf(a, sizeof(a), "--%s=x", long_args[i]);
+		snprintf(m, sizeof(m), "option --%s is not supported by this makedumpfile",
+			 long_args[i]);
+		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out");
+	}
+	T_REJECT(MDF_ERR_NOTSUPP, "option --split is not supported by this makedumpfile",
+		 "-d", "31", "--split", "in", "o1", "o2");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -x is not supported by this makedumpfile",
+		 "-x", "vmlinux", "in", "out");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -g is not supported by this makedumpfile",
+		 "-g", "vmcoreinfo.txt", "-x", "vmlinux");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -i is not supported by this makedumpfile",
+		 "-i", "vmcoreinfo.txt", "in", "out");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
+		 "-e", "in", "out");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
+		 "-X", "in", "out");
+}
+
+static void unknown(void)
+{
+	T_REJECT(MDF_ERR_ARG, "unrecognized option '--foo'", "--foo", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "unrecognized option '--foo=1'", "--foo=1", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid option -- 'q'", "-q", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid option -- 'q'", "-fq", "in", "out");
+	/* --debug-bitmap and --debug-bitmap1 share a prefix. */
+	T_REJECT(MDF_ERR_ARG, "unrecognized option '--debug'", "--debug", "x", "in", "out");
+}
+
+static void operands(void)
+{
+	{
+		static const char *const none[] = { "makedumpfile", NULL };
+
+		T_EQ_U64(parse_v(none), MDF_ERR_ARG);
+		T_EQ_STR(err.msg, "missing operand: need VMCORE and DUMPFILE");
+	}
+	T_REJECT(MDF_ERR_ARG, "missing operand: need VMCORE and DUMPFILE", "in");
+	T_REJECT(MDF_ERR_ARG, "missing operand: need VMCORE and DUMPFILE", "-d", "31", "in");
+	T_REJECT(MDF_ERR_ARG, "too many operands: need VMCORE and DUMPFILE", "a", "b", "c");
+	T_REJECT(MDF_ERR_ARG, "VMCORE and DUMPFILE are the same file 'x'", "x", "x");
+	T_REJECT(MDF_ERR_ARG, "VMCORE and DUMPFILE are the same file '/proc/vmcore'",
+		 "-d", "31", "/proc/vmcore", "/proc/vmcore");
+}
+
+/* Every call starts from scratch: neither the options of the previous
+ * command line nor getopt's position inside it leak into the next. */
+static void repeated_calls(void)
+{
+	OK("-f", "-d", "31", "-c", "in", "out");
+	OK("in", "out");
+	T_ASSERT(!o.force);
+	T_EQ_U64(o.ndump_levels, 0);
+	T_EQ_U64(o.codec, MDF_CODEC_NONE);
+	/* An error in the middle of "-czf" leaves getopt inside that word. */
+	T_REJECT(MDF_ERR_ARG, "options -c, -l, -p and -z are mutually exclusive",
+		 "-czf", "in", "out");
+	OK("in", "out");
+	T_ASSERT(!o.force);
+	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
+		 "-ecD", "in", "out");
+	OK("in2", "out2");
+	T_ASSERT(!o.debug);
+	T_EQ_U64(o.codec, MDF_CODEC_NONE);
+	T_EQ_STR(o.vmcore, "in2");
+	/* Permutation state of an earlier call does not move operands. */
+	T_REJECT(MDF_ERR_ARG, "invalid option -- 'q'", "in", "out", "-q");
+	OK("a", "-d", "1", "b");
+	T_EQ_STR(o.vmcore, "a");
+	T_EQ_STR(o.dumpfile, "b");
+}
+
+int main(void)
+{
+	T_RUN(defaults);
+	T_RUN(dump_levels);
+	T_RUN(dump_levels_bad);
+	T_RUN(codecs);
+	T_RUN(elf_format);
+	T_RUN(flatten);
+	T_RUN(rearrange);
+	T_RUN(message_level);
+	T_RUN(num_threads);
+	T_RUN(cyclic_buffer);
+	T_RUN(size_limit);
+	T_RUN(block_order);
+	T_RUN(mmap_opts);
+	T_RUN(flags_and_files);
+	T_RUN(help_version);
+	T_RUN(unsupported);
+	T_RUN(unknown);
+	T_RUN(operands);
+	T_RUN(repeated_calls);
+	return t_done();
+}
