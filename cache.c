@@ -520,6 +520,9 @@ enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 	return MDF_OK;
 }
 
+/* fault_around_bytes default (mm/memory.c) */
+#define CACHE_FAULT_AROUND (64ULL << 10)
+
 void cache_done(struct cache *c, uint64_t off, uint64_t len)
 {
 	uint64_t ps = c->page_size, end;
@@ -536,8 +539,13 @@ void cache_done(struct cache *c, uint64_t off, uint64_t len)
 		b = MDF_MIN(end, e->off + e->len);
 		if (a >= b)
 			continue;
-		/* Only whole pages inside the range; a window starts on a
-		 * page boundary, so file and memory alignment agree. */
+		/* Round outward to 64 KiB, the kernel's fault-around size: a
+		 * fault maps the neighbouring pages too, and they must go as
+		 * well or a sparse pass keeps half of what it touched.  Safe
+		 * even for bytes still in use: the mapping is read-only and
+		 * private, so a later access refaults the same file bytes. */
+		a = MDF_MAX(align_down(a, CACHE_FAULT_AROUND), e->off);
+		b = MDF_MIN(align_up(b, CACHE_FAULT_AROUND), e->off + e->len);
 		a = align_up(a, ps);
 		b = align_down(b, ps);
 		if (a < b)

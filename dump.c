@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "compress.h"
+#include "elf_write.h"
 #include "kdump_write.h"
 #include "output.h"
 #include "util.h"
@@ -502,8 +503,19 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	if (st != MDF_OK)
 		return st;
 	if (o->format == MDF_FMT_ELF) {
-		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "-E is not wired in yet");
+		struct elf_write_params ep = {
+			.in = &ctx->elf, .page_size = ctx->page_size,
+			.notes = ctx->elf.notes, .notes_len = ctx->elf.notes_len,
+			.exclude_zero = (level & DL_EXCLUDE_ZERO) != 0,
+		};
+		struct elf_write_stats es;
+
+		t0 = pi_now();
+		st = elf_write_dump(&ep, &src, out, &es, &ctx->err);
+		ctx->report.write_bytes = out->written;
+		ctx->report.wrote = true;
+		add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
+		return st;
 	}
 	st = compressor_init(&comp, o->codec, &ctx->err);
 	if (st != MDF_OK)

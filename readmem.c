@@ -18,10 +18,70 @@ void readmem_init(struct readmem *rm, const struct elf_info *elf,
 	rm->page_size = page_size;
 }
 
+/*
+ * Retired bytes are released 4 MiB at a time, in whole 2 MiB blocks behind
+ * the reader: page-cache folios of up to 2 MiB are mapped whole on a
+ * fault, so releasing only the bytes read would leave the rest of each
+ * folio mapped.  A pass that moves forward with small gaps (the struct
+ * page scan skips free blocks) is treated as one range.
+ */
+#define RETIRE_BATCH (4ULL << 20)
+#define RETIRE_BLOCK (2ULL << 20)
+#define RETIRE_GAP (4ULL << 20)
+
+void readmem_retire_flush(struct readmem *rm)
+{
+	if (rm->done_len)
+		cache_done(rm->cache, align_down(rm->done_off, RETIRE_BLOCK),
+			   rm->done_off + rm->done_len -
+			   align_down(rm->done_off, RETIRE_BLOCK));
+	rm->done_len = 0;
+}
+
+void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
+{
+	uint64_t end = rm->done_off + rm->done_len;
+
+	if (rm->done_len && off >= rm->done_off && off <= end + RETIRE_GAP) {
+		if (off + len > end)
+			rm->done_len = off + len - rm->done_off;
+	} else {
+		readmem_retire_flush(rm);
+		rm->done_off = off;
+		rm->done_len = len;
+	}
+	if (rm->done_len >= RETIRE_BATCH) {
+		/* Release the whole blocks behind us; keep the one in use. */
+		uint64_t s = align_down(rm->done_off, RETIRE_BLOCK);
+		uint64_t e = align_down(rm->done_off + rm->done_len, RETIRE_BLOCK);
+
+		if (e > s) {
+			cache_done(rm->cache, s, e - s);
+			rm->done_len = rm->done_off + rm->done_len - e;
+			rm->done_off = e;
+		}
+	}
+}
+
+/* Copying reads: the bytes are copied out, so their mapping can go. */
+static enum mdf_status read_and_retire(struct readmem *rm, uint64_t paddr,
+				       void *buf, size_t len, struct mdf_err *err)
+{
+	enum mdf_status st = elf_info_read_paddr(rm->elf, rm->cache, paddr, buf,
+						 len, err);
+	struct elf_loc loc;
+
+	if (st == MDF_OK && len >= 4096 &&
+	    elf_info_locate(rm->elf, paddr, &loc) == MDF_OK && loc.in_file &&
+	    loc.avail >= len)
+		readmem_retire(rm, loc.off, len);
+	return st;
+}
+
 enum mdf_status readmem_paddr(struct readmem *rm, uint64_t paddr, void *buf,
 			      size_t len, struct mdf_err *err)
 {
-	return elf_info_read_paddr(rm->elf, rm->cache, paddr, buf, len, err);
+	return read_and_retire(rm, paddr, buf, len, err);
 }
 
 static enum mdf_status read_pte(void *arg, uint64_t paddr, uint64_t *pte,
@@ -91,7 +151,7 @@ enum mdf_status readmem_vaddr(struct readmem *rm, uint64_t vaddr, void *buf,
 		st = readmem_vtop(rm, vaddr, &pa, &contig, err);
 		if (st == MDF_OK) {
 			n = contig < len ? (size_t)contig : len;
-			st = elf_info_read_paddr(rm->elf, rm->cache, pa, out, n, err);
+			st = read_and_retire(rm, pa, out, n, err);
 		}
 		if (st != MDF_OK)
 			return mdf_err_push(err, "reading virtual address 0x%llx",
@@ -122,10 +182,22 @@ enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
 	struct elf_loc loc;
 	bool any = false;
 
+	/* The page handed out last time is done with now. */
+	if (rm->have_returned) {
+		readmem_retire(rm, rm->returned_off, ps);
+		rm->have_returned = false;
+	}
 	if (elf_info_locate(rm->elf, pa, &loc) == MDF_OK && loc.in_file &&
-	    loc.avail >= ps)
-		return cache_get(rm->cache, loc.off, (size_t)ps, &loc.span, ret,
-				 err);
+	    loc.avail >= ps) {
+		enum mdf_status st = cache_get(rm->cache, loc.off, (size_t)ps,
+					       &loc.span, ret, err);
+
+		if (st == MDF_OK) {
+			rm->have_returned = true;
+			rm->returned_off = loc.off;
+		}
+		return st;
+	}
 	/* Assemble: file pieces, zero tails, zeros for holes inside the page. */
 	while (done < ps) {
 		uint64_t n = ps - done;

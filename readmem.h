@@ -28,7 +28,21 @@ struct readmem {
 	uint64_t tlb_va, tlb_pa, tlb_size;
 	bool tlb_valid;
 	uint64_t walks;                  /* page-table walks made */
+	/* input bytes already consumed, not yet released (see readmem_retire) */
+	uint64_t done_off, done_len;
+	bool have_returned;              /* a zero-copy page is out */
+	uint64_t returned_off;
 };
+
+/**
+ * The bytes at file offset [@off, @off + @len) will not be read again soon:
+ * drop them from this process's mappings (cache_done), in batches, so a
+ * sequential pass over a large dump keeps a flat resident set.
+ */
+void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len);
+
+/** Release everything retired so far. */
+void readmem_retire_flush(struct readmem *rm);
 
 void readmem_init(struct readmem *rm, const struct elf_info *elf,
 		  struct cache *cache, const struct arch_state *arch,

@@ -14,8 +14,8 @@ vmemmap 0xfffff12400000000
 kaslr 0x26400000
 phys_base -377487360
 text 0x3430000
-ram 0x100000 0x8000000
-ram 0x14000000 0x30000000
+ram 0x1000 +0x9ec00
+ram 0x100000 0x40000000
 pages 0x2000+4096 anon random
 pages 0x3000+2048 cache text 3
 pages 0x3800+512 cache_private text 4

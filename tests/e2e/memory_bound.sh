@@ -1,0 +1,30 @@
+#!/bin/bash
+# Peak memory stays flat as the dump grows: synthetic 2 GiB and 16 GiB
+# machines (real struct page arrays, sparse files), filtered and written
+# with a small --cyclic-buffer.  Peak RSS is measured with getrusage.
+. "$(dirname "$0")/../lib.sh"
+GEN="$MDF_BUILD/tests/gen/mkvmcore"
+case "${MDF_FLAVOUR:-default}" in san-*) skip "memory-bound" "sanitizer build: RSS is the sanitizer's"; exit 0;; esac
+
+maxrss() { # COMMAND... -> peak RSS of the command in KiB
+	python3 - "$@" <<'PY'
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+if r.returncode: print("fail"); sys.exit(0)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
+}
+declare -A rss
+for g in 2 16; do
+	printf 'kernel 6.12\nram 0x100000 %sG\npages 0x2000+4096 anon random\npages 0x3000+2048 cache text\n' $g >"$T/s$g"
+	"$GEN" "$T/s$g" "$T/v$g" || { notok "memory-bound" "mkvmcore failed"; exit 0; }
+	rss[dry$g]=$(maxrss "$MDF" --dry-run --message-level 0 -d 31 --cyclic-buffer 64 "$T/v$g")
+	rss[write$g]=$(maxrss "$MDF" --message-level 0 -l -d 31 --cyclic-buffer 64 "$T/v$g" "$T/out$g")
+	rm -f "$T/v$g" "$T/out$g"
+done
+for job in dry write; do
+	a=${rss[${job}2]} b=${rss[${job}16]}
+	if [ "$a" = fail ] || [ "$b" = fail ]; then notok "memory-bound-$job" "makedumpfile failed"
+	elif [ $((b - a)) -le 4096 ] && [ "$b" -le 65536 ]; then ok "memory-bound-$job (peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB)"
+	else notok "memory-bound-$job" "peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB"; fi
+done
