@@ -1,8 +1,11 @@
 /*
- * compress.c - codec registry, and the always-built codecs: none, zlib, lzo.
+ * compress.c - the codec registry, and the always-built codecs: none,
+ * zlib and lzo.  zstd and snappy are in compress_zstd.c and
+ * compress_snappy.c (optional); see compress.h.
  */
 #include "compress.h"
 
+#include <limits.h>
 #include <lzo/lzo1x.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +13,7 @@
 
 #include "diskdump.h"
 
-/* ---- none ---------------------------------------------------------- */
+/* ---- none: every page stored raw ------------------------------------ */
 
 static size_t none_bound(size_t len)
 {
@@ -22,11 +25,11 @@ static enum mdf_status none_compress(struct compressor *c, const void *src,
 				     size_t *out_len, struct mdf_err *err)
 {
 	(void)c;
+	(void)src;
 	(void)dst;
 	(void)cap;
-	(void)src;
 	(void)err;
-	*out_len = len; /* never smaller: stored raw */
+	*out_len = len; /* never smaller */
 	return MDF_OK;
 }
 
@@ -40,13 +43,23 @@ static const struct compress_ops none_ops = {
 static enum mdf_status zlib_init(struct compressor *c, struct mdf_err *err)
 {
 	z_stream *zs = calloc(1, sizeof(*zs));
+	int ret;
 
 	if (!zs)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "zlib: out of memory");
-	/* compress2()'s parameters, so the bytes equal makedumpfile's. */
-	if (deflateInit(zs, Z_BEST_SPEED) != Z_OK) {
+	/*
+	 * compress2(..., Z_BEST_SPEED) is deflateInit(level 1) with
+	 * windowBits 15, memLevel 8, Z_DEFAULT_STRATEGY: the same here, so
+	 * the bytes equal makedumpfile's.
+	 */
+	ret = deflateInit(zs, Z_BEST_SPEED);
+	if (ret != Z_OK) {
 		free(zs);
-		return mdf_err_set(err, MDF_ERR_INTERNAL, "zlib: deflateInit failed");
+		if (ret == Z_MEM_ERROR)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "zlib: out of memory");
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "zlib: deflateInit failed (%d, zlib %s)",
+				   ret, zlibVersion());
 	}
 	c->state = zs;
 	return MDF_OK;
@@ -54,9 +67,11 @@ static enum mdf_status zlib_init(struct compressor *c, struct mdf_err *err)
 
 static void zlib_release(struct compressor *c)
 {
-	if (c->state) {
-		deflateEnd(c->state);
-		free(c->state);
+	z_stream *zs = c->state;
+
+	if (zs) {
+		deflateEnd(zs);
+		free(zs);
 	}
 }
 
@@ -70,24 +85,32 @@ static enum mdf_status zlib_compress(struct compressor *c, const void *src,
 				     size_t *out_len, struct mdf_err *err)
 {
 	z_stream *zs = c->state;
+	uInt room = cap > UINT_MAX ? UINT_MAX : (uInt)cap;
 	int ret;
 
-	if (deflateReset(zs) != Z_OK)
-		return mdf_err_set(err, MDF_ERR_INTERNAL, "zlib: deflateReset failed");
-	zs->next_in = (Bytef *)(uintptr_t)src;
+	if (len > UINT_MAX)
+		return mdf_err_set(err, MDF_ERR_ARG, "zlib: page of %zu bytes too large", len);
+	ret = deflateReset(zs);
+	if (ret != Z_OK)
+		return mdf_err_set(err, MDF_ERR_INTERNAL, "zlib: deflateReset: %s",
+				   zs->msg ? zs->msg : "failed");
+	zs->next_in = (Bytef *)(uintptr_t)src; /* zlib never writes input */
 	zs->avail_in = (uInt)len;
 	zs->next_out = dst;
-	zs->avail_out = (uInt)cap;
+	zs->avail_out = room;
 	ret = deflate(zs, Z_FINISH);
 	if (ret == Z_STREAM_END) {
-		*out_len = cap - zs->avail_out;
+		*out_len = room - zs->avail_out;
 		return MDF_OK;
 	}
 	if (ret == Z_OK || ret == Z_BUF_ERROR) {
-		*out_len = len; /* did not fit: store raw */
+		/* Ran out of room: cannot be smaller than @cap; store raw.
+		 * The next deflateReset() discards the half-done stream. */
+		*out_len = len;
 		return MDF_OK;
 	}
-	return mdf_err_set(err, MDF_ERR_INTERNAL, "zlib: deflate failed (%d)", ret);
+	return mdf_err_set(err, MDF_ERR_INTERNAL, "zlib: deflate: %s (%d)",
+			   zs->msg ? zs->msg : "failed", ret);
 }
 
 static enum mdf_status zlib_decompress(const void *src, size_t len, void *dst,
@@ -97,12 +120,18 @@ static enum mdf_status zlib_decompress(const void *src, size_t len, void *dst,
 	uLongf n = (uLongf)dst_len;
 	int ret = uncompress(dst, &n, src, (uLong)len);
 
-	if (ret != Z_OK)
-		return mdf_err_set(err, MDF_ERR_FORMAT, "zlib: %s",
-				   ret == Z_BUF_ERROR ? "output larger than a page" :
-				   ret == Z_MEM_ERROR ? "out of memory" : "data error");
-	*out_len = n;
-	return MDF_OK;
+	switch (ret) {
+	case Z_OK:
+		*out_len = n;
+		return MDF_OK;
+	case Z_BUF_ERROR: /* output full before the end of the stream */
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "zlib: decompresses to more than %zu bytes", dst_len);
+	case Z_MEM_ERROR:
+		return mdf_err_set(err, MDF_ERR_NOMEM, "zlib: out of memory");
+	default: /* Z_DATA_ERROR: corrupt, truncated or needs a dictionary */
+		return mdf_err_set(err, MDF_ERR_FORMAT, "zlib: data error");
+	}
 }
 
 static const struct compress_ops zlib_ops = {
@@ -115,6 +144,8 @@ static const struct compress_ops zlib_ops = {
 
 static enum mdf_status lzo_init_state(struct compressor *c, struct mdf_err *err)
 {
+	/* lzo_init() only checks the library's build; calling it again is
+	 * harmless, so every compressor does. */
 	if (lzo_init() != LZO_E_OK)
 		return mdf_err_set(err, MDF_ERR_INTERNAL, "lzo: lzo_init failed");
 	c->state = malloc(LZO1X_1_MEM_COMPRESS);
@@ -130,7 +161,7 @@ static void lzo_release(struct compressor *c)
 
 static size_t lzo_bound(size_t len)
 {
-	/* The worst case documented by LZO for lzo1x. */
+	/* lzo1x's documented worst case for incompressible input. */
 	return len + len / 16 + 64 + 3;
 }
 
@@ -141,13 +172,16 @@ static enum mdf_status lzo_compress(struct compressor *c, const void *src,
 	lzo_uint n = cap;
 	int ret;
 
+	/* lzo1x_1_compress() does not check the output size: only call it
+	 * with room for the worst case. */
 	if (cap < lzo_bound(len)) {
 		*out_len = len;
 		return MDF_OK;
 	}
 	ret = lzo1x_1_compress(src, (lzo_uint)len, dst, &n, c->state);
 	if (ret != LZO_E_OK)
-		return mdf_err_set(err, MDF_ERR_INTERNAL, "lzo: compression failed (%d)", ret);
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "lzo: lzo1x_1_compress failed (%d)", ret);
 	*out_len = n;
 	return MDF_OK;
 }
@@ -159,10 +193,21 @@ static enum mdf_status lzo_decompress(const void *src, size_t len, void *dst,
 	lzo_uint n = dst_len;
 	int ret = lzo1x_decompress_safe(src, (lzo_uint)len, dst, &n, NULL);
 
-	if (ret != LZO_E_OK)
+	switch (ret) {
+	case LZO_E_OK:
+		*out_len = n;
+		return MDF_OK;
+	case LZO_E_INPUT_OVERRUN:
+		return mdf_err_set(err, MDF_ERR_FORMAT, "lzo: truncated input");
+	case LZO_E_OUTPUT_OVERRUN:
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "lzo: decompresses to more than %zu bytes", dst_len);
+	case LZO_E_INPUT_NOT_CONSUMED:
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "lzo: trailing bytes after the end of the data");
+	default: /* LZO_E_LOOKBEHIND_OVERRUN, LZO_E_ERROR */
 		return mdf_err_set(err, MDF_ERR_FORMAT, "lzo: data error (%d)", ret);
-	*out_len = n;
-	return MDF_OK;
+	}
 }
 
 static const struct compress_ops lzo_ops = {
@@ -173,6 +218,8 @@ static const struct compress_ops lzo_ops = {
 
 /* ---- registry ---------------------------------------------------------- */
 
+/* The real ops, NULL for an optional codec that was not built, or for a
+ * value outside the enum. */
 static const struct compress_ops *ops_for(enum mdf_codec codec)
 {
 	switch (codec) {
@@ -185,16 +232,26 @@ static const struct compress_ops *ops_for(enum mdf_codec codec)
 	return NULL;
 }
 
-static const struct compress_ops *ops_for_flag(uint32_t flag)
+/* The codec behind one page_desc.flags value, whether built or not. */
+static bool codec_for_flag(uint32_t flag, enum mdf_codec *codec)
 {
-	static const enum mdf_codec all[] = { MDF_CODEC_ZLIB, MDF_CODEC_LZO,
-					      MDF_CODEC_SNAPPY, MDF_CODEC_ZSTD };
+	switch (flag) {
+	case DUMP_DH_COMPRESSED_ZLIB: *codec = MDF_CODEC_ZLIB; return true;
+	case DUMP_DH_COMPRESSED_LZO: *codec = MDF_CODEC_LZO; return true;
+	case DUMP_DH_COMPRESSED_SNAPPY: *codec = MDF_CODEC_SNAPPY; return true;
+	case DUMP_DH_COMPRESSED_ZSTD: *codec = MDF_CODEC_ZSTD; return true;
+	}
+	return false;
+}
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		const struct compress_ops *o = ops_for(all[i]);
-
-		if (o && o->flag == flag)
-			return o;
+static const char *codec_name(enum mdf_codec codec)
+{
+	switch (codec) {
+	case MDF_CODEC_NONE: return "none";
+	case MDF_CODEC_ZLIB: return "zlib";
+	case MDF_CODEC_LZO: return "lzo";
+	case MDF_CODEC_SNAPPY: return "snappy";
+	case MDF_CODEC_ZSTD: return "zstd";
 	}
 	return NULL;
 }
@@ -206,36 +263,37 @@ bool compress_available(enum mdf_codec codec)
 
 const char *compress_flag_name(uint32_t flag)
 {
-	switch (flag) {
-	case 0: return "raw";
-	case DUMP_DH_COMPRESSED_ZLIB: return "zlib";
-	case DUMP_DH_COMPRESSED_LZO: return "lzo";
-	case DUMP_DH_COMPRESSED_SNAPPY: return "snappy";
-	case DUMP_DH_COMPRESSED_ZSTD: return "zstd";
-	}
-	return "unknown";
+	enum mdf_codec codec;
+
+	if (flag == 0)
+		return "raw";
+	if (!codec_for_flag(flag, &codec))
+		return "unknown";
+	return codec_name(codec);
 }
 
 enum mdf_status compressor_init(struct compressor *c, enum mdf_codec codec,
 				struct mdf_err *err)
 {
 	const struct compress_ops *ops = ops_for(codec);
+	const char *name = codec_name(codec);
 
 	c->ops = NULL;
 	c->state = NULL;
+	if (!name)
+		return mdf_err_set(err, MDF_ERR_ARG, "unknown compression codec %d",
+				   (int)codec);
 	if (!ops)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP, "built without %s",
-				   codec == MDF_CODEC_ZSTD ? "zstd" :
-				   codec == MDF_CODEC_SNAPPY ? "snappy" : "this codec");
-	c->ops = ops;
+		return mdf_err_set(err, MDF_ERR_NOTSUPP, "built without %s", name);
 	if (ops->init) {
 		enum mdf_status st = ops->init(c, err);
 
 		if (st != MDF_OK) {
-			c->ops = NULL;
+			c->state = NULL;
 			return st;
 		}
 	}
+	c->ops = ops;
 	return MDF_OK;
 }
 
@@ -249,18 +307,20 @@ void compressor_release(struct compressor *c)
 
 size_t compressor_bound(const struct compressor *c, size_t len)
 {
-	return c->ops->bound(len);
+	return c->ops ? c->ops->bound(len) : 0;
 }
 
 uint32_t compressor_flag(const struct compressor *c)
 {
-	return c->ops->flag;
+	return c->ops ? c->ops->flag : 0;
 }
 
 enum mdf_status compressor_page(struct compressor *c, const void *src,
 				size_t len, void *dst, size_t cap,
 				size_t *out_len, struct mdf_err *err)
 {
+	if (!c->ops)
+		return mdf_err_set(err, MDF_ERR_ARG, "compressor not initialised");
 	return c->ops->compress(c, src, len, dst, cap, out_len, err);
 }
 
@@ -268,6 +328,7 @@ enum mdf_status decompress_page(uint32_t flag, const void *src, size_t len,
 				void *dst, size_t dst_len, struct mdf_err *err)
 {
 	const struct compress_ops *ops;
+	enum mdf_codec codec;
 	size_t n = 0;
 	enum mdf_status st;
 
@@ -278,12 +339,13 @@ enum mdf_status decompress_page(uint32_t flag, const void *src, size_t len,
 		memcpy(dst, src, len);
 		return MDF_OK;
 	}
-	ops = ops_for_flag(flag);
-	if (!ops || !ops->decompress)
-		return mdf_err_set(err, flag & (flag - 1) ? MDF_ERR_FORMAT : MDF_ERR_NOTSUPP,
-				   "page compressed with %s (flags 0x%x): %s",
-				   compress_flag_name(flag), flag,
-				   flag & (flag - 1) ? "bad flags" : "not built in");
+	if (!codec_for_flag(flag, &codec))
+		return mdf_err_set(err, MDF_ERR_FORMAT, "unknown page flags 0x%x", flag);
+	ops = ops_for(codec);
+	if (!ops)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "page compressed with %s: built without %s",
+				   codec_name(codec), codec_name(codec));
 	st = ops->decompress(src, len, dst, dst_len, &n, err);
 	if (st != MDF_OK)
 		return st;

@@ -1,5 +1,8 @@
 /*
- * compress_snappy.c - raw snappy (optional).
+ * compress_snappy.c - raw snappy (snappy-c.h, no framing), as makedumpfile
+ * writes with -p.  Optional: compiled only when libsnappy is found
+ * (HAVE_SNAPPY=1); otherwise compress.h makes the codec report "built
+ * without snappy".  Snappy keeps no state between calls.
  */
 #include <snappy-c.h>
 
@@ -19,13 +22,15 @@ static enum mdf_status snappy_page(struct compressor *c, const void *src,
 	snappy_status st;
 
 	(void)c;
+	/* snappy_compress() refuses any buffer below the worst case. */
 	if (cap < snappy_max_compressed_length(len)) {
 		*out_len = len;
 		return MDF_OK;
 	}
 	st = snappy_compress(src, len, dst, &n);
 	if (st != SNAPPY_OK)
-		return mdf_err_set(err, MDF_ERR_INTERNAL, "snappy: compression failed (%d)", (int)st);
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "snappy: snappy_compress failed (%d)", (int)st);
 	*out_len = n;
 	return MDF_OK;
 }
@@ -36,11 +41,14 @@ static enum mdf_status snappy_unpage(const void *src, size_t len, void *dst,
 {
 	size_t n;
 
+	/* The stream starts with the uncompressed length (a varint). */
 	if (snappy_uncompressed_length(src, len, &n) != SNAPPY_OK)
-		return mdf_err_set(err, MDF_ERR_FORMAT, "snappy: bad header");
+		return mdf_err_set(err, MDF_ERR_FORMAT, "snappy: bad length header");
 	if (n != dst_len)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "snappy: decompresses to %zu bytes, expected %zu", n, dst_len);
+				   "snappy: decompressed to %zu bytes, expected %zu",
+				   n, dst_len);
+	/* snappy_uncompress() checks every copy against @n = dst_len. */
 	if (snappy_uncompress(src, len, dst, &n) != SNAPPY_OK)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "snappy: data error");
 	*out_len = n;

@@ -1,5 +1,7 @@
 /*
- * compress_zstd.c - zstd level 1, one context per compressor (optional).
+ * compress_zstd.c - zstd level 1 with one ZSTD_CCtx per compressor.
+ * Optional: compiled only when libzstd is found (HAVE_ZSTD=1); otherwise
+ * compress.h makes the codec report "built without zstd".
  */
 #include <zstd.h>
 #include <zstd_errors.h>
@@ -29,11 +31,13 @@ static enum mdf_status zstd_compress(struct compressor *c, const void *src,
 				     size_t len, void *dst, size_t cap,
 				     size_t *out_len, struct mdf_err *err)
 {
+	/* makedumpfile's call: level 1, a single frame with its content
+	 * size; the context's parameters are reset by every call. */
 	size_t n = ZSTD_compressCCtx(c->state, dst, cap, src, len, 1);
 
 	if (ZSTD_isError(n)) {
 		if (ZSTD_getErrorCode(n) == ZSTD_error_dstSize_tooSmall) {
-			*out_len = len;
+			*out_len = len; /* did not fit: store raw */
 			return MDF_OK;
 		}
 		return mdf_err_set(err, MDF_ERR_INTERNAL, "zstd: %s",
@@ -47,8 +51,19 @@ static enum mdf_status zstd_decompress(const void *src, size_t len, void *dst,
 				       size_t dst_len, size_t *out_len,
 				       struct mdf_err *err)
 {
-	size_t n = ZSTD_decompress(dst, dst_len, src, len);
+	unsigned long long want = ZSTD_getFrameContentSize(src, len);
+	size_t n;
 
+	if (want == ZSTD_CONTENTSIZE_ERROR)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "zstd: not a zstd frame");
+	/* The frame header states the size: check it before decompressing.
+	 * (ZSTD_CONTENTSIZE_UNKNOWN: no size in the header; the result is
+	 * checked by the caller.) */
+	if (want != ZSTD_CONTENTSIZE_UNKNOWN && want != (unsigned long long)dst_len)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "zstd: decompressed to %llu bytes, expected %zu",
+				   want, dst_len);
+	n = ZSTD_decompress(dst, dst_len, src, len);
 	if (ZSTD_isError(n))
 		return mdf_err_set(err, MDF_ERR_FORMAT, "zstd: %s",
 				   ZSTD_getErrorName(n));

@@ -498,19 +498,19 @@ static enum mdf_status ew_incomplete(struct ew_writer *w, struct mdf_err *err)
 
 	w->stats->incomplete = true;
 	if (w->out->flat)
-		return mdf_err_push(err, "the ELF dump is incomplete (a flattened "
-				    "stream cannot be marked so)");
+		return mdf_err_push(err, "%s: the ELF dump is incomplete (a flattened "
+				    "stream cannot be marked so)", w->out->path);
 	if (w->out->fail_off < w->lay.ehsize)
-		return mdf_err_push(err, "the ELF dump is incomplete (not even its "
-				    "header was written)");
+		return mdf_err_push(err, "%s: the ELF dump is incomplete (not even its "
+				    "header was written)", w->out->path);
 	elf_write_encode_ehdr(&w->lay, w->p->in->e_machine,
 			      w->p->in->e_flags | 1, ehdr);
 	if (out_patch(w->out, 0, ehdr, w->lay.ehsize, &ignore) != MDF_OK)
-		return mdf_err_push(err, "the ELF dump is incomplete (and could "
-				    "not be marked so: %s)", ignore.msg);
-	return mdf_err_push(err, "the ELF dump is incomplete (e_flags bit 0 set, "
+		return mdf_err_push(err, "%s: the ELF dump is incomplete (and could "
+				    "not be marked so: %s)", w->out->path, ignore.msg);
+	return mdf_err_push(err, "%s: the ELF dump is incomplete (e_flags bit 0 set, "
 			    "data from offset 0x%llx on missing)",
-			    (unsigned long long)w->out->fail_off);
+			    w->out->path, (unsigned long long)w->out->fail_off);
 }
 
 static enum mdf_status ew_check(const struct elf_write_params *p,

@@ -7,6 +7,7 @@
 
 #include "dump.h"
 #include "makedumpfile.h"
+#include "rearrange.h"
 
 static int exit_code(enum mdf_status st)
 {
@@ -67,8 +68,7 @@ int main(int argc, char **argv)
 		st = MDF_OK;
 		break;
 	case MDF_ACT_REARRANGE:
-		st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				 "-R is not implemented yet");
+		st = rearrange_main(&ctx->opts, &ctx->pr, &ctx->err);
 		break;
 	case MDF_ACT_DUMP:
 	default:

@@ -52,6 +52,8 @@ static enum mdf_status raw_write(struct out_sink *o, const void *buf,
 	enum mdf_status st = util_write_full(o->fd, buf, len, err);
 
 	o->syscalls++;
+	if (st == MDF_ERR_NOSPC)
+		return st; /* the writer says which dump is incomplete */
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", o->path);
 	o->written += len;
@@ -91,8 +93,8 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 		o->full = true;
 		o->fail_off = off;
 		return mdf_err_set(err, MDF_ERR_NOSPC,
-				   "%s: the dump reached the size limit of %llu bytes (-L)",
-				   o->path, (unsigned long long)o->limit);
+				   "the size limit of %llu bytes (-L) was reached",
+				   (unsigned long long)o->limit);
 	}
 	if (o->flat) {
 		unsigned char rec[16];
@@ -107,7 +109,7 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 		o->syscalls++;
 		if (st == MDF_OK)
 			o->written += len;
-		else
+		else if (st != MDF_ERR_NOSPC)
 			mdf_err_push(err, "%s", o->path);
 	}
 	if (st == MDF_ERR_NOSPC) {

@@ -2,6 +2,7 @@
  * print_info.c - the only file that prints.
  */
 #include "print_info.h"
+#include "compress.h"
 
 #include <stdarg.h>
 #include <time.h>
@@ -122,8 +123,8 @@ void pi_version(const struct mdf_printer *p)
 	(void)p;
 	printf("makedumpfile: version %s (compatible filter)\n", MDF_VERSION);
 	printf("lzo\tenabled\n");
-	printf("snappy\t%s\n", HAVE_SNAPPY ? "enabled" : "disabled");
-	printf("zstd\t%s\n", HAVE_ZSTD ? "enabled" : "disabled");
+	printf("snappy\t%s\n", compress_available(MDF_CODEC_SNAPPY) ? "enabled" : "disabled");
+	printf("zstd\t%s\n", compress_available(MDF_CODEC_ZSTD) ? "enabled" : "disabled");
 }
 
 void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,

@@ -1,0 +1,105 @@
+#!/bin/bash
+# Incomplete dumps: -L SIZE and a full disk (a small tmpfs) leave a readable
+# dump whose header says it is incomplete, a clear message, and a non-zero
+# exit; a -d list retries at the next level; the output is created 0600
+# and never overwritten without -f.
+. "$(dirname "$0")/../lib.sh"
+GEN="$MDF_BUILD/tests/gen/mkvmcore"
+KPY="$MDF_SRC/../shared/tools/kdump.py"
+[ -f "$KPY" ] || KPY="$MDF_SHARED/tools/kdump.py"
+
+cat >"$T/spec" <<'SPEC'
+kernel 6.12
+ram 0x100000 0x8000000
+pages 0x4000+8192 anon random 1
+pages 0x2000+2048 cache text 2
+SPEC
+"$GEN" "$T/spec" "$T/vmcore" || { notok "incomplete" "mkvmcore failed"; exit 0; }
+
+status_of() { python3 - "$1" <<'PY'
+import struct, sys
+h = open(sys.argv[1], "rb").read(464)
+print(hex(struct.unpack_from("<I", h, 424)[0]))
+PY
+}
+
+# -L: a 4 MiB limit on a dump that needs about 40 MiB.
+"$MDF" -l -d 0 -L 4M "$T/vmcore" "$T/lim" >"$T/out" 2>"$T/err"; rc=$?
+st=$(status_of "$T/lim")
+size=$(stat -c %s "$T/lim")
+if [ $rc -eq 1 ] && [ "$st" = 0xa ] && [ "$size" -le $((4 << 20)) ] &&
+	grep -q "size limit" "$T/err" && grep -q "incomplete" "$T/err"; then
+	ok "limit-marks-incomplete (status $st, $size bytes)"
+else notok "limit-marks-incomplete" "rc=$rc status=$st size=$size: $(cat "$T/err")"; fi
+# What was written reads back right: every page with data equals the ELF.
+if [ -f "$KPY" ]; then
+	r=$(python3 - "$T/lim" "$T/vmcore" <<'PY'
+import struct, sys, ctypes, ctypes.util
+lzo = ctypes.CDLL(ctypes.util.find_library("lzo2") or "liblzo2.so.2")
+d = open(sys.argv[1], "rb").read(); e = open(sys.argv[2], "rb")
+blk = 4096; sub = struct.unpack_from("<i", d, 432)[0]; bb = struct.unpack_from("<I", d, 436)[0]
+maxpfn = struct.unpack_from("<Q", d, blk + 96)[0]
+bm2 = (1 + sub) * blk + bb * blk // 2; desc = (1 + sub + bb) * blk
+eh = e.read(64); phoff, = struct.unpack_from("<Q", eh, 32); phn, = struct.unpack_from("<H", eh, 56)
+loads = []
+for i in range(phn):
+    e.seek(phoff + i * 56); t, f, off, va, pa, fs, ms, al = struct.unpack("<IIQQQQQQ", e.read(56))
+    if t == 1: loads.append((pa, off, fs))
+good = lost = 0; i = 0
+for pfn in range(maxpfn):
+    if not d[bm2 + pfn // 8] >> (pfn % 8) & 1: continue
+    if desc + 24 * i + 24 > len(d): lost += 1; i += 1; continue
+    off, size, flags, _ = struct.unpack_from("<qIIQ", d, desc + 24 * i); i += 1
+    if off == 0: lost += 1; continue
+    raw = d[off:off + size]
+    if flags & 2:
+        out = ctypes.create_string_buffer(blk); n = ctypes.c_size_t(blk)
+        assert lzo.lzo1x_decompress_safe(raw, ctypes.c_size_t(size), out, ctypes.byref(n), None) == 0
+        raw = out.raw
+    for pa, o, fs in loads:
+        if pa <= pfn * blk < pa + fs:
+            e.seek(o + pfn * blk - pa); assert e.read(blk) == raw, hex(pfn); break
+    good += 1
+print("good %d lost %d" % (good, lost))
+PY
+)
+	if [[ "$r" == good* ]] && [[ "$r" != "good 0 "* ]]; then ok "limit-dump-readable ($r)"
+	else notok "limit-dump-readable" "$r"; fi
+fi
+
+# ELF output: e_flags bit 0.
+"$MDF" -E -d 0 -L 4M "$T/vmcore" "$T/lim.elf" >/dev/null 2>"$T/err"; rc=$?
+fl=$(python3 -c "import struct,sys; print(struct.unpack_from('<I', open(sys.argv[1],'rb').read(64), 48)[0] & 1)" "$T/lim.elf")
+if [ $rc -eq 1 ] && [ "$fl" = 1 ]; then ok "limit-elf-incomplete-flag"
+else notok "limit-elf-incomplete-flag" "rc=$rc e_flags bit0=$fl: $(cat "$T/err")"; fi
+
+# A full disk: a 6 MiB tmpfs (needs root and mount; skipped otherwise).
+mkdir -p "$T/small"
+if mount -t tmpfs -o size=6m tmpfs "$T/small" 2>/dev/null; then
+	"$MDF" -l -d 0 "$T/vmcore" "$T/small/dump" >/dev/null 2>"$T/err"; rc=$?
+	st=$(status_of "$T/small/dump")
+	if [ $rc -eq 1 ] && [ "$st" = 0xa ] && grep -q "No space left" "$T/err"; then ok "enospc-marks-incomplete"
+	else notok "enospc-marks-incomplete" "rc=$rc status=$st: $(cat "$T/err")"; fi
+	rm -f "$T/small/dump"
+	# -d 0,31: level 0 does not fit, level 31 does.
+	"$MDF" -l -d 0,31 "$T/vmcore" "$T/small/dump" >"$T/out" 2>"$T/err"; rc=$?
+	st=$(status_of "$T/small/dump")
+	lvl=$(python3 -c "import struct,sys; print(struct.unpack_from('<i', open(sys.argv[1],'rb').read(4200), 4104)[0])" "$T/small/dump")
+	if [ $rc -eq 0 ] && [ "$st" = 0x2 ] && [ "$lvl" = 31 ] && grep -q "Retrying with dump level 31" "$T/out"; then
+		ok "enospc-retries-next-level"
+	else notok "enospc-retries-next-level" "rc=$rc status=$st level=$lvl: $(cat "$T/out" "$T/err" | tail -n3)"; fi
+	umount "$T/small"
+else
+	skip "enospc" "cannot mount a tmpfs here"
+fi
+
+# 0600 and O_EXCL.
+rm -f "$T/new"
+"$MDF" --message-level 0 -l -d 31 "$T/vmcore" "$T/new"
+mode=$(stat -c %a "$T/new")
+if [ "$mode" = 600 ]; then ok "dumpfile-mode-0600"; else notok "dumpfile-mode-0600" "mode $mode"; fi
+"$MDF" -l -d 31 "$T/vmcore" "$T/new" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "already exists" "$T/err"; then ok "no-overwrite-without-f"
+else notok "no-overwrite-without-f" "rc=$rc $(cat "$T/err")"; fi
+if "$MDF" --message-level 0 -f -l -d 31 "$T/vmcore" "$T/new"; then ok "overwrite-with-f"
+else notok "overwrite-with-f" "rc=$?"; fi

@@ -1,0 +1,639 @@
+/*
+ * tests/unit/test_rearrange.c - makedumpfile -R (rearrange.c).
+ *
+ * Streams are built in memory, fed through a memfd (a regular file) or a
+ * pipe written by a thread in odd-sized pieces, and the rebuilt file is
+ * compared with a simple model: a byte array the records are applied to in
+ * order.  The round trip through output.c's -F sink checks writer and
+ * reader against each other.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diskdump.h"
+#include "output.h"
+#include "rearrange.h"
+#include "tap.h"
+#include "util.h"
+
+/* ---- stream builder and model ---- */
+
+struct sbuf {
+	unsigned char *p;
+	size_t len, cap;
+};
+
+static void sb_add(struct sbuf *s, const void *p, size_t n)
+{
+	if (s->len + n > s->cap) {
+		s->cap = (s->len + n) * 2 + 4096;
+		s->p = realloc(s->p, s->cap);
+		if (!s->p)
+			abort();
+	}
+	memcpy(s->p + s->len, p, n);
+	s->len += n;
+}
+
+static void sb_header(struct sbuf *s, int64_t type, int64_t version)
+{
+	unsigned char h[MDF_FLAT_HEADER_SIZE];
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, MDF_FLAT_SIGNATURE, strlen(MDF_FLAT_SIGNATURE));
+	store_be64(h + 16, (uint64_t)type);
+	store_be64(h + 24, (uint64_t)version);
+	sb_add(s, h, sizeof(h));
+}
+
+static void sb_rec_hdr(struct sbuf *s, int64_t off, int64_t size)
+{
+	unsigned char r[16];
+
+	store_be64(r, (uint64_t)off);
+	store_be64(r + 8, (uint64_t)size);
+	sb_add(s, r, 16);
+}
+
+/* A record of @size bytes of pattern @seed at @off. */
+static void sb_rec(struct sbuf *s, int64_t off, size_t size, unsigned seed)
+{
+	sb_rec_hdr(s, off, (int64_t)size);
+	for (size_t i = 0; i < size; i++) {
+		unsigned char b = (unsigned char)((i * 131 + seed * 7 + (i >> 9)) & 0xff);
+		sb_add(s, &b, 1);
+	}
+}
+
+static void sb_end(struct sbuf *s)
+{
+	sb_rec_hdr(s, -1, -1);
+}
+
+/* Apply the records of a valid stream to a byte array; returns its size. */
+static size_t model(const struct sbuf *s, unsigned char **out)
+{
+	size_t pos = MDF_FLAT_HEADER_SIZE, end = 0;
+	unsigned char *m = NULL;
+
+	for (;;) {
+		int64_t off = (int64_t)load_be64(s->p + pos);
+		int64_t size = (int64_t)load_be64(s->p + pos + 8);
+
+		pos += 16;
+		if (off == -1 && size == -1)
+			break;
+		if (size > 0 && (size_t)(off + size) > end) {
+			m = realloc(m, (size_t)(off + size));
+			if (!m)
+				abort();
+			memset(m + end, 0, (size_t)(off + size) - end);
+			end = (size_t)(off + size);
+		}
+		memcpy(m + off, s->p + pos, (size_t)size);
+		pos += (size_t)size;
+	}
+	*out = m;
+	return end;
+}
+
+static int memfd_with(const struct sbuf *s)
+{
+	int fd = memfd_create("flat-in", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (s->len && pwrite(fd, s->p, s->len, 0) != (ssize_t)s->len) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The whole content of @fd. */
+static size_t slurp(int fd, unsigned char **out)
+{
+	struct stat sb;
+	unsigned char *p;
+
+	if (fstat(fd, &sb) != 0)
+		abort();
+	p = malloc((size_t)sb.st_size + 1);
+	if (!p || pread(fd, p, (size_t)sb.st_size, 0) != sb.st_size)
+		abort();
+	*out = p;
+	return (size_t)sb.st_size;
+}
+
+/* Rearrange @s (through a memfd) into a memfd and compare with the model. */
+static bool run_and_compare(const struct sbuf *s, struct rearrange_stats *st,
+			    char *why, size_t whylen)
+{
+	struct mdf_err err;
+	unsigned char *want, *got;
+	size_t nwant, ngot;
+	int in = memfd_with(s), out = memfd_create("flat-out", MFD_CLOEXEC);
+	bool ok;
+
+	if (in < 0 || out < 0)
+		abort();
+	if (rearrange_fd(in, "test", out, "out", st, &err) != MDF_OK) {
+		snprintf(why, whylen, "rearrange_fd: %.500s", err.msg);
+		close(in);
+		close(out);
+		return false;
+	}
+	nwant = model(s, &want);
+	ngot = slurp(out, &got);
+	ok = nwant == ngot && (nwant == 0 || memcmp(want, got, nwant) == 0);
+	if (!ok)
+		snprintf(why, whylen, "output differs from the model (%zu vs %zu bytes)",
+			 ngot, nwant);
+	free(want);
+	free(got);
+	close(in);
+	close(out);
+	return ok;
+}
+
+#define T_MODEL(s, st)                                                  \
+	do {                                                            \
+		char t_why_[600];                                       \
+		if (!run_and_compare((s), (st), t_why_, sizeof(t_why_))) { \
+			t_fail(__FILE__, __LINE__, t_why_);             \
+			return;                                         \
+		}                                                       \
+	} while (0)
+
+/* Rearrange @s expecting failure; the message must contain @want. */
+static bool fails_with(const struct sbuf *s, const char *want, struct mdf_err *err)
+{
+	int in = memfd_with(s), out = memfd_create("flat-out", MFD_CLOEXEC);
+	enum mdf_status st;
+
+	if (in < 0 || out < 0)
+		abort();
+	st = rearrange_fd(in, "test", out, "out", NULL, err);
+	close(in);
+	close(out);
+	return st != MDF_OK && strstr(err->msg, want) != NULL;
+}
+
+#define T_FAILS(s, want)                                                   \
+	do {                                                               \
+		struct mdf_err t_e_;                                       \
+		mdf_err_clear(&t_e_);                                      \
+		if (!fails_with((s), (want), &t_e_)) {                     \
+			char t_m_[1200];                                   \
+			snprintf(t_m_, sizeof(t_m_), "want \"%s\", got \"%.900s\"", \
+				 (want), t_e_.msg);                        \
+			t_fail(__FILE__, __LINE__, t_m_);                  \
+			return;                                            \
+		}                                                          \
+	} while (0)
+
+static char tmpdir[64];
+
+static const char *tmp_path(const char *name)
+{
+	static char path[160];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	return path;
+}
+
+/* ---- header ---- */
+
+static void test_header_checks(void)
+{
+	unsigned char h[MDF_FLAT_HEADER_SIZE];
+	struct mdf_err err;
+
+	memset(h, 0, sizeof(h));
+	memcpy(h, "makedumpfile", 12);
+	store_be64(h + 16, 1);
+	store_be64(h + 24, 1);
+	T_OK(rearrange_check_header(h, sizeof(h), "standard input", &err), &err);
+
+	T_ASSERT(rearrange_check_header(h, 0, "standard input", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input is empty"));
+	T_ASSERT(rearrange_check_header(h, 100, "standard input", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: flattened stream cut short in its header: 100 of 4096"));
+
+	store_be64(h + 16, 2);
+	T_ASSERT(rearrange_check_header(h, sizeof(h), "standard input", &err) == MDF_ERR_NOTSUPP);
+	T_ASSERT(strstr(err.msg, "standard input: flattened stream of type 2"));
+	store_be64(h + 16, 1);
+	store_be64(h + 24, 0x100000000000000ULL); /* little-endian 1 */
+	T_ASSERT(rearrange_check_header(h, sizeof(h), "standard input", &err) == MDF_ERR_NOTSUPP);
+	T_ASSERT(strstr(err.msg, "version"));
+	store_be64(h + 24, 1);
+
+	/* The signature is NUL padded: "makedumpfileX" is something else. */
+	h[12] = 'X';
+	T_ASSERT(rearrange_check_header(h, sizeof(h), "standard input", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input is not a flattened makedumpfile stream"));
+	h[12] = 0;
+
+	memcpy(h, "KDUMP   ", 8);
+	T_ASSERT(rearrange_check_header(h, sizeof(h), "standard input", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "kdump-compressed"));
+	memcpy(h, "\177ELF\2\1\1\0", 8);
+	T_ASSERT(rearrange_check_header(h, sizeof(h), "standard input", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "ELF"));
+	memcpy(h, "garbage!", 8);
+	T_ASSERT(rearrange_check_header(h, 8, "x", &err) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "x is not a flattened makedumpfile stream"));
+}
+
+/* ---- streams ---- */
+
+static void test_in_order_overwrite_and_holes(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 464, 1);          /* header */
+	sb_rec(&s, 8192, 10000, 2);     /* leaves a hole 464..8192 */
+	sb_rec(&s, 100, 50, 3);         /* overwrites part of the header */
+	sb_rec(&s, 8192 + 5000, 20, 4); /* overwrites the middle of record 2 */
+	sb_rec(&s, 40000, 0, 5);        /* empty: changes nothing */
+	sb_end(&s);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.records, 5);
+	T_EQ_U64(st.out_size, 8192 + 10000);
+	T_EQ_U64(st.data_bytes, 464 + 10000 + 50 + 20);
+	T_EQ_U64(st.in_bytes, s.len);
+	free(s.p);
+}
+
+static void test_trailing_bytes_ignored(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	size_t stream_len;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 4096, 1);
+	sb_end(&s);
+	stream_len = s.len;
+	/* A raw device holds more than the stream: junk after the marker. */
+	sb_rec_hdr(&s, -7, 3);
+	sb_add(&s, "junkjunk", 8);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.in_bytes, stream_len);
+	T_EQ_U64(st.records, 1);
+	free(s.p);
+}
+
+static void test_empty_dump(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+
+	sb_header(&s, 1, 1);
+	sb_end(&s);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.records, 0);
+	T_EQ_U64(st.out_size, 0);
+	free(s.p);
+}
+
+static void test_coalesces_contiguous_records(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+
+	sb_header(&s, 1, 1);
+	for (unsigned i = 0; i < 1024; i++)     /* 4 MiB in 4 KiB records */
+		sb_rec(&s, (int64_t)i * 4096, 4096, i);
+	sb_rec(&s, 0, 464, 9);                   /* header rewritten last */
+	sb_end(&s);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.records, 1025);
+	/* 4 MiB through a 1 MiB buffer, plus the rewrite. */
+	T_ASSERT(st.writes <= 6);
+	T_ASSERT(st.reads <= 8);
+	free(s.p);
+}
+
+static void test_large_record(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 4096, 3 * 1024 * 1024 + 123, 1); /* larger than either buffer */
+	sb_rec(&s, 0, 7, 2);
+	sb_rec(&s, 4096 + 3 * 1024 * 1024 + 123, 4096, 3);
+	sb_end(&s);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.out_size, 4096 + 3 * 1024 * 1024 + 123 + 4096);
+	free(s.p);
+}
+
+static void test_bad_records(void)
+{
+	struct sbuf s = { 0 };
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 16, 1);
+	sb_rec_hdr(&s, -2, 16);
+	T_FAILS(&s, "test: record 2 at byte 4128: negative offset -2");
+
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec_hdr(&s, -1, 16); /* half an end marker */
+	T_FAILS(&s, "record 1 at byte 4096: negative offset -1");
+
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec_hdr(&s, 0, -16);
+	T_FAILS(&s, "negative size -16");
+
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec_hdr(&s, 0, (1LL << 30) + 1);
+	T_FAILS(&s, "over the limit");
+
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec_hdr(&s, INT64_MAX - 10, 11);
+	T_FAILS(&s, "overflows");
+
+	/* Exactly 1 GiB is allowed by the check; the stream then ends. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec_hdr(&s, 0, 1LL << 30);
+	sb_add(&s, "abc", 3);
+	T_FAILS(&s, "cut short after 0 records at byte 4115: no end marker (record 1, 1073741824 bytes for offset 0x0, has only 3)");
+	free(s.p);
+}
+
+static void test_cut_short(void)
+{
+	struct sbuf s = { 0 };
+
+	sb_header(&s, 1, 1);
+	T_FAILS(&s, "test: flattened stream cut short after 0 records at byte 4096: no end marker");
+	sb_rec(&s, 0, 100, 1);
+	sb_rec(&s, 100, 100, 2);
+	T_FAILS(&s, "cut short after 2 records at byte 4328: no end marker");
+	sb_add(&s, "\0\0\0\0", 4);
+	T_FAILS(&s, "cut short after 2 records at byte 4332: no end marker (a partial record header)");
+	s.len -= 4;
+	sb_rec(&s, 200, 100, 3);
+	s.len -= 1;
+	T_FAILS(&s, "cut short after 2 records at byte 4443: no end marker (record 3, 100 bytes for offset 0xc8, has only 99)");
+	s.len = 100;
+	T_FAILS(&s, "cut short in its header");
+	free(s.p);
+}
+
+/* ---- pipes: reads return odd amounts ---- */
+
+struct feeder {
+	int fd;
+	const struct sbuf *s;
+};
+
+static void *feed(void *arg)
+{
+	struct feeder *f = arg;
+	size_t pos = 0, step = 1;
+
+	while (pos < f->s->len) {
+		size_t n = MDF_MIN(step, f->s->len - pos);
+		ssize_t w = write(f->fd, f->s->p + pos, n);
+
+		if (w <= 0)
+			break;
+		pos += (size_t)w;
+		step = step * 3 + 1;
+		if (step > 200000)
+			step = 7;
+	}
+	close(f->fd);
+	return NULL;
+}
+
+static void test_pipe_odd_pieces(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	struct mdf_err err;
+	unsigned char *want, *got;
+	size_t nwant, ngot;
+	int p[2], out = memfd_create("flat-out", MFD_CLOEXEC);
+	struct feeder f;
+	pthread_t th;
+	enum mdf_status rc;
+
+	sb_header(&s, 1, 1);
+	for (unsigned i = 0; i < 300; i++)
+		sb_rec(&s, (int64_t)(i * 3001 % 700) * 4096, 4096 + i, i);
+	sb_end(&s);
+	T_ASSERT(out >= 0 && pipe(p) == 0);
+	f.fd = p[1];
+	f.s = &s;
+	T_ASSERT(pthread_create(&th, NULL, feed, &f) == 0);
+	rc = rearrange_fd(p[0], "pipe", out, "out", &st, &err);
+	pthread_join(th, NULL);
+	close(p[0]);
+	T_OK(rc, &err);
+	nwant = model(&s, &want);
+	ngot = slurp(out, &got);
+	close(out);
+	T_EQ_U64(ngot, nwant);
+	T_ASSERT(memcmp(want, got, nwant) == 0);
+	T_EQ_U64(st.records, 300);
+	free(want);
+	free(got);
+	free(s.p);
+}
+
+/* ---- rearrange_stream: the file ---- */
+
+static void test_stream_creates_0600_and_refuses_existing(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	struct mdf_err err;
+	const char *path = tmp_path("dump1");
+	unsigned char *got;
+	struct stat sb;
+	int in, fd;
+	size_t n;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 5000, 1);
+	sb_end(&s);
+	unlink(path);
+	in = memfd_with(&s);
+	T_ASSERT(in >= 0);
+	T_OK(rearrange_stream(in, "standard input", path, false, &st, &err), &err);
+	T_ASSERT(stat(path, &sb) == 0);
+	T_EQ_U64(sb.st_mode & 0777, 0600);
+	T_EQ_U64(sb.st_size, 5000);
+
+	/* Again without force: refused, file untouched. */
+	T_ASSERT(lseek(in, 0, SEEK_SET) == 0);
+	T_ASSERT(rearrange_stream(in, "standard input", path, false, &st, &err) == MDF_ERR_IO);
+	T_ASSERT(strstr(err.msg, "already exists (use -f to overwrite it)"));
+	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == 5000);
+
+	/* With force over a longer file: truncated to the new dump. */
+	fd = open(path, O_WRONLY);
+	T_ASSERT(fd >= 0 && pwrite(fd, "x", 1, 99999) == 1);
+	close(fd);
+	T_ASSERT(lseek(in, 0, SEEK_SET) == 0);
+	T_OK(rearrange_stream(in, "standard input", path, true, &st, &err), &err);
+	fd = open(path, O_RDONLY);
+	T_ASSERT(fd >= 0);
+	n = slurp(fd, &got);
+	close(fd);
+	T_EQ_U64(n, 5000);
+	T_ASSERT(memcmp(got, s.p + MDF_FLAT_HEADER_SIZE + 16, 5000) == 0);
+	free(got);
+	close(in);
+	unlink(path);
+	free(s.p);
+}
+
+static void test_stream_cut_short_removes_file(void)
+{
+	struct sbuf s = { 0 };
+	struct mdf_err err;
+	const char *path = tmp_path("dump2");
+	int in;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 5000, 1);
+	sb_rec(&s, 5000, 5000, 2);
+	s.len -= 10;
+	unlink(path);
+	in = memfd_with(&s);
+	T_ASSERT(in >= 0);
+	T_ASSERT(rearrange_stream(in, "standard input", path, false, NULL, &err) == MDF_ERR_FORMAT);
+	close(in);
+	T_ASSERT(strstr(err.msg, "standard input: flattened stream cut short after 1 records at byte 14118: no end marker"));
+	T_ASSERT(strstr(err.msg, "; removed the incomplete "));
+	T_ASSERT(access(path, F_OK) != 0 && errno == ENOENT);
+	free(s.p);
+}
+
+static void test_stream_bad_header_creates_nothing(void)
+{
+	struct sbuf s = { 0 };
+	struct mdf_err err;
+	const char *path = tmp_path("dump3");
+	int in;
+
+	sb_header(&s, 1, 2);
+	sb_end(&s);
+	unlink(path);
+	in = memfd_with(&s);
+	T_ASSERT(in >= 0);
+	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, &err) != MDF_OK);
+	close(in);
+	T_ASSERT(strstr(err.msg, "standard input: flattened stream of version 2"));
+	T_ASSERT(access(path, F_OK) != 0);
+	free(s.p);
+}
+
+static void test_stream_refuses_its_own_input(void)
+{
+	struct sbuf s = { 0 };
+	struct mdf_err err;
+	const char *path = tmp_path("stream");
+	struct stat sb;
+	int fd, in;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 100, 1);
+	sb_end(&s);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	T_ASSERT(fd >= 0 && write(fd, s.p, s.len) == (ssize_t)s.len);
+	close(fd);
+	in = open(path, O_RDONLY);
+	T_ASSERT(in >= 0);
+	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, &err) == MDF_ERR_ARG);
+	close(in);
+	T_ASSERT(strstr(err.msg, "is standard input itself"));
+	T_ASSERT(stat(path, &sb) == 0 && (size_t)sb.st_size == s.len);
+	unlink(path);
+	free(s.p);
+}
+
+/* ---- round trip with output.c's -F sink ---- */
+
+static void test_round_trip_with_flat_sink(void)
+{
+	struct out_sink flat, file;
+	struct mdf_err err;
+	const char *path = tmp_path("direct");
+	unsigned char *chunk = malloc(70000), *a, *b;
+	int ffd = memfd_create("flat", MFD_CLOEXEC), out = memfd_create("re", MFD_CLOEXEC);
+	size_t na, nb;
+	int fd;
+
+	T_ASSERT(chunk && ffd >= 0 && out >= 0);
+	for (size_t i = 0; i < 70000; i++)
+		chunk[i] = (unsigned char)(i * 7 + (i >> 12));
+	unlink(path);
+	T_OK(out_open_flat(&flat, ffd, 0, 64 << 10, &err), &err);
+	T_OK(out_open_file(&file, path, false, 0, 64 << 10, &err), &err);
+	/* A writer's pattern: pages, a jump, the header last. */
+	for (int k = 0; k < 2; k++) {
+		struct out_sink *o = k ? &file : &flat;
+
+		for (uint64_t off = 8192; off < 8192 + 20 * 70000; off += 70000)
+			T_OK(out_write(o, off, chunk, 70000, &err), &err);
+		T_OK(out_write(o, 3 << 20, chunk, 123, &err), &err);
+		T_OK(out_write(o, 0, chunk + 5, 464, &err), &err);
+		T_OK(out_write(o, 4096, chunk + 9, 4096, &err), &err);
+		T_OK(out_close(o, &err), &err);
+	}
+	T_ASSERT(lseek(ffd, 0, SEEK_SET) == 0);
+	T_OK(rearrange_fd(ffd, "flat", out, "re", NULL, &err), &err);
+	na = slurp(out, &a);
+	fd = open(path, O_RDONLY);
+	T_ASSERT(fd >= 0);
+	nb = slurp(fd, &b);
+	close(fd);
+	T_EQ_U64(na, nb);
+	T_ASSERT(memcmp(a, b, na) == 0);
+	free(a);
+	free(b);
+	free(chunk);
+	close(ffd);
+	close(out);
+	unlink(path);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_rearrange.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		printf("not ok mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	T_RUN(test_header_checks);
+	T_RUN(test_in_order_overwrite_and_holes);
+	T_RUN(test_trailing_bytes_ignored);
+	T_RUN(test_empty_dump);
+	T_RUN(test_coalesces_contiguous_records);
+	T_RUN(test_large_record);
+	T_RUN(test_bad_records);
+	T_RUN(test_cut_short);
+	T_RUN(test_pipe_odd_pieces);
+	T_RUN(test_stream_creates_0600_and_refuses_existing);
+	T_RUN(test_stream_cut_short_removes_file);
+	T_RUN(test_stream_bad_header_creates_nothing);
+	T_RUN(test_stream_refuses_its_own_input);
+	T_RUN(test_round_trip_with_flat_sink);
+	rmdir(tmpdir);
+	return t_done();
+}
