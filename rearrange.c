@@ -1,12 +1,13 @@
 /*
  * rearrange.c - makedumpfile -R: flattened stream in, dump file out.
  *
- * Input is read in large chunks into one buffer; record headers are parsed
- * from it and payload bytes are handed to a small write-behind buffer that
- * turns contiguous records (the usual case: the writer emits the file
- * front to back) into few large pwrite calls.  Nothing is allocated from a
- * size the stream declares, so a hostile stream costs at most the two
- * fixed buffers.
+ * Input is read in large chunks into one buffer (a pipe on stdin is grown
+ * to the same size, so a fast writer fills it in one go); record headers
+ * are parsed from it and payload bytes are handed to a write-behind cache
+ * that turns contiguous records (the usual case: the writer emits the file
+ * front to back, in one or two interleaved runs) into few large pwrite
+ * calls.  Nothing is allocated from a size the stream declares, so a
+ * hostile stream costs at most the fixed buffers (5 MiB).
  */
 #include "rearrange.h"
 
@@ -34,12 +35,28 @@ struct rr_in {
 	uint64_t reads;
 };
 
+/*
+ * Write-behind: a few pending extents, each a contiguous run of bytes for
+ * [off, off + len).  Upstream's -F interleaves two sequential streams (page
+ * descriptors and page data), so one extent per stream keeps both
+ * coalesced.  Pending extents never overlap: a record that touches one
+ * flushes it first, which keeps "later records win".
+ */
+#define RR_SLOTS 4
+
+struct rr_slot {
+	unsigned char *buf;   /* allocated on first use */
+	size_t len;
+	uint64_t off;
+	uint64_t used;        /* for LRU eviction */
+};
+
 struct rr_out {
 	int fd;
 	const char *name;
-	unsigned char *buf;
-	size_t cap, len;      /* pending bytes go to [off, off + len) */
-	uint64_t off;
+	size_t cap;           /* bytes per slot */
+	struct rr_slot slot[RR_SLOTS];
+	uint64_t tick;
 	uint64_t writes;
 	uint64_t end;         /* highest offset + size seen */
 	uint64_t data;        /* payload bytes accepted */
@@ -80,18 +97,65 @@ static enum mdf_status rr_fill(struct rr_in *in, size_t need,
 	return MDF_OK;
 }
 
-static enum mdf_status rr_flush(struct rr_out *out, struct mdf_err *err)
+static enum mdf_status rr_pwrite(struct rr_out *out, const unsigned char *p,
+				 size_t len, uint64_t off, struct mdf_err *err)
 {
-	enum mdf_status st;
+	enum mdf_status st = util_pwrite_full(out->fd, p, len, off, err);
 
-	if (!out->len)
-		return MDF_OK;
-	st = util_pwrite_full(out->fd, out->buf, out->len, out->off, err);
 	out->writes++;
-	out->len = 0;
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", out->name);
 	return MDF_OK;
+}
+
+static enum mdf_status rr_flush(struct rr_out *out, struct rr_slot *s,
+				struct mdf_err *err)
+{
+	size_t len = s->len;
+
+	if (!len)
+		return MDF_OK;
+	s->len = 0;
+	return rr_pwrite(out, s->buf, len, s->off, err);
+}
+
+static enum mdf_status rr_flush_all(struct rr_out *out, struct mdf_err *err)
+{
+	for (unsigned i = 0; i < RR_SLOTS; i++) {
+		enum mdf_status st = rr_flush(out, &out->slot[i], err);
+
+		if (st != MDF_OK)
+			return st;
+	}
+	return MDF_OK;
+}
+
+/* An empty slot with a buffer: a free one, else the least recently used
+ * one, flushed. */
+static enum mdf_status rr_pick(struct rr_out *out, struct rr_slot **ret,
+			       struct mdf_err *err)
+{
+	struct rr_slot *best = NULL;
+
+	for (unsigned i = 0; i < RR_SLOTS; i++) {
+		struct rr_slot *s = &out->slot[i];
+
+		if (!s->buf) {
+			s->buf = malloc(out->cap);
+			if (!s->buf)
+				continue; /* fewer slots, not a failure */
+		}
+		if (!s->len) {
+			best = s;
+			break;
+		}
+		if (!best || s->used < best->used)
+			best = s;
+	}
+	if (!best)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for the write buffer");
+	*ret = best;
+	return rr_flush(out, best, err);
 }
 
 /* Put @len bytes at file offset @off, after everything put before. */
@@ -102,32 +166,41 @@ static enum mdf_status rr_put(struct rr_out *out, uint64_t off,
 	enum mdf_status st;
 
 	while (len) {
+		struct rr_slot *s = NULL;
 		size_t n;
 
-		if (out->len && off != out->off + out->len) {
-			st = rr_flush(out, err);
-			if (st != MDF_OK)
-				return st;
-		}
-		if (!out->len) {
-			out->off = off;
-			if (len >= out->cap) {
-				/* Nothing pending: a large piece goes out as is. */
-				st = util_pwrite_full(out->fd, p, len, off, err);
-				out->writes++;
+		for (unsigned i = 0; i < RR_SLOTS; i++) {
+			struct rr_slot *t = &out->slot[i];
+
+			if (!t->len)
+				continue;
+			if (off == t->off + t->len && t->len < out->cap) {
+				s = t;
+			} else if (off < t->off + t->len && t->off < off + len) {
+				/* Older bytes under the new ones go out first. */
+				st = rr_flush(out, t, err);
 				if (st != MDF_OK)
-					return mdf_err_push(err, "%s", out->name);
-				return MDF_OK;
+					return st;
 			}
 		}
-		n = MDF_MIN(out->cap - out->len, len);
-		memcpy(out->buf + out->len, p, n);
-		out->len += n;
+		if (!s) {
+			/* A large piece goes out as is. */
+			if (len >= out->cap)
+				return rr_pwrite(out, p, len, off, err);
+			st = rr_pick(out, &s, err);
+			if (st != MDF_OK)
+				return st;
+			s->off = off;
+		}
+		s->used = ++out->tick;
+		n = MDF_MIN(out->cap - s->len, len);
+		memcpy(s->buf + s->len, p, n);
+		s->len += n;
 		p += n;
 		off += n;
 		len -= n;
-		if (out->len == out->cap) {
-			st = rr_flush(out, err);
+		if (s->len == out->cap) {
+			st = rr_flush(out, s, err);
 			if (st != MDF_OK)
 				return st;
 		}
@@ -178,12 +251,16 @@ enum mdf_status rearrange_check_header(const unsigned char *hdr, size_t len,
 
 static enum mdf_status rr_read_header(struct rr_in *in, struct mdf_err *err)
 {
+	struct stat sb;
 	enum mdf_status st;
 
 	if (isatty(in->fd))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "%s is a terminal: pipe the flattened dump into -R (makedumpfile -R DUMPFILE < STREAM)",
 				   in->name);
+	/* Best effort: fewer, larger reads from a pipe. */
+	if (fstat(in->fd, &sb) == 0 && S_ISFIFO(sb.st_mode))
+		(void)fcntl(in->fd, F_SETPIPE_SZ, (int)in->cap);
 	st = rr_fill(in, MDF_FLAT_HEADER_SIZE, err);
 	if (st != MDF_OK)
 		return st;
@@ -310,14 +387,12 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 	uint64_t records = 0;
 	enum mdf_status st;
 
-	out.buf = malloc(out.cap);
-	if (!out.buf)
-		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for the write buffer");
 	st = rr_apply(in, &out, &records, err);
 	if (st == MDF_OK)
-		st = rr_flush(&out, err);
+		st = rr_flush_all(&out, err);
 	rr_stats(stats, in, &out, records);
-	free(out.buf);
+	for (unsigned i = 0; i < RR_SLOTS; i++)
+		free(out.slot[i].buf);
 	return st;
 }
 

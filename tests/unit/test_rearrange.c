@@ -324,6 +324,65 @@ static void test_coalesces_contiguous_records(void)
 	free(s.p);
 }
 
+/* Upstream's -F interleaves descriptors and data: both runs coalesce. */
+static void test_interleaved_runs_coalesce(void)
+{
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+
+	sb_header(&s, 1, 1);
+	sb_rec(&s, 0, 464, 1);
+	for (unsigned i = 0; i < 200; i++) {
+		sb_rec(&s, (int64_t)(1 << 20) + (int64_t)i * 65000, 65000, i);
+		sb_rec(&s, 0x2000 + (int64_t)i * 1656, 1656, i + 1000);
+	}
+	sb_end(&s);
+	T_MODEL(&s, &st);
+	T_EQ_U64(st.records, 401);
+	/* 13 MiB of data, 330 KiB of descriptors, the header. */
+	T_ASSERT(st.writes <= 16);
+	free(s.p);
+}
+
+/* Random records that overlap, append and jump: the model decides. */
+static void test_random_records_match_model(void)
+{
+	struct sbuf s = { 0 };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int64_t runs[3] = { 0, 1 << 20, 2 << 20 };
+
+	for (int round = 0; round < 4; round++) {
+		struct rearrange_stats st;
+		unsigned nrec = round == 3 ? 40 : 600;
+
+		s.len = 0;
+		sb_header(&s, 1, 1);
+		for (unsigned i = 0; i < nrec; i++) {
+			size_t size;
+			int64_t off;
+			unsigned r;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			r = (unsigned)(x % 3);
+			size = (size_t)((x >> 8) % (round == 3 ? 1500000 : 70000));
+			if ((x >> 40) % 4 == 0) {
+				/* Anywhere, probably over earlier bytes. */
+				off = (int64_t)((x >> 20) % (3 << 20));
+			} else {
+				off = runs[r];
+				runs[r] += (int64_t)size;
+			}
+			sb_rec(&s, off, size, i);
+		}
+		sb_end(&s);
+		T_MODEL(&s, &st);
+		T_EQ_U64(st.records, nrec);
+	}
+	free(s.p);
+}
+
 static void test_large_record(void)
 {
 	struct sbuf s = { 0 };
@@ -625,6 +684,8 @@ int main(void)
 	T_RUN(test_trailing_bytes_ignored);
 	T_RUN(test_empty_dump);
 	T_RUN(test_coalesces_contiguous_records);
+	T_RUN(test_interleaved_runs_coalesce);
+	T_RUN(test_random_records_match_model);
 	T_RUN(test_large_record);
 	T_RUN(test_bad_records);
 	T_RUN(test_cut_short);
