@@ -55,6 +55,10 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 ifeq ($(STATIC),1)
 PKG_LIBS := $(shell $(PKG_CONFIG) --static --libs $(PKGS) 2>/dev/null)
 LDSTATIC := -static
+# libsnappy is C++ and snappy.pc does not name its runtime.
+ifeq ($(HAVE_SNAPPY),1)
+PKG_LIBS += -lstdc++ -lm
+endif
 else
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 endif

@@ -64,18 +64,42 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	struct cache_config cc = { 0 };
 	enum mdf_status st;
 
+	unsigned char head[KDUMP_SIG_LEN];
+	size_t got = 0;
+
 	ctx->in_fd = open(o->vmcore, O_RDONLY | O_CLOEXEC);
 	if (ctx->in_fd < 0)
 		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
 				     "cannot open %s", o->vmcore);
-	st = elf_info_open(&ctx->elf, ctx->in_fd, o->vmcore, &ctx->err);
-	if (st != MDF_OK)
-		return st;
 	switch (o->mmap) {
 	case MDF_MMAP_NEVER: cc.policy = CACHE_MMAP_NEVER; break;
 	case MDF_MMAP_ALWAYS: cc.policy = CACHE_MMAP_ALWAYS; break;
 	case MDF_MMAP_TRY: cc.policy = CACHE_MMAP_TRY; break;
 	}
+	/* A kdump-compressed input is filtered again (refiltering). */
+	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) == MDF_OK &&
+	    diskdump_probe(head, got)) {
+		ctx->is_kdump = true;
+		st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
+		if (st == MDF_OK)
+			st = diskdump_open(&ctx->dd, ctx->in_fd, o->vmcore,
+					   &ctx->cache, &ctx->err);
+		if (st == MDF_OK && o->format == MDF_FMT_ELF && !o->dry_run)
+			st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+					 "%s: -E from a kdump-compressed input is not supported",
+					 o->vmcore);
+		if (st == MDF_OK && !ctx->dd.vmcoreinfo)
+			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+					 "%s: the dump has no VMCOREINFO", o->vmcore);
+		if (st == MDF_OK)
+			ctx->old_level = ctx->dd.dump_level > 0 ?
+				(unsigned)ctx->dd.dump_level & 31 : 0;
+		return st;
+	}
+	mdf_err_clear(&ctx->err);
+	st = elf_info_open(&ctx->elf, ctx->in_fd, o->vmcore, &ctx->err);
+	if (st != MDF_OK)
+		return st;
 	return cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
 }
 
@@ -84,11 +108,16 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	struct arch_seg_hint hints[64];
 	size_t nh = 0;
 	enum mdf_status st;
-	unsigned dl = opts_dump_level(&ctx->opts);
+	unsigned dl = opts_dump_level(&ctx->opts) | ctx->old_level;
+	uint16_t machine = ctx->elf.e_machine;
 
 	kinfo_init(&ctx->ki);
-	st = vmcoreinfo_parse(ctx->elf.vmcoreinfo, ctx->elf.vmcoreinfo_len,
-			      &ctx->ki, &ctx->err);
+	if (ctx->is_kdump)
+		st = vmcoreinfo_parse(ctx->dd.vmcoreinfo, ctx->dd.vmcoreinfo_len,
+				      &ctx->ki, &ctx->err);
+	else
+		st = vmcoreinfo_parse(ctx->elf.vmcoreinfo, ctx->elf.vmcoreinfo_len,
+				      &ctx->ki, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	ctx->page_size = ctx->ki.page_size.set ? ctx->ki.page_size.v : 4096;
@@ -99,6 +128,17 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 				   ctx->opts.vmcore,
 				   (unsigned long long)ctx->page_size);
 	ctx->max_pfn = div_round_up(elf_info_max_paddr(&ctx->elf), ctx->page_size);
+	if (ctx->is_kdump) {
+		ctx->max_pfn = ctx->dd.max_mapnr;
+		if (ctx->dd.block_size != ctx->page_size)
+			return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+					   "%s: block size %u differs from PAGESIZE=%llu",
+					   ctx->opts.vmcore, ctx->dd.block_size,
+					   (unsigned long long)ctx->page_size);
+		/* The kdump header names the machine in utsname. */
+		machine = strcmp(ctx->dd.header.utsname.machine, "x86_64") == 0 ?
+			  62 /* EM_X86_64 */ : 0;
+	}
 
 	for (size_t i = 0; i < ctx->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
 		hints[nh].vaddr = ctx->elf.loads[i].vaddr;
@@ -106,8 +146,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		hints[nh].size = ctx->elf.loads[i].memsz;
 		nh++;
 	}
-	st = arch_init(&ctx->arch, ctx->elf.e_machine, &ctx->ki, hints, nh,
-		       &ctx->err);
+	st = arch_init(&ctx->arch, machine, &ctx->ki, hints, nh, &ctx->err);
 	if (st == MDF_OK) {
 		ctx->have_arch = true;
 	} else if (dl & ~DL_EXCLUDE_ZERO) {
@@ -119,6 +158,8 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	}
 	readmem_init(&ctx->rm, &ctx->elf, &ctx->cache,
 		     ctx->have_arch ? &ctx->arch : NULL, ctx->page_size);
+	if (ctx->is_kdump)
+		readmem_use_diskdump(&ctx->rm, &ctx->dd);
 
 	st = filter_rules_init(&ctx->rules, &ctx->ki, dl,
 			       ctx->elf.ei_data == 2 /* ELFDATA2MSB */,
@@ -180,6 +221,13 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	double t0 = pi_now();
 
 	ctx->in_fd = -1;
+	/* A codec this build lacks is refused before anything is opened. */
+	if (!ctx->opts.dry_run && ctx->opts.format == MDF_FMT_KDUMP &&
+	    !compress_available(ctx->opts.codec)) {
+		struct compressor probe;
+
+		return compressor_init(&probe, ctx->opts.codec, &ctx->err);
+	}
 	st = open_input(ctx);
 	if (st == MDF_OK)
 		st = learn_kernel(ctx);
@@ -222,6 +270,24 @@ static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end
 	uint64_t ps = ctx->page_size;
 
 	bitmap_reset(&ctx->present, start, end);
+	if (ctx->is_kdump) {
+		/* Refiltering: present as the input says; only the pages it
+		 * stored can be dumpable.  start is a multiple of 8. */
+		size_t n = bitmap_bytes(&ctx->present);
+
+		memcpy(ctx->present.bits, ctx->dd.bitmap1 + start / 8, n);
+		bitmap_copy(&ctx->dumpable, &ctx->present);
+		memcpy(ctx->dumpable.bits, ctx->dd.bitmap2 + start / 8, n);
+		for (size_t i = 0; i < n; i++)
+			ctx->dumpable.bits[i] &= ctx->present.bits[i];
+		if ((end - start) % 8) {
+			uint8_t m = (uint8_t)((1u << ((end - start) % 8)) - 1);
+
+			ctx->present.bits[n - 1] &= m;
+			ctx->dumpable.bits[n - 1] &= m;
+		}
+		return;
+	}
 	for (size_t i = 0; i < ctx->elf.nloads; i++) {
 		const struct elf_load *l = &ctx->elf.loads[i];
 
@@ -445,8 +511,12 @@ static enum mdf_status src_page(void *arg, uint64_t pfn,
 	struct mdf_ctx *ctx = arg;
 	enum mdf_status st = readmem_page(&ctx->rm, pfn, ctx->scratch, data, err);
 
-	if (st != MDF_OK)
-		return mdf_err_push(err, "%s", ctx->opts.vmcore);
+	if (st != MDF_OK) {
+		/* The input readers name the file themselves, mostly. */
+		if (strncmp(err->msg, ctx->opts.vmcore, strlen(ctx->opts.vmcore)) != 0)
+			mdf_err_push(err, "%s", ctx->opts.vmcore);
+		return st;
+	}
 	if ((++ctx->copied & 4095) == 0)
 		pi_progress(&ctx->pr, "Copying data", ctx->copied,
 			    ctx->report.pages.dumpable, pi_now());
@@ -491,6 +561,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 
 	if (bufsize < (1 << 20))
 		bufsize = 1 << 20;
+	/* Refiltering keeps what the input already dropped. */
+	level |= ctx->old_level;
 	st = filter_rules_init(&ctx->rules, &ctx->ki, level,
 			       ctx->elf.ei_data == 2, &ctx->fwarn, &ctx->err);
 	if (st != MDF_OK)
@@ -526,12 +598,27 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->ki.crashtime.v;
 	kp.phys_base = (uint64_t)ctx->ki.num.phys_base.v;
-	kp.nr_cpus = (int32_t)ctx->elf.nr_cpus;
-	kp.notes = ctx->elf.notes;
-	kp.notes_len = ctx->elf.notes_len;
-	kp.have_vmcoreinfo = ctx->elf.vmcoreinfo != NULL;
-	kp.vmcoreinfo_off = ctx->elf.vmcoreinfo_off;
-	kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
+	if (ctx->is_kdump) {
+		kp.uts = ctx->dd.header.utsname;
+		if (!ctx->ki.crashtime.set)
+			kp.crashtime = ctx->dd.timestamp;
+		kp.phys_base = ctx->dd.phys_base;
+		kp.nr_cpus = (int32_t)ctx->dd.nr_cpus;
+		kp.notes = ctx->dd.notes;
+		kp.notes_len = ctx->dd.notes_len;
+		kp.have_vmcoreinfo = ctx->dd.vmcoreinfo_in_notes;
+		kp.vmcoreinfo_off = ctx->dd.vmcoreinfo_note_off;
+		kp.vmcoreinfo_size = ctx->dd.vmcoreinfo_size;
+		kp.excluded_vmemmap = ctx->dd.excluded_vmemmap;
+	} else {
+		kp.nr_cpus = (int32_t)ctx->elf.nr_cpus;
+		kp.notes = ctx->elf.notes;
+		kp.notes_len = ctx->elf.notes_len;
+		kp.have_vmcoreinfo = ctx->elf.vmcoreinfo != NULL;
+		kp.vmcoreinfo_off = ctx->elf.vmcoreinfo_off;
+		kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
+	}
+	kp.nthreads = o->num_threads;
 	t0 = pi_now();
 	st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
 	compressor_release(&comp);
@@ -591,6 +678,7 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->scratch = NULL;
 	bitmap_release(&ctx->present);
 	bitmap_release(&ctx->dumpable);
+	diskdump_close(&ctx->dd);
 	cache_release(&ctx->cache);
 	elf_info_close(&ctx->elf);
 	if (ctx->in_fd >= 0)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "workers.h"
 
 #define DESC_BUF_DEFAULT (256 << 10)
 
@@ -72,6 +73,35 @@ static void fill_sub_header(const struct kdump_write_params *p,
 	s->max_mapnr_64 = src->max_pfn;
 }
 
+/*
+ * Pass 2 runs pages through batches: the calling thread fills a batch with
+ * page bytes, a worker (workers.h) zero-checks and compresses it, and the
+ * calling thread takes batches back in submission order and writes
+ * descriptors and data exactly as a page-at-a-time loop would.  With no
+ * threads the pool runs each batch inline and a batch is one page whose
+ * bytes are the source's own (no copy): the serial path is the same code.
+ */
+#define BATCH_BYTES (256 << 10)
+
+enum page_kind { PK_ZERO, PK_COMP, PK_RAW };
+
+struct page_res {
+	uint32_t size;              /* stored bytes (PK_COMP, PK_RAW) */
+	uint8_t kind;               /* enum page_kind */
+};
+
+struct batch {
+	unsigned n, cap;            /* pages in it, room */
+	unsigned nok;               /* pages processed (n unless it failed) */
+	size_t B, cbound;
+	unsigned dump_level;
+	uint64_t *pfn;
+	const unsigned char **data; /* page bytes: into in, or the source's */
+	unsigned char *in;          /* cap * B copies (NULL when inline) */
+	unsigned char *out;         /* cap * cbound compressed bytes */
+	struct page_res *res;
+};
+
 struct writer {
 	const struct kdump_write_params *p;
 	const struct dump_source *src;
@@ -83,9 +113,12 @@ struct writer {
 	size_t ndescs, cap_descs;
 	uint64_t desc_pos;          /* file offset of descs[0] */
 	uint64_t data_pos;          /* next page data offset */
-	unsigned char *cbuf;        /* compression output */
-	size_t cbuf_cap;
 	struct page_desc pd_zero;
+	struct workers_ops wops;    /* here, not a static: no relocated data */
+	struct workers *pool;
+	struct batch *batches;      /* workers_capacity() of them */
+	unsigned nbatches;
+	uint64_t nsubmitted;        /* batch being filled: nsubmitted % nbatches */
 };
 
 static enum mdf_status flush_descs(struct writer *w, struct mdf_err *err)
@@ -116,44 +149,276 @@ static enum mdf_status add_desc(struct writer *w, const struct page_desc *pd,
 	return MDF_OK;
 }
 
-static enum mdf_status write_page(struct writer *w, uint64_t pfn,
-				  struct mdf_err *err)
+/* Worker side (any thread): zero check and compression of a batch. */
+static enum mdf_status batch_process(void *job, void *state,
+				     struct mdf_err *err)
 {
+	struct batch *b = job;
+	struct compressor *c = state;
+	uint32_t flag = compressor_flag(c);
+
+	b->nok = 0;
+	for (unsigned i = 0; i < b->n; i++) {
+		struct page_res *r = &b->res[i];
+		size_t clen = 0;
+		enum mdf_status st;
+
+		if ((b->dump_level & 1) && util_is_zero(b->data[i], b->B)) {
+			r->kind = PK_ZERO;
+			r->size = 0;
+		} else {
+			st = compressor_page(c, b->data[i], b->B,
+					     b->out + i * b->cbound, b->cbound,
+					     &clen, err);
+			if (st != MDF_OK)
+				return mdf_err_push(err, "pfn 0x%llx",
+						    (unsigned long long)b->pfn[i]);
+			if (flag && clen < b->B) {
+				r->kind = PK_COMP;
+				r->size = (uint32_t)clen;
+			} else {
+				r->kind = PK_RAW;
+				r->size = (uint32_t)b->B;
+			}
+		}
+		b->nok = i + 1;
+	}
+	return MDF_OK;
+}
+
+/* Worker states: their own compressor each, or the caller's when inline. */
+static enum mdf_status worker_init(void *arg, unsigned idx, void **state,
+				   struct mdf_err *err)
+{
+	struct writer *w = arg;
+	struct compressor *c;
+	enum mdf_status st;
+
+	(void)idx;
+	if (!w->p->nthreads) {
+		*state = w->comp;
+		return MDF_OK;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for a compressor");
+	st = compressor_init(c, w->comp->ops->codec, err);
+	if (st != MDF_OK) {
+		free(c);
+		return st;
+	}
+	*state = c;
+	return MDF_OK;
+}
+
+static void worker_fini(void *arg, unsigned idx, void *state)
+{
+	struct writer *w = arg;
+
+	(void)idx;
+	if (state != w->comp) {
+		compressor_release(state);
+		free(state);
+	}
+}
+
+/* Consumer side: descriptors and data of the first @n pages of @b. */
+static enum mdf_status emit_batch(struct writer *w, const struct batch *b,
+				  unsigned n, struct mdf_err *err)
+{
+	uint32_t flag = compressor_flag(w->comp);
+	enum mdf_status st;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct page_res *r = &b->res[i];
+		struct page_desc pd;
+
+		if (r->kind == PK_ZERO) {
+			w->stats->zero_pages++;
+			w->stats->pages++;
+			st = add_desc(w, &w->pd_zero, err);
+			if (st != MDF_OK)
+				return st;
+			continue;
+		}
+		memset(&pd, 0, sizeof(pd));
+		pd.offset = (int64_t)w->data_pos;
+		pd.size = r->size;
+		if (r->kind == PK_COMP) {
+			pd.flags = flag;
+			st = out_write(w->out, w->data_pos, b->out + i * b->cbound,
+				       r->size, err);
+			w->stats->compressed++;
+		} else {
+			st = out_write(w->out, w->data_pos, b->data[i], r->size, err);
+			w->stats->raw++;
+		}
+		if (st != MDF_OK)
+			return st;
+		w->data_pos += pd.size;
+		w->stats->data_bytes += pd.size;
+		w->stats->pages++;
+		st = add_desc(w, &pd, err);
+		if (st != MDF_OK)
+			return st;
+	}
+	return MDF_OK;
+}
+
+/* Take the oldest batch back and write it.  Pages before a failed one are
+ * written first, as a serial loop would have done. */
+static enum mdf_status take_one(struct writer *w, struct mdf_err *err)
+{
+	struct mdf_err jerr;
+	void *job;
+	struct batch *b;
+	enum mdf_status st, est;
+
+	st = workers_take(w->pool, &job, &jerr);
+	b = job;
+	if (!b) {
+		*err = jerr;
+		return st;
+	}
+	est = emit_batch(w, b, st == MDF_OK ? b->n : b->nok, err);
+	b->n = 0;
+	if (est != MDF_OK)
+		return est;
+	if (st != MDF_OK)
+		*err = jerr;
+	return st;
+}
+
+static enum mdf_status drain(struct writer *w, struct mdf_err *err)
+{
+	while (workers_pending(w->pool)) {
+		enum mdf_status st = take_one(w, err);
+
+		if (st != MDF_OK)
+			return st;
+	}
+	return MDF_OK;
+}
+
+static struct batch *cur_batch(struct writer *w)
+{
+	return &w->batches[w->nsubmitted % w->nbatches];
+}
+
+/* Hand the batch being filled to the pool; keep a free one for the next. */
+static enum mdf_status submit_batch(struct writer *w, struct mdf_err *err)
+{
+	enum mdf_status st = workers_submit(w->pool, cur_batch(w), err);
+
+	if (st != MDF_OK)
+		return st;
+	w->nsubmitted++;
+	while (workers_pending(w->pool) >= workers_capacity(w->pool)) {
+		st = take_one(w, err);
+		if (st != MDF_OK)
+			return st;
+	}
+	return MDF_OK;
+}
+
+/* Put page @pfn in the batch being filled (true when that filled it). */
+static enum mdf_status add_page(struct writer *w, uint64_t pfn, bool *full,
+				struct mdf_err *err)
+{
+	struct batch *b = cur_batch(w);
 	const unsigned char *data;
-	struct page_desc pd;
-	size_t clen = 0;
-	size_t B = (size_t)w->l.B;
 	enum mdf_status st;
 
 	st = w->src->page(w->src->arg, pfn, &data, err);
 	if (st != MDF_OK)
 		return st;
-	if ((w->p->dump_level & 1) && util_is_zero(data, B)) {
-		w->stats->zero_pages++;
-		w->stats->pages++;
-		return add_desc(w, &w->pd_zero, err);
+	if (b->in) {
+		memcpy(b->in + b->n * b->B, data, b->B);
+		data = b->in + b->n * b->B;
 	}
-	memset(&pd, 0, sizeof(pd));
-	st = compressor_page(w->comp, data, B, w->cbuf, w->cbuf_cap, &clen, err);
-	if (st != MDF_OK)
-		return mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
-	pd.offset = (int64_t)w->data_pos;
-	if (compressor_flag(w->comp) && clen < B) {
-		pd.size = (uint32_t)clen;
-		pd.flags = compressor_flag(w->comp);
-		st = out_write(w->out, w->data_pos, w->cbuf, clen, err);
-		w->stats->compressed++;
-	} else {
-		pd.size = (uint32_t)B;
-		st = out_write(w->out, w->data_pos, data, B, err);
-		w->stats->raw++;
+	b->data[b->n] = data;
+	b->pfn[b->n] = pfn;
+	*full = ++b->n == b->cap;
+	return MDF_OK;
+}
+
+/* The source failed at some page: write what came before it, as a serial
+ * loop would have, then report the source's error (unless writing the
+ * earlier pages failed first). */
+static enum mdf_status source_failed(struct writer *w, enum mdf_status st,
+				     struct mdf_err *err)
+{
+	struct mdf_err saved = *err;
+	enum mdf_status wst = MDF_OK;
+
+	if (cur_batch(w)->n)
+		wst = submit_batch(w, err);
+	if (wst == MDF_OK)
+		wst = drain(w, err);
+	if (wst != MDF_OK)
+		return wst;
+	*err = saved;
+	return st;
+}
+
+static void batches_free(struct writer *w)
+{
+	for (unsigned i = 0; w->batches && i < w->nbatches; i++) {
+		struct batch *b = &w->batches[i];
+
+		free(b->pfn);
+		free(b->data);
+		free(b->in);
+		free(b->out);
+		free(b->res);
 	}
+	free(w->batches);
+	w->batches = NULL;
+}
+
+/* The pool and one batch per ring slot. */
+static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
+{
+	unsigned nthreads = w->p->nthreads;
+	size_t B = (size_t)w->l.B;
+	size_t cap = nthreads ? MDF_MAX(BATCH_BYTES / B, 1) : 1;
+	size_t cbound = compressor_bound(w->comp, B);
+	enum mdf_status st;
+
+	if (!w->comp->ops)
+		return mdf_err_set(err, MDF_ERR_ARG, "writer: compressor not initialised");
+	w->wops.init = worker_init;
+	w->wops.fini = worker_fini;
+	w->wops.process = batch_process;
+	st = workers_create(&w->pool, nthreads, nthreads ? 2 * nthreads + 2 : 1,
+			    &w->wops, w, err);
 	if (st != MDF_OK)
-		return st;
-	w->data_pos += pd.size;
-	w->stats->data_bytes += pd.size;
-	w->stats->pages++;
-	return add_desc(w, &pd, err);
+		return mdf_err_push(err, "cannot start %u compression threads", nthreads);
+	w->nbatches = workers_capacity(w->pool);
+	w->batches = calloc(w->nbatches, sizeof(*w->batches));
+	if (!w->batches)
+		goto nomem;
+	for (unsigned i = 0; i < w->nbatches; i++) {
+		struct batch *b = &w->batches[i];
+
+		b->cap = (unsigned)cap;
+		b->B = B;
+		b->cbound = cbound;
+		b->dump_level = w->p->dump_level;
+		b->pfn = malloc(cap * sizeof(*b->pfn));
+		b->data = malloc(cap * sizeof(*b->data));
+		b->out = malloc(cap * cbound);
+		b->res = malloc(cap * sizeof(*b->res));
+		if (nthreads)
+			b->in = malloc(cap * B);
+		if (!b->pfn || !b->data || !b->out || !b->res || (nthreads && !b->in))
+			goto nomem;
+	}
+	return MDF_OK;
+nomem:
+	return mdf_err_set(err, MDF_ERR_NOMEM,
+			   "out of memory for %u batches of %zu pages",
+			   w->nbatches, cap);
 }
 
 /* The sink filled up: keep what is readable, mark the dump incomplete. */
@@ -214,12 +479,13 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	w.cap_descs = (p->desc_buf_bytes ? p->desc_buf_bytes : DESC_BUF_DEFAULT) /
 		      sizeof(struct page_desc);
 	w.descs = malloc(w.cap_descs * sizeof(struct page_desc));
-	w.cbuf_cap = compressor_bound(comp, (size_t)w.l.B);
-	w.cbuf = malloc(w.cbuf_cap);
-	if (!w.descs || !w.cbuf) {
+	if (!w.descs) {
 		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for the writer");
 		goto out;
 	}
+	st = pipeline_init(&w, err);
+	if (st != MDF_OK)
+		goto out;
 	w.desc_pos = w.l.off_desc;
 	w.data_pos = w.l.off_data;
 
@@ -251,6 +517,11 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 
 	/* Pass 2: bitmaps, descriptors and data, cycle by cycle. */
 	for (uint64_t start = 0; start < src->max_pfn; start += src->cycle_pfns) {
+		/* Pages of the last cycle go out before this cycle's bitmaps,
+		 * so the order of writes does not depend on threads. */
+		st = drain(&w, err);
+		if (st != MDF_OK)
+			goto out;
 		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
 		if (st != MDF_OK)
 			goto out;
@@ -259,21 +530,40 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		if (st == MDF_OK)
 			st = out_write(out, w.l.off_bitmap2 + start / 8, dumpable->bits,
 				       bitmap_bytes(dumpable), err);
-		for (uint64_t pfn = bitmap_next_set(dumpable, dumpable->start_pfn);
-		     st == MDF_OK && pfn < dumpable->end_pfn;
-		     pfn = bitmap_next_set(dumpable, pfn + 1))
-			st = write_page(&w, pfn, err);
 		if (st != MDF_OK)
 			goto out;
+		for (uint64_t pfn = bitmap_next_set(dumpable, dumpable->start_pfn);
+		     pfn < dumpable->end_pfn;
+		     pfn = bitmap_next_set(dumpable, pfn + 1)) {
+			bool full = false;
+
+			st = add_page(&w, pfn, &full, err);
+			if (st != MDF_OK)
+				st = source_failed(&w, st, err);
+			else if (full)
+				st = submit_batch(&w, err);
+			if (st != MDF_OK)
+				goto out;
+		}
+		if (cur_batch(&w)->n) {
+			st = submit_batch(&w, err);
+			if (st != MDF_OK)
+				goto out;
+		}
 	}
-	st = flush_descs(&w, err);
+	st = drain(&w, err);
+	if (st == MDF_OK)
+		st = flush_descs(&w, err);
 	if (st == MDF_OK)
 		st = out_flush(out, err);
 	stats->file_size = w.data_pos;
 out:
+	/* Jobs still in flight (after an error) are dropped here. */
+	workers_destroy(w.pool);
+	w.pool = NULL;
+	batches_free(&w);
 	if (st == MDF_ERR_NOSPC && out->full)
 		st = finish_incomplete(&w, &h, err);
 	free(w.descs);
-	free(w.cbuf);
 	return st;
 }

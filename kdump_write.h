@@ -27,6 +27,8 @@ struct kdump_write_params {
 	size_t vmcoreinfo_size;       /* its n_descsz */
 	bool excluded_vmemmap;        /* -e: DUMP_DH_EXCLUDED_VMEMMAP */
 	size_t desc_buf_bytes;        /* descriptor batch, 0 = default */
+	unsigned nthreads;            /* --num-threads: compressing threads,
+					 0 = compress in the calling thread */
 };
 
 struct kdump_write_stats {
@@ -47,6 +49,13 @@ struct kdump_write_stats {
  * codec).  When the sink fills up (disk full or -L), what was written stays
  * readable: descriptors of lost pages are zero and the header carries
  * DUMP_DH_COMPRESSED_INCOMPLETE; the result is MDF_ERR_NOSPC.
+ *
+ * With p->nthreads > 0, that many threads (workers.h), each with its own
+ * compressor of @comp's codec, zero-check and compress batches of pages
+ * that the calling thread copies out of @src; the calling thread writes
+ * the results in pfn order.  The output is byte-identical (even the order
+ * of out_write() calls, so -F streams match too) whatever p->nthreads.
+ * @src and @out are only ever used from the calling thread.
  */
 enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 				 const struct dump_source *src,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dmesg.h"
 #include "dump.h"
 #include "makedumpfile.h"
 #include "rearrange.h"
@@ -69,6 +70,9 @@ int main(int argc, char **argv)
 		break;
 	case MDF_ACT_REARRANGE:
 		st = rearrange_main(&ctx->opts, &ctx->pr, &ctx->err);
+		break;
+	case MDF_ACT_DMESG:
+		st = dmesg_run(ctx);
 		break;
 	case MDF_ACT_DUMP:
 	default:

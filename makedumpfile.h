@@ -15,6 +15,7 @@
 #include "arch/arch.h"
 #include "bitmap.h"
 #include "cache.h"
+#include "diskdump_read.h"
 #include "elf_info.h"
 #include "error.h"
 #include "filter.h"
@@ -39,7 +40,10 @@ struct mdf_ctx {
 
 	int in_fd;
 	struct cache cache;
-	struct elf_info elf;
+	struct elf_info elf;       /* ELF input, or */
+	struct diskdump_info dd;   /* kdump-compressed input (refiltering) */
+	bool is_kdump;
+	unsigned old_level;        /* refiltering: the input's dump level */
 	struct kinfo ki;
 	struct arch_state arch;
 	bool have_arch;

@@ -20,6 +20,8 @@ enum {
 	OPT_NUM_THREADS,
 	OPT_DEBUG_BITMAP,
 	OPT_DEBUG_BITMAP1,
+	OPT_DUMP_DMESG,
+	OPT_PARTIAL_DMESG,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -112,6 +114,26 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->partial_dmesg && !o->dump_dmesg)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--partial-dmesg needs --dump-dmesg");
+	if (o->dump_dmesg) {
+		if (o->action == MDF_ACT_REARRANGE || o->flatten || o->dry_run)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--dump-dmesg cannot be combined with -R, -F or --dry-run");
+		o->action = MDF_ACT_DMESG;
+		if (nargs != 2)
+			return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
+					   "missing operand: --dump-dmesg needs VMCORE and DMESGFILE" :
+					   "too many operands: --dump-dmesg needs VMCORE and DMESGFILE");
+		o->vmcore = args[0];
+		o->dumpfile = args[1];
+		if (strcmp(o->vmcore, o->dumpfile) == 0)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "VMCORE and DMESGFILE are the same file '%s'",
+					   o->vmcore);
+		return MDF_OK;
+	}
 	if (o->action == MDF_ACT_REARRANGE) {
 		if (nargs != 1)
 			return mdf_err_set(err, MDF_ERR_ARG,
@@ -164,13 +186,13 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "num-threads", required_argument, NULL, OPT_NUM_THREADS },
 		{ "debug-bitmap", required_argument, NULL, OPT_DEBUG_BITMAP },
 		{ "debug-bitmap1", required_argument, NULL, OPT_DEBUG_BITMAP1 },
+		{ "dump-dmesg", no_argument, NULL, OPT_DUMP_DMESG },
+		{ "partial-dmesg", no_argument, NULL, OPT_PARTIAL_DMESG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
 		/* recognised but not provided */
 		{ "split", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "reassemble", no_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "dump-dmesg", no_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "partial-dmesg", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "mem-usage", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -259,6 +281,8 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 			break;
 		case OPT_DEBUG_BITMAP: o->debug_bitmap = optarg; break;
 		case OPT_DEBUG_BITMAP1: o->debug_bitmap1 = optarg; break;
+		case OPT_DUMP_DMESG: o->dump_dmesg = true; break;
+		case OPT_PARTIAL_DMESG: o->partial_dmesg = true; break;
 		case OPT_NOT_SUPPORTED:
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option --%s is not supported by this makedumpfile",

@@ -19,6 +19,7 @@ enum mdf_action {
 	MDF_ACT_HELP,      /* -h */
 	MDF_ACT_VERSION,   /* -v */
 	MDF_ACT_REARRANGE, /* -R DUMPFILE, flattened stream on stdin */
+	MDF_ACT_DMESG,     /* --dump-dmesg VMCORE DMESGFILE (dumpfile = DMESGFILE) */
 };
 
 enum mdf_format {
@@ -50,6 +51,8 @@ struct mdf_opts {
 	bool dry_run;                /* --dry-run */
 	bool show_stats;             /* --show-stats */
 	bool check_params;           /* --check-params */
+	bool dump_dmesg;             /* --dump-dmesg (action MDF_ACT_DMESG) */
+	bool partial_dmesg;          /* --partial-dmesg: only uncleared records */
 	unsigned message_level;      /* --message-level, default 7 */
 	bool message_level_set;
 	enum mdf_mmap_opt mmap;      /* --non-mmap = NEVER */

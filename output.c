@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "diskdump.h"
@@ -43,6 +44,11 @@ enum mdf_status out_open_file(struct out_sink *o, const char *path, bool force,
 		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot create %s", path);
 	}
 	o->own_fd = true;
+	{
+		struct stat sb;
+
+		o->regular = fstat(o->fd, &sb) == 0 && S_ISREG(sb.st_mode);
+	}
 	return alloc_buf(o, bufsize, err);
 }
 
@@ -210,6 +216,7 @@ enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
 
 void out_discard(struct out_sink *o)
 {
-	if (!o->flat && o->path)
+	/* Never remove a device node given as the dump file. */
+	if (!o->flat && o->path && o->regular)
 		unlink(o->path);
 }

@@ -19,6 +19,7 @@ struct out_sink {
 	const char *path;      /* for messages; "standard output" with -F */
 	bool flat;             /* emit flattened records */
 	bool own_fd;           /* close fd at the end */
+	bool regular;          /* a regular file (safe to remove on a retry) */
 	uint64_t limit;        /* -L: bytes the dump may take, 0 = none */
 	uint64_t written;      /* bytes handed to the kernel */
 	uint64_t syscalls;     /* write calls made */

@@ -87,6 +87,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [options] VMCORE > STREAM\n"
 "  makedumpfile -R DUMPFILE < STREAM\n"
 "  makedumpfile --dry-run [-d DL] [options] VMCORE\n"
+"  makedumpfile --dump-dmesg [--partial-dmesg] VMCORE DMESGFILE\n"
 "\n"
 "Filter a Linux crash dump (an ELF vmcore such as /proc/vmcore, or a\n"
 "kdump-compressed dump) and write the pages worth keeping.\n"
@@ -109,6 +110,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --dry-run       do everything but write the dump\n"
 "  --show-stats    print the final report (message level 16)\n"
 "  --check-params  only check the command line\n"
+"  --dump-dmesg    write the kernel log of VMCORE to DMESGFILE\n"
+"  --partial-dmesg with --dump-dmesg: only what dmesg -c has not cleared\n"
 "  --message-level ML  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
 "                  (default 7)\n"
 "  --debug-bitmap FILE   write the dumpable bitmap (bitmap2) to FILE\n"
@@ -233,6 +236,11 @@ void pi_completed(const struct mdf_printer *p, const char *dumpfile)
 	if (dumpfile)
 		pi_msg(p, "\nThe dumpfile is saved to %s.\n", dumpfile);
 	pi_msg(p, "\nmakedumpfile Completed.\n");
+}
+
+void pi_dmesg_saved(const struct mdf_printer *p, const char *path)
+{
+	pi_msg(p, "\nThe dmesg log is saved to %s.\n", path);
 }
 
 void pi_failed(const struct mdf_printer *p)

@@ -18,6 +18,20 @@ void readmem_init(struct readmem *rm, const struct elf_info *elf,
 	rm->page_size = page_size;
 }
 
+void readmem_use_diskdump(struct readmem *rm, struct diskdump_info *dd)
+{
+	rm->dd = dd;
+}
+
+/* Physical bytes from whichever input this is, no retiring. */
+static enum mdf_status raw_read(struct readmem *rm, uint64_t paddr, void *buf,
+				size_t len, struct mdf_err *err)
+{
+	if (rm->dd)
+		return diskdump_read_paddr(rm->dd, rm->cache, paddr, buf, len, err);
+	return elf_info_read_paddr(rm->elf, rm->cache, paddr, buf, len, err);
+}
+
 /*
  * Retired bytes are released 4 MiB at a time, in whole 2 MiB blocks behind
  * the reader: page-cache folios of up to 2 MiB are mapped whole on a
@@ -67,11 +81,10 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 static enum mdf_status read_and_retire(struct readmem *rm, uint64_t paddr,
 				       void *buf, size_t len, struct mdf_err *err)
 {
-	enum mdf_status st = elf_info_read_paddr(rm->elf, rm->cache, paddr, buf,
-						 len, err);
+	enum mdf_status st = raw_read(rm, paddr, buf, len, err);
 	struct elf_loc loc;
 
-	if (st == MDF_OK && len >= 4096 &&
+	if (st == MDF_OK && !rm->dd && len >= 4096 &&
 	    elf_info_locate(rm->elf, paddr, &loc) == MDF_OK && loc.in_file &&
 	    loc.avail >= len)
 		readmem_retire(rm, loc.off, len);
@@ -91,7 +104,7 @@ static enum mdf_status read_pte(void *arg, uint64_t paddr, uint64_t *pte,
 	unsigned char b[8];
 	enum mdf_status st;
 
-	st = elf_info_read_paddr(rm->elf, rm->cache, paddr, b, 8, err);
+	st = raw_read(rm, paddr, b, 8, err);
 	if (st != MDF_OK)
 		return st;
 	*pte = load_le64(b);
@@ -182,6 +195,10 @@ enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
 	struct elf_loc loc;
 	bool any = false;
 
+	if (rm->dd) {
+		(void)scratch;
+		return diskdump_get_page(rm->dd, rm->cache, pfn, ret, err);
+	}
 	/* The page handed out last time is done with now. */
 	if (rm->have_returned) {
 		readmem_retire(rm, rm->returned_off, ps);

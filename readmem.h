@@ -16,11 +16,13 @@
 
 #include "arch/arch.h"
 #include "cache.h"
+#include "diskdump_read.h"
 #include "elf_info.h"
 #include "error.h"
 
 struct readmem {
-	const struct elf_info *elf;
+	const struct elf_info *elf;      /* ELF input, or */
+	struct diskdump_info *dd;        /* kdump-compressed input (refiltering) */
 	struct cache *cache;
 	const struct arch_state *arch;   /* NULL: physical reads only */
 	uint64_t page_size;
@@ -47,6 +49,9 @@ void readmem_retire_flush(struct readmem *rm);
 void readmem_init(struct readmem *rm, const struct elf_info *elf,
 		  struct cache *cache, const struct arch_state *arch,
 		  uint64_t page_size);
+
+/** Read from a kdump-compressed dump instead of an ELF vmcore. */
+void readmem_use_diskdump(struct readmem *rm, struct diskdump_info *dd);
 
 /** Read physical memory; past p_filesz reads zeros; a hole is
  *  MDF_ERR_NODATA "physical address 0x... is not in the dump". */

@@ -182,6 +182,34 @@ static void rearrange(void)
 		 "-R", "a", "b");
 }
 
+static void dump_dmesg(void)
+{
+	OK("--dump-dmesg", "vmcore", "log");
+	T_EQ_U64(o.action, MDF_ACT_DMESG);
+	T_EQ_STR(o.vmcore, "vmcore");
+	T_EQ_STR(o.dumpfile, "log");
+	T_ASSERT(o.dump_dmesg && !o.partial_dmesg);
+	OK("vmcore", "--partial-dmesg", "log", "--dump-dmesg", "-f");
+	T_EQ_U64(o.action, MDF_ACT_DMESG);
+	T_ASSERT(o.partial_dmesg && o.force);
+	OK("-d", "31", "--dump-dmesg", "vmcore", "log");   /* -d is ignored */
+	T_EQ_U64(o.action, MDF_ACT_DMESG);
+	OK("--dump-dmesg", "-h");
+	T_EQ_U64(o.action, MDF_ACT_HELP);
+	T_REJECT(MDF_ERR_ARG, "--partial-dmesg needs --dump-dmesg",
+		 "--partial-dmesg", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "missing operand: --dump-dmesg needs VMCORE and DMESGFILE",
+		 "--dump-dmesg", "in");
+	T_REJECT(MDF_ERR_ARG, "too many operands: --dump-dmesg needs VMCORE and DMESGFILE",
+		 "--dump-dmesg", "in", "a", "b");
+	T_REJECT(MDF_ERR_ARG, "VMCORE and DMESGFILE are the same file 'x'",
+		 "--dump-dmesg", "x", "x");
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R, -F or --dry-run",
+		 "--dump-dmesg", "-F", "in");
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R, -F or --dry-run",
+		 "--dump-dmesg", "--dry-run", "in", "out");
+}
+
 static void message_level(void)
 {
 	for (unsigned ml = 0; ml <= 31; ml++) {
@@ -333,7 +361,7 @@ static void help_version(void)
 static void unsupported(void)
 {
 	static const char *const longs[] = {
-		"split", "reassemble", "dump-dmesg", "partial-dmesg", "mem-usage",
+		"split", "reassemble", "mem-usage",
 	};
 	static const char *const long_args[] = {
 		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
@@ -432,6 +460,7 @@ int main(void)
 	T_RUN(elf_format);
 	T_RUN(flatten);
 	T_RUN(rearrange);
+	T_RUN(dump_dmesg);
 	T_RUN(message_level);
 	T_RUN(num_threads);
 	T_RUN(cyclic_buffer);

@@ -79,7 +79,7 @@ static void sb_end(struct sbuf *s)
 /* Apply the records of a valid stream to a byte array; returns its size. */
 static size_t model(const struct sbuf *s, unsigned char **out)
 {
-	size_t pos = MDF_FLAT_HEADER_SIZE, end = 0;
+	size_t pos = MDF_FLAT_HEADER_SIZE, end = 0, cap = 0;
 	unsigned char *m = NULL;
 
 	for (;;) {
@@ -90,9 +90,12 @@ static size_t model(const struct sbuf *s, unsigned char **out)
 		if (off == -1 && size == -1)
 			break;
 		if (size > 0 && (size_t)(off + size) > end) {
-			m = realloc(m, (size_t)(off + size));
-			if (!m)
-				abort();
+			if ((size_t)(off + size) > cap) {
+				cap = (size_t)(off + size) * 2;
+				m = realloc(m, cap);
+				if (!m)
+					abort();
+			}
 			memset(m + end, 0, (size_t)(off + size) - end);
 			end = (size_t)(off + size);
 		}

@@ -1,0 +1,122 @@
+#!/bin/bash
+# tests/bench.sh BUILD_DIR - compare BUILD_DIR/makedumpfile with the installed
+# /usr/bin/makedumpfile (Debian 1.7.2) on the same vmcore and options.
+#
+# Run by `make bench`.  Environment:
+#   BENCH_VMCORE=FILE   vmcore to use (default: the largest
+#                       $MDF_SHARED/vmcores/*.elf.zst, decompressed once; else
+#                       a synthetic 2 GiB one made with tests/gen/mkvmcore)
+#   BENCH_PAIRS=N       timed A B pairs per job (default 5, 3 with BENCH_QUICK)
+#   BENCH_SLOW_PAIRS=N  pairs for jobs where upstream runs --num-threads
+#                       (default 2, 1 with BENCH_QUICK: 1.7.2 is ~10x slower)
+#   BENCH_SCAN_GIB=N    RAM of the synthetic machine of the scan section
+#                       (default 64, 16 with BENCH_QUICK)
+#   BENCH_QUICK=1       the short version of all of the above
+#   BENCH_STRACE_SLOW=1 also count syscalls of upstream's --num-threads runs
+#                       (strace makes them several times slower still)
+#   BENCH_TMPDIR=DIR    where outputs go (default /var/tmp); removed after
+#   BENCH_UPSTREAM=FILE the reference binary (default /usr/bin/makedumpfile)
+#
+# The Markdown summary is printed last and written to build/bench.md.
+set -u
+B=${1:?usage: tests/bench.sh BUILD_DIR}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+B=$(cd "$B" && pwd)
+OURS=$B/makedumpfile
+MKVMCORE=$B/tests/gen/mkvmcore
+UP=${BENCH_UPSTREAM:-/usr/bin/makedumpfile}
+MDF_SHARED=${MDF_SHARED:-$SRC/../shared}
+QUICK=${BENCH_QUICK:-0}
+[ "$QUICK" = 0 ] && QUICK=""
+
+if [ ! -x "$UP" ]; then
+	echo "bench: $UP not found: nothing to compare against."
+	echo "bench: install the reference with: sudo apt-get install makedumpfile"
+	echo "bench: (or point BENCH_UPSTREAM at another makedumpfile binary)"
+	exit 0
+fi
+if [ ! -x "$OURS" ]; then
+	echo "bench: $OURS not found: run 'make' first" >&2
+	exit 1
+fi
+if ! command -v python3 >/dev/null; then
+	echo "bench: python3 is needed for the measurements" >&2
+	exit 1
+fi
+
+TMP=$(mktemp -d "${BENCH_TMPDIR:-/var/tmp}/mdf-bench.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
+
+# ---- the vmcore ----------------------------------------------------------
+VMCORE=""
+VMDESC=""
+if [ -n "${BENCH_VMCORE:-}" ]; then
+	VMCORE=$BENCH_VMCORE
+	if [ ! -r "$VMCORE" ]; then
+		echo "bench: BENCH_VMCORE=$VMCORE is not readable" >&2
+		exit 1
+	fi
+	VMDESC=$(basename "$VMCORE")
+else
+	best="" best_size=-1
+	for z in "$MDF_SHARED"/vmcores/*.elf.zst; do
+		[ -f "$z" ] || continue
+		s=$(stat -c %s "$z")
+		if [ "$s" -gt "$best_size" ]; then best=$z best_size=$s; fi
+	done
+	if [ -n "$best" ] && command -v zstd >/dev/null; then
+		n=$(basename "$best" .zst)
+		if [ -n "${MDF_VMCORE_CACHE:-}" ] && [ -r "$MDF_VMCORE_CACHE/$n" ]; then
+			VMCORE=$MDF_VMCORE_CACHE/$n
+		else
+			echo "bench: decompressing $best"
+			VMCORE=$TMP/$n
+			zstd -q -d "$best" -o "$VMCORE" || exit 1
+		fi
+		VMDESC="$n (real dump)"
+	else
+		if [ ! -x "$MKVMCORE" ]; then
+			echo "bench: no vmcore: set BENCH_VMCORE, or build $MKVMCORE" >&2
+			exit 1
+		fi
+		echo "bench: no real vmcore found; generating a synthetic 2 GiB one"
+		VMCORE=$TMP/synthetic-2g.elf
+		"$MKVMCORE" "$SRC/tests/bench/synthetic-2g.spec" "$VMCORE" || exit 1
+		VMDESC="synthetic 2 GiB (tests/bench/synthetic-2g.spec)"
+	fi
+fi
+# Whatever was just written must not be flushed during the timed runs.
+sync
+
+UP_ZSTD=1
+if "$UP" -v 2>&1 | grep -q 'zstd[[:space:]]*disabled'; then UP_ZSTD=0; fi
+
+# A tiny fork/exec/wait4 runner: peak RSS measured straight from python
+# would include python's own memory (ru_maxrss survives exec).
+RUNNER_ARGS=()
+if ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/runner" \
+	"$SRC/tests/bench/runner.c" 2>"$TMP/cc.log"; then
+	RUNNER_ARGS=(--runner "$TMP/runner")
+else
+	echo "bench: cannot compile tests/bench/runner.c (peak RSS will include python's):"
+	cat "$TMP/cc.log"
+fi
+
+SCAN_ARGS=()
+if [ -x "$MKVMCORE" ]; then
+	SCAN_ARGS=(--mkvmcore "$MKVMCORE")
+else
+	echo "bench: $MKVMCORE missing: the scan section is skipped"
+fi
+
+mkdir -p "$SRC/build"
+python3 "$SRC/tests/bench/bench.py" \
+	--ours "$OURS" --upstream "$UP" --upstream-zstd "$UP_ZSTD" \
+	--vmcore "$VMCORE" --vmdesc "$VMDESC" --tmp "$TMP" \
+	--pairs "${BENCH_PAIRS:-${QUICK:+3}}" \
+	--slow-pairs "${BENCH_SLOW_PAIRS:-${QUICK:+1}}" \
+	--scan-gib "${BENCH_SCAN_GIB:-${QUICK:+16}}" \
+	--strace-slow "${BENCH_STRACE_SLOW:-0}" \
+	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" \
+	--md "$SRC/build/bench.md"

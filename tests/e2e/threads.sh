@@ -1,0 +1,90 @@
+#!/bin/bash
+# --num-threads: the kdump-compressed output is byte-identical whatever the
+# thread count (0 = serial, 1..4 workers), for every codec, with and
+# without dump level bit 1 (shared zero page), on files, flattened streams
+# (-F: same records in the same order) and -L incomplete dumps; on a
+# synthetic vmcore, and on the real fx-v61-512m when it is present.
+# "thread" in the name puts it in `make tsan-check`.
+. "$(dirname "$0")/../lib.sh"
+GEN="$MDF_BUILD/tests/gen/mkvmcore"
+
+# Every kind of page content: random (stored raw), text (compresses),
+# zero pages, bytes, spread over several cycles (--cyclic-buffer 4 gives
+# 16384-pfn cycles) so batches cross cycle boundaries.
+cat >"$T/spec" <<'SPEC'
+kernel 6.1
+ram 0x100000 0x6000000
+pages 0x2000+512 anon random 1
+pages 0x2200+3000 cache text 3
+pages 0x2e00+512 cache_private byte 0x5a
+fill 0x4000+700 random 9
+fill 0x4400+4000 text 5
+pages 0x5400+1024 free order=10
+pages 0x5800+64 slab random 4
+SPEC
+"$GEN" "$T/spec" "$T/vmcore" || { notok "threads" "mkvmcore failed"; exit 0; }
+
+codecs="l c"
+"$MDF" -v 2>/dev/null | grep -q 'zstd.*enabled' && codecs="$codecs z"
+"$MDF" -v 2>/dev/null | grep -q 'snappy.*enabled' && codecs="$codecs p"
+case "${MDF_FLAVOUR:-default}" in san-*) threads="0 1 2 4";; *) threads="0 1 2 3 4";; esac
+
+# same NAME VMCORE ARGS...: run with each thread count, compare to 0 threads.
+same() {
+	local name=$1 vm=$2; shift 2
+	local n bad="" st0 st
+	for n in $threads; do
+		rm -f "$T/out.$n"
+		"$MDF" --message-level 0 "$@" --num-threads $n "$vm" "$T/out.$n" \
+			>/dev/null 2>"$T/err.$n"
+		st=$?
+		[ "$n" = 0 ] && st0=$st
+		if [ "$st" != "$st0" ]; then bad="$bad n=$n exit $st (0 threads: $st0: $(tail -n1 "$T/err.$n"))"
+		elif [ "$n" != 0 ] && ! cmp -s "$T/out.0" "$T/out.$n"; then
+			bad="$bad n=$n: $(cmp "$T/out.0" "$T/out.$n" 2>&1 | head -n1)"
+		fi
+	done
+	if [ -z "$bad" ] && [ "$st0" != 0 ] && [ "${EXPECT_FAIL:-0}" = 0 ]; then
+		bad="exit $st0: $(tail -n1 "$T/err.0")"
+	elif [ -z "$bad" ] && [ "$st0" = 0 ] && [ "${EXPECT_FAIL:-0}" = 1 ]; then
+		bad="succeeded, a failure was expected"
+	fi
+	if [ -z "$bad" ]; then ok "$name (threads $threads, $(stat -c %s "$T/out.0") bytes)"
+	else notok "$name" "$bad"; fi
+	rm -f "$T"/out.*
+}
+
+
+# Levels with and without bit 1 for each codec (zlib is the slow one).
+levels_l="0 1 31" levels_c="1 31" levels_z="0 31" levels_p="0 1"
+for c in $codecs; do
+	eval "levels=\$levels_$c"
+	for l in $levels; do
+		same "thread-identical-$c-d$l" "$T/vmcore" -$c -d $l --cyclic-buffer 4
+	done
+done
+same "thread-identical-none-d1" "$T/vmcore" -d 1
+# Flattened: the records (offsets and sizes) must come in the same order.
+for n in $threads; do
+	"$MDF" -F --message-level 0 -c -d 1 --cyclic-buffer 4 --num-threads $n \
+		"$T/vmcore" >"$T/flat.$n" 2>"$T/err.$n" || echo "exit $?" >>"$T/flat.$n"
+done
+bad=""
+for n in $threads; do cmp -s "$T/flat.0" "$T/flat.$n" || bad="$bad n=$n"; done
+if [ -z "$bad" ]; then ok "thread-identical-flattened ($(stat -c %s "$T/flat.0") bytes)"
+else notok "thread-identical-flattened" "streams differ:$bad"; fi
+rm -f "$T"/flat.*
+# -L: the disk "fills" in the middle of the data; the incomplete dump is
+# the same, and so is the failure (exit status).
+EXPECT_FAIL=1 same "thread-identical-incomplete" "$T/vmcore" -l -d 0 -L 6M --cyclic-buffer 4
+
+vm=$(vmcore fx-v61-512m) || { skip "thread-real" "no ../shared/vmcores (or zstd)"; exit 0; }
+case "${MDF_FLAVOUR:-default}" in
+san-*) threads="0 2"; real="z:31";;
+*) threads="0 1 2"; real="l:0 z:1 c:31";;
+esac
+for cl in $real; do
+	c=${cl%:*} l=${cl#*:}
+	echo "$codecs" | grep -q "$c" || continue
+	same "thread-real-v61-$c-d$l" "$vm" -$c -d $l
+done
