@@ -751,7 +751,7 @@ enum mdf_status dmesg_extract(const struct kinfo *ki, const struct dmesg_mem *me
 			      bool partial, struct dmesg_out *out,
 			      struct dmesg_stats *stats, struct mdf_err *err)
 {
-	enum dmesg_format f;
+	enum dmesg_format f = DMESG_FMT_LEGACY;
 	enum mdf_status st = dmesg_detect(ki, &f, err);
 
 	if (st != MDF_OK)

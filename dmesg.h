@@ -135,8 +135,9 @@ enum mdf_status dmesg_out_flush(struct dmesg_out *out,
  * Completed.".  The caller prints the error and calls dump_close().
  *
  * Input formats: whatever dump_open() can open and give a struct readmem
- * with address translation for.  A kdump-compressed input works as soon
- * as dump_open() sets ctx->rm up over it; nothing here depends on ELF.
+ * with address translation for: ELF vmcores and kdump-compressed dumps
+ * (read through diskdump_read.c); nothing here depends on the input
+ * format beyond ctx->ki and ctx->rm.
  */
 enum mdf_status dmesg_run(struct mdf_ctx *ctx) MDF_MUST_CHECK;
 

@@ -1,7 +1,8 @@
 #!/bin/bash
 # --dump-dmesg: the real vmcores' logs hold their LAB-MARKER lines (from
 # the fixtures' .json) and equal what the installed makedumpfile (Debian
-# 1.7.2) writes, byte for byte, with and without --partial-dmesg; output
+# 1.7.2) writes, byte for byte, with and without --partial-dmesg, and what
+# we read back out of our own kdump-compressed -d 31 dump; output
 # file rules (0600, O_EXCL unless -f); synthetic vmcores without a usable
 # log fail with a message and leave no file behind.
 . "$(dirname "$0")/../lib.sh"
@@ -52,6 +53,16 @@ real_case() { # NAME
 		notok "dmesg-$name-excl" "$(tr '\n' ' ' <"$T/excl.log")"
 	fi
 	check "dmesg-$name-force" "$MDF" -f --dump-dmesg "$core" "$out"
+
+	# the same log out of our kdump-compressed -d 31 dump of it
+	if "$MDF" -l -d 31 "$core" "$T/$name.kdump" >"$T/kd.log" 2>&1 &&
+	   "$MDF" --dump-dmesg "$T/$name.kdump" "$T/$name.kd.dmesg" >>"$T/kd.log" 2>&1 &&
+	   cmp -s "$out" "$T/$name.kd.dmesg"; then
+		ok "dmesg-$name-from-kdump"
+	else
+		notok "dmesg-$name-from-kdump" "$(tail -n 3 "$T/kd.log" | tr '\n' ' ')"
+	fi
+	rm -f "$T/$name.kdump"
 
 	# the same bytes as makedumpfile 1.7.2
 	if [ ! -x "$REF_MDF" ]; then
