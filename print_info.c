@@ -28,44 +28,28 @@ double pi_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void vmsg(FILE *to, const char *fmt, va_list ap)
+/* Print when any of @bits is in the message level. */
+static void vmsg(const struct mdf_printer *p, unsigned bits, const char *fmt,
+		 va_list ap)
 {
-	vfprintf(to, fmt, ap);
-	fflush(to);
-}
-
-void pi_msg(const struct mdf_printer *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!(p->level & ML_COMMON))
+	if (!(p->level & bits))
 		return;
-	va_start(ap, fmt);
-	vmsg(p->msg, fmt, ap);
-	va_end(ap);
+	vfprintf(p->msg, fmt, ap);
+	fflush(p->msg);
 }
 
-void pi_debug(const struct mdf_printer *p, const char *fmt, ...)
-{
-	va_list ap;
+#define PI_LEVEL_FN(name, bits)                                          \
+	void name(const struct mdf_printer *p, const char *fmt, ...)     \
+	{                                                                \
+		va_list ap;                                              \
+		va_start(ap, fmt);                                       \
+		vmsg(p, bits, fmt, ap);                                  \
+		va_end(ap);                                              \
+	}
 
-	if (!(p->level & ML_DEBUG))
-		return;
-	va_start(ap, fmt);
-	vmsg(p->msg, fmt, ap);
-	va_end(ap);
-}
-
-void pi_warn(const struct mdf_printer *p, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!(p->level & ML_COMMON))
-		return;
-	va_start(ap, fmt);
-	vmsg(p->msg, fmt, ap);
-	va_end(ap);
-}
+PI_LEVEL_FN(pi_msg, ML_COMMON)
+PI_LEVEL_FN(pi_debug, ML_DEBUG)
+PI_LEVEL_FN(pi_warn, ML_COMMON)
 
 void pi_error(const struct mdf_printer *p, const struct mdf_err *err)
 {
