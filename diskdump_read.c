@@ -195,7 +195,7 @@ static enum mdf_status dd_check_region(const struct diskdump_info *di,
 }
 
 static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
-					  struct cache *cache,
+					  struct cache *cache, bool allow_split,
 					  struct mdf_err *err)
 {
 	struct kdump_sub_header *s = &di->sub;
@@ -211,7 +211,7 @@ static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
 	di->split = s->split != 0;
 	di->split_start_pfn = v >= 6 ? s->start_pfn_64 : s->start_pfn;
 	di->split_end_pfn = v >= 6 ? s->end_pfn_64 : s->end_pfn;
-	if (di->split)
+	if (di->split && !allow_split)
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "%s: split dump: use --reassemble to merge the set first (this part holds pfns 0x%llx-0x%llx)",
 				   di->path, (ull)di->split_start_pfn,
@@ -387,6 +387,13 @@ enum mdf_status diskdump_open(struct diskdump_info *di, int fd,
 			      const char *path, struct cache *cache,
 			      struct mdf_err *err)
 {
+	return diskdump_open_flags(di, fd, path, cache, 0, err);
+}
+
+enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
+				    const char *path, struct cache *cache,
+				    unsigned flags, struct mdf_err *err)
+{
 	unsigned char head[MDF_MAX(sizeof(struct disk_dump_header),
 				   (size_t)MDF_FLAT_SIG_LEN)];
 	size_t n;
@@ -417,7 +424,8 @@ enum mdf_status diskdump_open(struct diskdump_info *di, int fd,
 	}
 	s = dd_check_header(di, err);
 	if (s == MDF_OK)
-		s = dd_read_sub_header(di, cache, err);
+		s = dd_read_sub_header(di, cache,
+				       (flags & DISKDUMP_OPEN_SPLIT) != 0, err);
 	if (s == MDF_OK)
 		s = dd_read_notes(di, cache, err);
 	if (s == MDF_OK)

@@ -107,7 +107,8 @@ struct diskdump_info {
 	uint64_t off_eraseinfo;  /* eraseinfo text (version >= 5), checked to be */
 	uint64_t size_eraseinfo; /* inside the file; 0/0 when absent */
 
-	/* Split dumps are refused; kept for messages. */
+	/* Split dumps are refused by diskdump_open(); see
+	 * diskdump_open_flags(). */
 	bool split;
 	uint64_t split_start_pfn, split_end_pfn;
 
@@ -138,6 +139,21 @@ bool diskdump_probe(const unsigned char *head, size_t len);
 enum mdf_status diskdump_open(struct diskdump_info *di, int fd,
 			      const char *path, struct cache *cache,
 			      struct mdf_err *err) MDF_MUST_CHECK;
+
+/* diskdump_open_flags() flags */
+#define DISKDUMP_OPEN_SPLIT 1u  /* accept one part of a split set (--reassemble) */
+
+/**
+ * diskdump_open() with @flags.  With DISKDUMP_OPEN_SPLIT a part of a split
+ * set is accepted: di->split, di->split_start_pfn and di->split_end_pfn
+ * give its range; its bitmaps cover the whole machine, but only the pages
+ * of its range have descriptors, stored from di->off_desc on in pfn order
+ * (so diskdump_desc_offset() and the page readers do not apply to it).
+ */
+enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
+				    const char *path, struct cache *cache,
+				    unsigned flags,
+				    struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Free everything diskdump_open() allocated.  Safe on a zeroed struct
  *  and twice.  Does not close the fd. */

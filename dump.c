@@ -15,6 +15,7 @@
 #include "elf_write.h"
 #include "kdump_write.h"
 #include "output.h"
+#include "split.h"
 #include "util.h"
 #include "vmcoreinfo.h"
 
@@ -221,6 +222,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	double t0 = pi_now();
 
 	ctx->in_fd = -1;
+	ctx->dbg_fd1 = ctx->dbg_fd2 = -1;
 	/* A codec this build lacks is refused before anything is opened. */
 	if (!ctx->opts.dry_run && ctx->opts.format == MDF_FMT_KDUMP &&
 	    !compress_available(ctx->opts.codec)) {
@@ -409,6 +411,18 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	if (!count)
 		return MDF_OK;
 	ctx->counted_upto = end;
+	if (ctx->dbg_fd1 >= 0) {
+		st = write_debug_bitmap(ctx, ctx->dbg_fd1, ctx->opts.debug_bitmap1,
+					&ctx->present);
+		if (st != MDF_OK)
+			return st;
+	}
+	if (ctx->dbg_fd2 >= 0) {
+		st = write_debug_bitmap(ctx, ctx->dbg_fd2, ctx->opts.debug_bitmap,
+					&ctx->dumpable);
+		if (st != MDF_OK)
+			return st;
+	}
 	pc->present += bitmap_count(&ctx->present, start, end);
 	pc->cache += counts.cls[PC_CACHE];
 	pc->cache_private += counts.cls[PC_CACHE_PRIVATE];
@@ -446,15 +460,39 @@ static void finish_counts(struct mdf_ctx *ctx)
 	ctx->report.have_cache = true;
 }
 
+/* Open the --debug-bitmap files; build_cycle() fills them. */
+static enum mdf_status debug_open(struct mdf_ctx *ctx)
+{
+	enum mdf_status st = open_debug_file(ctx, ctx->opts.debug_bitmap1,
+					     &ctx->dbg_fd1);
+
+	if (st == MDF_OK)
+		st = open_debug_file(ctx, ctx->opts.debug_bitmap, &ctx->dbg_fd2);
+	return st;
+}
+
+static enum mdf_status debug_close(struct mdf_ctx *ctx, enum mdf_status st)
+{
+	int fd1 = ctx->dbg_fd1, fd2 = ctx->dbg_fd2;
+
+	ctx->dbg_fd1 = ctx->dbg_fd2 = -1;
+	if (st == MDF_OK)
+		st = close_debug_file(ctx, ctx->opts.debug_bitmap1, fd1);
+	else if (fd1 >= 0)
+		close(fd1);
+	if (st == MDF_OK)
+		st = close_debug_file(ctx, ctx->opts.debug_bitmap, fd2);
+	else if (fd2 >= 0)
+		close(fd2);
+	return st;
+}
+
 enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 {
 	unsigned dl = opts_dump_level(&ctx->opts);
-	int fd1 = -1, fd2 = -1;
 	enum mdf_status st;
 
-	st = open_debug_file(ctx, ctx->opts.debug_bitmap1, &fd1);
-	if (st == MDF_OK)
-		st = open_debug_file(ctx, ctx->opts.debug_bitmap, &fd2);
+	st = debug_open(ctx);
 	for (uint64_t start = 0; st == MDF_OK && start < ctx->max_pfn;
 	     start += ctx->cycle_pfns) {
 		st = build_cycle(ctx, start, false, NULL);
@@ -465,24 +503,9 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 
 			st = zero_pages(ctx, false, &ctx->report.pages.zero);
 			ctx->t_zero += pi_now() - t0;
-			if (st != MDF_OK)
-				break;
 		}
-		if (fd1 >= 0)
-			st = write_debug_bitmap(ctx, fd1, ctx->opts.debug_bitmap1,
-						&ctx->present);
-		if (st == MDF_OK && fd2 >= 0)
-			st = write_debug_bitmap(ctx, fd2, ctx->opts.debug_bitmap,
-						&ctx->dumpable);
 	}
-	if (st == MDF_OK)
-		st = close_debug_file(ctx, ctx->opts.debug_bitmap1, fd1);
-	else if (fd1 >= 0)
-		close(fd1);
-	if (st == MDF_OK)
-		st = close_debug_file(ctx, ctx->opts.debug_bitmap, fd2);
-	else if (fd2 >= 0)
-		close(fd2);
+	st = debug_close(ctx, st);
 	if (st != MDF_OK)
 		return st;
 	finish_counts(ctx);
@@ -620,7 +643,12 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	}
 	kp.nthreads = o->num_threads;
 	t0 = pi_now();
-	st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
+	if (o->split)	/* --split: the parts one after another (split.h) */
+		st = split_write_set(&kp, &src, &comp, out, o->split_files,
+				     o->nsplit, o->force, o->size_limit, &ks,
+				     &ctx->err);
+	else
+		st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
 	compressor_release(&comp);
 	ctx->report.pages.zero = ks.zero_pages;
 	ctx->report.write_bytes = out->written;
@@ -633,9 +661,9 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
 	unsigned n = o->ndump_levels ? o->ndump_levels : 1;
-	enum mdf_status st = MDF_OK;
+	enum mdf_status st = debug_open(ctx);
 
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned i = 0; st == MDF_OK && i < n; i++) {
 		struct out_sink out;
 		struct mdf_err cerr;
 		unsigned level = o->ndump_levels ? o->dump_levels[i] : 0;
@@ -655,7 +683,7 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 		if (st == MDF_OK) {
 			pi_progress(&ctx->pr, "Copying data", 1, 1, pi_now());
 			finish_counts(ctx);
-			return MDF_OK;
+			return debug_close(ctx, MDF_OK);
 		}
 		/* makedumpfile's -d list: a full disk retries at the next level. */
 		if (st == MDF_ERR_NOSPC && i + 1 < n && !o->flatten && out.full) {
@@ -663,12 +691,13 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 			       ctx->err.msg, o->dump_levels[i + 1]);
 			out_discard(&out);
 			mdf_err_clear(&ctx->err);
+			st = MDF_OK;
 			continue;
 		}
 		break;
 	}
 	finish_counts(ctx);
-	return st;
+	return debug_close(ctx, st);
 }
 
 void dump_close(struct mdf_ctx *ctx)

@@ -71,6 +71,13 @@ static void fill_sub_header(const struct kdump_write_params *p,
 		s->size_vmcoreinfo = p->vmcoreinfo_size;
 	}
 	s->max_mapnr_64 = src->max_pfn;
+	if (p->split) {
+		s->split = 1;
+		s->start_pfn = p->start_pfn > UINT32_MAX ? UINT32_MAX : p->start_pfn;
+		s->end_pfn = p->end_pfn > UINT32_MAX ? UINT32_MAX : p->end_pfn;
+		s->start_pfn_64 = p->start_pfn;
+		s->end_pfn_64 = p->end_pfn;
+	}
 }
 
 /*
@@ -460,12 +467,21 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	struct disk_dump_header h;
 	struct kdump_sub_header sub;
 	const struct bitmap *present, *dumpable;
-	uint64_t ndumpable = 0;
+	uint64_t ndumpable = 0, first, last;
 	enum mdf_status st = MDF_OK;
 
 	memset(stats, 0, sizeof(*stats));
-	/* Pass 1: how many descriptors. */
-	for (uint64_t start = 0; start < src->max_pfn; start += src->cycle_pfns) {
+	if (p->split && (p->start_pfn > p->end_pfn || p->end_pfn > src->max_pfn))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "split part: bad pfn range 0x%llx-0x%llx (max_pfn 0x%llx)",
+				   (unsigned long long)p->start_pfn,
+				   (unsigned long long)p->end_pfn,
+				   (unsigned long long)src->max_pfn);
+	/* Pass 1: how many descriptors (a split part is told). */
+	if (p->split)
+		ndumpable = p->total_dumpable;
+	for (uint64_t start = 0; !p->split && start < src->max_pfn;
+	     start += src->cycle_pfns) {
 		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
 		if (st != MDF_OK)
 			return st;
@@ -532,9 +548,14 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 				       bitmap_bytes(dumpable), err);
 		if (st != MDF_OK)
 			goto out;
-		for (uint64_t pfn = bitmap_next_set(dumpable, dumpable->start_pfn);
-		     pfn < dumpable->end_pfn;
-		     pfn = bitmap_next_set(dumpable, pfn + 1)) {
+		first = dumpable->start_pfn;
+		last = dumpable->end_pfn;
+		if (p->split) {
+			first = MDF_MAX(first, p->start_pfn);
+			last = MDF_MIN(last, p->end_pfn);
+		}
+		for (uint64_t pfn = first < last ? bitmap_next_set(dumpable, first) : last;
+		     pfn < last; pfn = bitmap_next_set(dumpable, pfn + 1)) {
 			bool full = false;
 
 			st = add_page(&w, pfn, &full, err);

@@ -29,6 +29,14 @@ struct kdump_write_params {
 	size_t desc_buf_bytes;        /* descriptor batch, 0 = default */
 	unsigned nthreads;            /* --num-threads: compressing threads,
 					 0 = compress in the calling thread */
+	/* One part of a split set (--split, see split.h): the header says
+	 * split=1 and [start_pfn, end_pfn); the bitmaps cover the whole
+	 * machine; descriptors and data only of the range's pages, the
+	 * descriptor area sized for total_dumpable (all parts' pages) so that
+	 * page data starts at the same offset in every part. */
+	bool split;
+	uint64_t start_pfn, end_pfn;
+	uint64_t total_dumpable;      /* with split: skips the counting pass */
 };
 
 struct kdump_write_stats {
@@ -56,6 +64,9 @@ struct kdump_write_stats {
  * the results in pfn order.  The output is byte-identical (even the order
  * of out_write() calls, so -F streams match too) whatever p->nthreads.
  * @src and @out are only ever used from the calling thread.
+ *
+ * With p->split, one part of a split set is written (see the params);
+ * stats->pages counts that part's pages only.
  */
 enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 				 const struct dump_source *src,

@@ -9,6 +9,7 @@
 #include "dump.h"
 #include "makedumpfile.h"
 #include "rearrange.h"
+#include "split.h"
 
 static int exit_code(enum mdf_status st)
 {
@@ -32,6 +33,9 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	if (st != MDF_OK)
 		return st;
 	st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+	/* Unmap the input first, so the report counts the munmap calls. */
+	cache_release(&ctx->cache);
+	ctx->report.cache = ctx->cache.stats;
 	ctx->report.elapsed = pi_now() - ctx->t_start;
 	if (st == MDF_OK || st == MDF_ERR_NOSPC)
 		pi_report(&ctx->pr, &ctx->report, ctx->opts.dry_run);
@@ -73,6 +77,13 @@ int main(int argc, char **argv)
 		break;
 	case MDF_ACT_DMESG:
 		st = dmesg_run(ctx);
+		break;
+	case MDF_ACT_REASSEMBLE:
+		st = split_reassemble(ctx->opts.split_files, ctx->opts.nsplit,
+				      ctx->opts.dumpfile, ctx->opts.force, NULL,
+				      &ctx->err);
+		if (st == MDF_OK)
+			pi_completed(&ctx->pr, ctx->opts.dumpfile);
 		break;
 	case MDF_ACT_DUMP:
 	default:

@@ -65,6 +65,7 @@ struct mdf_ctx {
 	uint64_t counted_upto;      /* cycles below this are in the report */
 	uint64_t unreadable;        /* pages kept: struct page unreadable */
 	uint64_t copied;            /* pages handed to the writer */
+	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
 	double t_scan, t_zero;
 
 	struct mdf_report report;

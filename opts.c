@@ -22,6 +22,8 @@ enum {
 	OPT_DEBUG_BITMAP1,
 	OPT_DUMP_DMESG,
 	OPT_PARTIAL_DMESG,
+	OPT_SPLIT,
+	OPT_REASSEMBLE,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -109,11 +111,66 @@ static enum mdf_status set_codec(struct mdf_opts *o, enum mdf_codec c,
 	return MDF_OK;
 }
 
+/* Two operands naming one file (by name). */
+static enum mdf_status check_distinct(char *const *args, int nargs,
+				      struct mdf_err *err)
+{
+	for (int i = 0; i < nargs; i++)
+		for (int j = i + 1; j < nargs; j++)
+			if (strcmp(args[i], args[j]) == 0)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "the file '%s' is given twice",
+						   args[i]);
+	return MDF_OK;
+}
+
+/* --split VMCORE PART1 PART2.. and --reassemble PART1 PART2.. DUMPFILE. */
+static enum mdf_status check_split(struct mdf_opts *o, int nargs,
+				   char **args, struct mdf_err *err)
+{
+	const char *opt = o->split ? "--split" : "--reassemble";
+
+	if (o->split && o->action != MDF_ACT_DUMP)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--split cannot be combined with -R or --reassemble");
+	if (o->flatten)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s cannot be combined with -F", opt);
+	if (o->format == MDF_FMT_ELF)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s cannot be combined with -E (split sets are kdump-compressed)",
+				   opt);
+	if (o->dry_run || o->dump_dmesg)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s cannot be combined with --dry-run or --dump-dmesg", opt);
+	if (nargs < 3)
+		return mdf_err_set(err, MDF_ERR_ARG, o->split ?
+				   "--split needs VMCORE and at least 2 dump files" :
+				   "--reassemble needs at least 2 split files and the dump file to write");
+	if (nargs - 1 > 256)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s: too many files (at most 256 parts)", opt);
+	if (check_distinct(args, nargs, err) != MDF_OK)
+		return err->status;
+	o->nsplit = (unsigned)(nargs - 1);
+	if (o->split) {
+		o->vmcore = args[0];
+		o->split_files = args + 1;
+		o->dumpfile = args[1];
+	} else {
+		o->split_files = args;
+		o->dumpfile = args[nargs - 1];
+	}
+	return MDF_OK;
+}
+
 static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 					  char **args, struct mdf_err *err)
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->action == MDF_ACT_REASSEMBLE || o->split)
+		return check_split(o, nargs, args, err);
 	if (o->partial_dmesg && !o->dump_dmesg)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--partial-dmesg needs --dump-dmesg");
@@ -190,9 +247,9 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "partial-dmesg", no_argument, NULL, OPT_PARTIAL_DMESG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'v' },
+		{ "split", no_argument, NULL, OPT_SPLIT },
+		{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
 		/* recognised but not provided */
-		{ "split", no_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "reassemble", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "mem-usage", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -283,6 +340,8 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case OPT_DEBUG_BITMAP1: o->debug_bitmap1 = optarg; break;
 		case OPT_DUMP_DMESG: o->dump_dmesg = true; break;
 		case OPT_PARTIAL_DMESG: o->partial_dmesg = true; break;
+		case OPT_SPLIT: o->split = true; break;
+		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_NOT_SUPPORTED:
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option --%s is not supported by this makedumpfile",

@@ -20,6 +20,8 @@ enum mdf_action {
 	MDF_ACT_VERSION,   /* -v */
 	MDF_ACT_REARRANGE, /* -R DUMPFILE, flattened stream on stdin */
 	MDF_ACT_DMESG,     /* --dump-dmesg VMCORE DMESGFILE (dumpfile = DMESGFILE) */
+	MDF_ACT_REASSEMBLE, /* --reassemble PART1 PART2.. DUMPFILE
+			       (split_files = the parts, dumpfile = DUMPFILE) */
 };
 
 enum mdf_format {
@@ -62,6 +64,12 @@ struct mdf_opts {
 	uint64_t size_limit;         /* -L, 0 = none */
 	const char *debug_bitmap;    /* --debug-bitmap FILE: write bitmap2 */
 	const char *debug_bitmap1;   /* --debug-bitmap1 FILE: write bitmap1 */
+	/* --split VMCORE PART1 PART2..: action MDF_ACT_DUMP with nsplit >= 2
+	 * and dumpfile = split_files[0]; --reassemble: the parts.  Points
+	 * into argv. */
+	bool split;                  /* --split */
+	char *const *split_files;
+	unsigned nsplit;
 	const char *argv0;
 };
 

@@ -70,7 +70,7 @@ else notok "show-stats-report" "no report"; fi
 if [ $rc -eq 0 ] && grep -q "Usage" "$T/h"; then ok "help"; else notok "help" "rc=$rc"; fi
 "$MDF" -v >"$T/v" 2>&1; rc=$?
 if [ $rc -eq 0 ] && grep -q "lzo" "$T/v"; then ok "version"; else notok "version" "rc=$rc"; fi
-"$MDF" --split -d 31 "$V" a b >/dev/null 2>"$T/sp"; rc=$?
+"$MDF" --split -d 31 "$V" "$T/a" "$T/b" >/dev/null 2>"$T/sp"; rc=$?
 if [ $rc -eq 1 ] && grep -q -- "--split" "$T/sp"; then ok "unsupported-option-named"
 elif [ $rc -eq 0 ]; then ok "split-supported"
 else notok "unsupported-option-named" "rc=$rc $(cat "$T/sp")"; fi

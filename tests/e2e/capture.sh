@@ -12,7 +12,7 @@
 #  - the report shows that /proc/vmcore was mmap()ed (mmap >= 1, no fallback
 #    to read), and that the --non-mmap run of the same dump read it instead;
 #  - the kernel log of the in-capture dump holds the lab's LAB-MARKER.
-# Takes about a minute and a half (512M guest), so it only runs with
+# Takes about a minute (512M guest, 45-57 s measured), so it only runs with
 # MDF_CAPTURE_TEST=1; needs qemu-system-x86, a linux-image package,
 # busybox-static, kexec-tools and cpio (see .ci/run or the lab's README).
 # Everything the lab writes (disks, vmcore) stays under the temp dir.
@@ -22,7 +22,7 @@ HOOK="$MDF_SRC/tests/e2e/capture_hook.sh"
 NAME=mdf-capture
 
 if [ "${MDF_CAPTURE_TEST:-0}" != 1 ]; then
-	skip "capture" "real kdump under qemu takes ~90 s; run with MDF_CAPTURE_TEST=1 make check TESTS=capture"
+	skip "capture" "real kdump under qemu takes ~1 min; run with MDF_CAPTURE_TEST=1 make check TESTS=capture"
 	exit 0
 fi
 missing=""

@@ -361,7 +361,7 @@ static void help_version(void)
 static void unsupported(void)
 {
 	static const char *const longs[] = {
-		"split", "reassemble", "mem-usage",
+		"mem-usage",
 	};
 	static const char *const long_args[] = {
 		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
@@ -384,8 +384,9 @@ static void unsupported(void)
 			 long_args[i]);
 		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out");
 	}
-	T_REJECT(MDF_ERR_NOTSUPP, "option --split is not supported by this makedumpfile",
-		 "-d", "31", "--split", "in", "o1", "o2");
+	/* --split and --reassemble are provided: see test_split.c. */
+	T_REJECT(MDF_ERR_ARG, "--split cannot be combined with -F",
+		 "-d", "31", "-F", "--split", "in", "o1", "o2");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -x is not supported by this makedumpfile",
 		 "-x", "vmlinux", "in", "out");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -g is not supported by this makedumpfile",

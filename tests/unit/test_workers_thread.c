@@ -317,6 +317,7 @@ struct bp {
 	struct tjob *jobs;
 	uint64_t njobs;
 	atomic_ullong taken;
+	atomic_ullong submitted;
 	atomic_bool bad;
 };
 
@@ -330,6 +331,9 @@ static void *bp_consumer(void *p)
 
 		if (i % 4 == 0)
 			sleep_us(1000);
+		/* take() does not wait for a job to be submitted: wait here. */
+		while (atomic_load(&b->submitted) <= i)
+			sleep_us(50);
 		if (workers_take(b->pool, &got, &err) != MDF_OK ||
 		    ((struct tjob *)got)->id != i ||
 		    ((struct tjob *)got)->result != mix(i))
@@ -353,6 +357,7 @@ static void test_thread_backpressure_slow_consumer(void)
 
 		targ_reset(&a);
 		atomic_store(&b.taken, 0);
+		atomic_store(&b.submitted, 0);
 		atomic_store(&b.bad, false);
 		T_OK(workers_create(&b.pool, n, 8, &t_ops, &a, &err), &err);
 		cap = workers_capacity(b.pool);
@@ -366,6 +371,7 @@ static void test_thread_backpressure_slow_consumer(void)
 			b.jobs[i].id = i;
 			if (workers_submit(b.pool, &b.jobs[i], &err) != MDF_OK)
 				atomic_store(&b.bad, true);
+			atomic_store(&b.submitted, i + 1);
 			/* i + 1 submitted; at least taken were taken. */
 			ahead = i + 1 - atomic_load(&b.taken);
 			if (ahead > max_ahead)

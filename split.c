@@ -1,0 +1,499 @@
+/*
+ * split.c - split sets (--split) and their reassembly (--reassemble).
+ */
+#include "split.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "diskdump_read.h"
+#include "util.h"
+
+typedef unsigned long long ull;
+
+static uint64_t split_target(uint64_t total, unsigned k, unsigned n)
+{
+	/* floor(total * k / n) without overflow for any total */
+	return total / n * k + total % n * k / n;
+}
+
+enum mdf_status split_ranges(const struct dump_source *src, unsigned n,
+			     uint64_t *bounds, uint64_t *total,
+			     struct mdf_err *err)
+{
+	const struct bitmap *present, *dumpable;
+	uint64_t cum = 0, sum = 0;
+	unsigned k = 1;
+	enum mdf_status st;
+
+	if (n < 2 || n > SPLIT_MAX_PARTS)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "a split set has 2 to %u parts, not %u",
+				   SPLIT_MAX_PARTS, n);
+	for (uint64_t start = 0; start < src->max_pfn; start += src->cycle_pfns) {
+		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
+		if (st != MDF_OK)
+			return st;
+		sum += bitmap_count(dumpable, dumpable->start_pfn, dumpable->end_pfn);
+	}
+	*total = sum;
+	bounds[0] = 0;
+	for (unsigned i = 1; i <= n; i++)
+		bounds[i] = src->max_pfn;
+	while (k < n && split_target(sum, k, n) == 0)
+		bounds[k++] = 0;
+	/* Cycles are walked in order from 0 (a cycle may depend on the one
+	 * before it), stopping once every boundary is placed. */
+	for (uint64_t start = 0; k < n && start < src->max_pfn;
+	     start += src->cycle_pfns) {
+		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
+		if (st != MDF_OK)
+			return st;
+		for (uint64_t pfn = bitmap_next_set(dumpable, dumpable->start_pfn);
+		     k < n && pfn < dumpable->end_pfn;
+		     pfn = bitmap_next_set(dumpable, pfn + 1)) {
+			cum++;
+			while (k < n && cum == split_target(sum, k, n))
+				bounds[k++] = pfn + 1;
+		}
+	}
+	return MDF_OK;
+}
+
+enum mdf_status split_write_set(const struct kdump_write_params *kp,
+				const struct dump_source *src,
+				struct compressor *comp, struct out_sink *out0,
+				char *const *paths, unsigned n, bool force,
+				uint64_t size_limit,
+				struct kdump_write_stats *stats,
+				struct mdf_err *err)
+{
+	uint64_t bounds[SPLIT_MAX_PARTS + 1];
+	struct kdump_write_params p = *kp;
+	enum mdf_status st;
+
+	memset(stats, 0, sizeof(*stats));
+	if (n < 2 || n > SPLIT_MAX_PARTS)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "a split set has 2 to %u parts, not %u",
+				   SPLIT_MAX_PARTS, n);
+	st = split_ranges(src, n, bounds, &p.total_dumpable, err);
+	if (st != MDF_OK)
+		return st;
+	p.split = true;
+	for (unsigned i = 0; i < n; i++) {
+		struct out_sink part, *out = out0;
+		struct kdump_write_stats ks;
+		struct mdf_err cerr;
+
+		p.start_pfn = bounds[i];
+		p.end_pfn = bounds[i + 1];
+		if (i > 0) {
+			memset(&part, 0, sizeof(part));
+			part.fd = -1;
+			out = &part;
+			st = out_open_file(out, paths[i], force, size_limit,
+					   out0->cap, err);
+			if (st != MDF_OK)
+				return st;
+		}
+		st = kdump_write_dump(&p, src, comp, out, &ks, err);
+		if (i > 0 && out_close(out, &cerr) != MDF_OK && st == MDF_OK) {
+			*err = cerr;
+			st = cerr.status;
+		}
+		stats->pages += ks.pages;
+		stats->zero_pages += ks.zero_pages;
+		stats->compressed += ks.compressed;
+		stats->raw += ks.raw;
+		stats->data_bytes += ks.data_bytes;
+		stats->file_size = MDF_MAX(stats->file_size, ks.file_size);
+		stats->incomplete |= ks.incomplete;
+		if (st != MDF_OK)
+			return mdf_err_push(err, "split part %u of %u (%s)",
+					    i + 1, n, paths[i]);
+	}
+	return MDF_OK;
+}
+
+/* ---- reassembly ---------------------------------------------------- */
+
+struct part {
+	const char *path;
+	int fd;
+	struct cache cache;
+	struct diskdump_info di;
+	unsigned char *head;    /* the raw first block + sub header blocks */
+	size_t head_len;
+};
+
+static enum mdf_status part_open(struct part *pt, const char *path,
+				 struct mdf_err *err)
+{
+	struct cache_config cc = { 0 };
+	size_t got = 0;
+	enum mdf_status st;
+
+	pt->path = path;
+	pt->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (pt->fd < 0)
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot open %s", path);
+	cc.policy = CACHE_MMAP_NEVER;
+	st = cache_init(&pt->cache, pt->fd, path, &cc, err);
+	if (st == MDF_OK)
+		st = diskdump_open_flags(&pt->di, pt->fd, path, &pt->cache,
+					 DISKDUMP_OPEN_SPLIT, err);
+	if (st != MDF_OK)
+		return st;
+	if (!pt->di.split)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "%s: not a part of a split dump (split=0)", path);
+	if (pt->di.incomplete)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: this part is incomplete (written when the disk filled up)",
+				   path);
+	if (pt->di.size_eraseinfo)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "%s: parts with eraseinfo are not supported", path);
+	if (pt->di.split_start_pfn > pt->di.split_end_pfn ||
+	    pt->di.split_end_pfn > pt->di.max_mapnr)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: bad split range 0x%llx-0x%llx (max_mapnr 0x%llx)",
+				   path, (ull)pt->di.split_start_pfn,
+				   (ull)pt->di.split_end_pfn, (ull)pt->di.max_mapnr);
+	pt->head_len = (size_t)(1 + (uint64_t)pt->di.header.sub_hdr_size) *
+		       pt->di.block_size;
+	if (pt->head_len > pt->di.off_bitmap1 || pt->head_len > pt->di.file_size)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: sub header blocks overlap the bitmaps", path);
+	pt->head = malloc(pt->head_len);
+	if (!pt->head)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
+	st = util_pread_full(pt->fd, pt->head, pt->head_len, 0, &got, err);
+	if (st == MDF_OK && got != pt->head_len)
+		st = mdf_err_set(err, MDF_ERR_FORMAT, "%s: truncated header", path);
+	if (st != MDF_OK)
+		return mdf_err_push(err, "%s", path);
+	return MDF_OK;
+}
+
+static void part_close(struct part *pt)
+{
+	diskdump_close(&pt->di);
+	cache_release(&pt->cache);
+	free(pt->head);
+	pt->head = NULL;
+	if (pt->fd >= 0)
+		close(pt->fd);
+	pt->fd = -1;
+}
+
+/* The sub header with the split fields cleared. */
+static void part_plain_head(const struct part *pt, unsigned char *head)
+{
+	struct kdump_sub_header s;
+	size_t at = pt->di.block_size;
+
+	memcpy(head, pt->head, pt->head_len);
+	memcpy(&s, head + at, sizeof(s));
+	s.split = 0;
+	s.start_pfn = s.end_pfn = 0;
+	if (pt->di.header.header_version >= 6)
+		s.start_pfn_64 = s.end_pfn_64 = 0;
+	memcpy(head + at, &s, sizeof(s));
+}
+
+/* Does @b belong to the same dump as @a?  NULL if so, else what differs. */
+static const char *part_mismatch(const struct part *a, const struct part *b,
+				 unsigned char *ha, unsigned char *hb)
+{
+	const struct diskdump_info *x = &a->di, *y = &b->di;
+	size_t bm = (size_t)((x->max_mapnr + 63) / 64 * 8);
+
+	if (x->header.header_version != y->header.header_version ||
+	    x->block_size != y->block_size || x->max_mapnr != y->max_mapnr ||
+	    a->head_len != b->head_len)
+		return "header";
+	part_plain_head(a, ha);
+	part_plain_head(b, hb);
+	if (memcmp(ha, hb, a->head_len) != 0)
+		return "header or note copy";
+	if (x->off_bitmap1 != y->off_bitmap1 || x->off_desc != y->off_desc ||
+	    x->ndesc != y->ndesc || x->off_data != y->off_data)
+		return "layout";
+	if (memcmp(x->bitmap1, y->bitmap1, bm) != 0)
+		return "bitmap1";
+	if (memcmp(x->bitmap2, y->bitmap2, bm) != 0)
+		return "bitmap2";
+	return NULL;
+}
+
+static uint64_t count_bits(const uint8_t *bits, uint64_t start, uint64_t end)
+{
+	uint64_t n = 0;
+
+	for (uint64_t pfn = start; pfn < end; pfn++) {
+		if (pfn % 64 == 0 && pfn + 64 <= end) {
+			uint64_t w;
+
+			memcpy(&w, bits + pfn / 8, 8);
+			n += (uint64_t)__builtin_popcountll(w);
+			pfn += 63;
+			continue;
+		}
+		n += (bits[pfn / 8] >> (pfn % 8)) & 1;
+	}
+	return n;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct part *const *x = a, *const *y = b;
+	uint64_t s = (*x)->di.split_start_pfn, t = (*y)->di.split_start_pfn;
+
+	if (s != t)
+		return s < t ? -1 : 1;
+	return (*x)->di.split_end_pfn < (*y)->di.split_end_pfn ? -1 :
+	       (*x)->di.split_end_pfn > (*y)->di.split_end_pfn;
+}
+
+/* Copy [off, off + len) of @pt's file to the same offset of @out. */
+static enum mdf_status copy_range(const struct part *pt, struct out_sink *out,
+				  uint64_t off, uint64_t len,
+				  unsigned char *buf, size_t cap,
+				  struct mdf_err *err)
+{
+	while (len) {
+		size_t n = (size_t)MDF_MIN(len, (uint64_t)cap), got = 0;
+		enum mdf_status st = util_pread_full(pt->fd, buf, n, off, &got, err);
+
+		if (st == MDF_OK && got != n)
+			st = mdf_err_set(err, MDF_ERR_FORMAT,
+					 "0x%llx+0x%zx past end of file", (ull)off, n);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s", pt->path);
+		st = out_write(out, off, buf, n, err);
+		if (st != MDF_OK)
+			return st;
+		off += n;
+		len -= n;
+	}
+	return MDF_OK;
+}
+
+#define COPY_BUF (1u << 20)
+#define DESC_CHUNK 4096
+
+/* Descriptors and data of one part, appended at *desc_pos / *data_pos. */
+static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
+				 uint64_t zero_off, uint64_t *desc_pos,
+				 uint64_t *data_pos, unsigned char *buf,
+				 struct page_desc *pds, uint64_t *pages,
+				 struct mdf_err *err)
+{
+	const struct diskdump_info *di = &pt->di;
+	uint64_t nd = count_bits(di->bitmap2, di->split_start_pfn,
+				 di->split_end_pfn);
+	uint64_t rd = di->off_desc;
+	enum mdf_status st;
+
+	while (nd) {
+		size_t n = (size_t)MDF_MIN(nd, (uint64_t)DESC_CHUNK), got = 0;
+		size_t bytes = n * sizeof(*pds);
+
+		st = util_pread_full(pt->fd, pds, bytes, rd, &got, err);
+		if (st == MDF_OK && got != bytes)
+			st = mdf_err_set(err, MDF_ERR_FORMAT,
+					 "descriptors at 0x%llx past end of file",
+					 (ull)rd);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s", pt->path);
+		for (size_t i = 0; i < n; i++) {
+			struct page_desc *pd = &pds[i];
+			uint64_t off = (uint64_t)pd->offset;
+
+			if (zero_off && off == zero_off)
+				continue;  /* the shared zero page */
+			if (pd->offset <= 0 || pd->size == 0 ||
+			    pd->size > di->block_size || off < di->off_data ||
+			    off + pd->size > di->file_size)
+				return mdf_err_set(err, MDF_ERR_FORMAT,
+						   "%s: page descriptor at 0x%llx: data 0x%llx+0x%x outside the data area",
+						   pt->path,
+						   (ull)(rd + i * sizeof(*pds)),
+						   (ull)off, pd->size);
+			st = util_pread_full(pt->fd, buf, pd->size, off, &got, err);
+			if (st != MDF_OK)
+				return mdf_err_push(err, "%s", pt->path);
+			st = out_write(out, *data_pos, buf, pd->size, err);
+			if (st != MDF_OK)
+				return st;
+			pd->offset = (int64_t)*data_pos;
+			*data_pos += pd->size;
+		}
+		st = out_write(out, *desc_pos, pds, bytes, err);
+		if (st != MDF_OK)
+			return st;
+		*desc_pos += bytes;
+		*pages += n;
+		rd += bytes;
+		nd -= n;
+	}
+	return MDF_OK;
+}
+
+/* All parts of one dump, covering every pfn once (@order: by start). */
+static enum mdf_status check_set(struct part *pts, struct part **order,
+				 unsigned n, struct mdf_err *err)
+{
+	const struct part *p0 = &pts[0];
+	unsigned char *ha = malloc(p0->head_len), *hb = malloc(p0->head_len);
+	uint64_t expect = 0;
+	enum mdf_status st = MDF_OK;
+	const char *what;
+
+	if (!ha || !hb) {
+		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 1; i < n; i++) {
+		what = part_mismatch(p0, &pts[i], ha, hb);
+		if (what) {
+			st = mdf_err_set(err, MDF_ERR_ARG,
+					 "%s and %s are not parts of the same dump (%s differs)",
+					 p0->path, pts[i].path, what);
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct diskdump_info *d = &order[i]->di;
+
+		if (d->split_start_pfn > expect) {
+			st = mdf_err_set(err, MDF_ERR_ARG,
+					 "the split set lacks pfns 0x%llx-0x%llx (a part is missing)",
+					 (ull)expect, (ull)d->split_start_pfn);
+			goto out;
+		}
+		if (d->split_start_pfn < expect) {
+			st = mdf_err_set(err, MDF_ERR_ARG,
+					 "%s: pfns 0x%llx-0x%llx overlap another part (given twice?)",
+					 order[i]->path, (ull)d->split_start_pfn,
+					 (ull)d->split_end_pfn);
+			goto out;
+		}
+		expect = d->split_end_pfn;
+	}
+	if (expect != p0->di.max_mapnr)
+		st = mdf_err_set(err, MDF_ERR_ARG,
+				 "the split set lacks pfns 0x%llx-0x%llx (a part is missing)",
+				 (ull)expect, (ull)p0->di.max_mapnr);
+out:
+	free(ha);
+	free(hb);
+	return st;
+}
+
+static enum mdf_status reassemble(struct part *pts, struct part **order,
+				  unsigned n, struct out_sink *out,
+				  uint64_t *pages, struct mdf_err *err)
+{
+	const struct part *p0 = &pts[0];
+	const struct diskdump_info *d0 = &p0->di;
+	unsigned char *ha = malloc(p0->head_len);
+	unsigned char *buf = malloc(COPY_BUF);
+	struct page_desc *pds = malloc(DESC_CHUNK * sizeof(*pds));
+	uint64_t desc_pos = d0->off_desc, data_pos = d0->off_data;
+	uint64_t zero_off = 0;
+	enum mdf_status st = MDF_OK;
+
+	if (!ha || !buf || !pds) {
+		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* Headers (split fields cleared), note copy and both bitmaps. */
+	part_plain_head(p0, ha);
+	st = out_write(out, 0, ha, p0->head_len, err);
+	if (st == MDF_OK)
+		st = copy_range(p0, out, d0->off_bitmap1,
+				d0->off_desc - d0->off_bitmap1, buf, COPY_BUF, err);
+	if (st != MDF_OK)
+		goto out;
+	/* Every part stores the shared zero page first in its data area. */
+	if (d0->dump_level > 0 && (d0->dump_level & 1)) {
+		zero_off = data_pos;
+		memset(buf, 0, d0->block_size);
+		st = out_write(out, data_pos, buf, d0->block_size, err);
+		if (st != MDF_OK)
+			goto out;
+		data_pos += d0->block_size;
+	}
+	for (unsigned i = 0; i < n && st == MDF_OK; i++)
+		st = copy_part(order[i], out, zero_off, &desc_pos, &data_pos, buf,
+			       pds, pages, err);
+	if (st == MDF_OK)
+		st = out_flush(out, err);
+out:
+	free(ha);
+	free(buf);
+	free(pds);
+	return st;
+}
+
+enum mdf_status split_reassemble(char *const *parts, unsigned n,
+				 const char *out_path, bool force,
+				 uint64_t *pages, struct mdf_err *err)
+{
+	struct part *pts;
+	struct part **order;
+	struct out_sink out;
+	struct mdf_err cerr;
+	uint64_t npages = 0;
+	enum mdf_status st = MDF_OK;
+
+	if (n < 2 || n > SPLIT_MAX_PARTS)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--reassemble needs 2 to %u split files, not %u",
+				   SPLIT_MAX_PARTS, n);
+	pts = calloc(n, sizeof(*pts));
+	order = calloc(n, sizeof(*order));
+	if (!pts || !order) {
+		free(pts);
+		free(order);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	}
+	for (unsigned i = 0; i < n; i++)
+		pts[i].fd = -1;
+	for (unsigned i = 0; i < n && st == MDF_OK; i++) {
+		st = part_open(&pts[i], parts[i], err);
+		order[i] = &pts[i];
+	}
+	if (st == MDF_OK) {
+		qsort(order, n, sizeof(*order), cmp_start);
+		st = check_set(pts, order, n, err);
+	}
+	if (st == MDF_OK) {
+		memset(&out, 0, sizeof(out));
+		out.fd = -1;
+		st = out_open_file(&out, out_path, force, 0, COPY_BUF, err);
+		if (st == MDF_OK) {
+			st = reassemble(pts, order, n, &out, &npages, err);
+			if (out_close(&out, &cerr) != MDF_OK && st == MDF_OK) {
+				*err = cerr;
+				st = cerr.status;
+			}
+			if (st != MDF_OK)
+				out_discard(&out);
+		}
+	}
+	for (unsigned i = 0; i < n; i++)
+		part_close(&pts[i]);
+	free(pts);
+	free(order);
+	if (pages)
+		*pages = npages;
+	return st;
+}
