@@ -72,6 +72,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  makedumpfile -R DUMPFILE < STREAM\n"
 "  makedumpfile --dry-run [-d DL] [options] VMCORE\n"
 "  makedumpfile --dump-dmesg [--partial-dmesg] VMCORE DMESGFILE\n"
+"  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
+"  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "\n"
 "Filter a Linux crash dump (an ELF vmcore such as /proc/vmcore, or a\n"
 "kdump-compressed dump) and write the pages worth keeping.\n"
