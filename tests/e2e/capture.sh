@@ -52,8 +52,14 @@ fi
 
 # LAB_DATA: the lab's work dir (disks, initramfs trees) under $T too.
 t0=$SECONDS
+# The capture initramfs mounts a tmpfs on /tmp, which would hide a binary
+# copied from a checkout under /tmp: give it a path outside /tmp.
+CAPDIR=/var/lib/mdf-capture/static
+CAPBIN=$CAPDIR/makedumpfile
+mkdir -p "$CAPDIR" && cp "$STATIC" "$CAPBIN" || { notok "capture" "cannot copy the static binary to $CAPDIR"; exit 0; }
+
 LAB_DATA="$T/lab" bash "$LAB" --name $NAME --mem 512M --no-kpageflags \
-	--run-in-capture "$HOOK" --capture-bin "$STATIC" --outdir "$T/out" \
+	--run-in-capture "$HOOK" --capture-bin "$CAPBIN" --outdir "$T/out" \
 	--timeout 900 >"$T/lab.log" 2>&1
 rc=$?
 echo "# lab run: rc $rc in $((SECONDS - t0)) s"
