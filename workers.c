@@ -56,6 +56,28 @@ struct workers {
 	void *arg;
 };
 
+/*
+ * Run the job of slot @s (sequence @seq) with worker state @state.  Called
+ * with the lock held; drops it while the job runs and holds it again on
+ * return.  The slot's error is the runner's alone while RUNNING.
+ */
+static void run_slot(struct workers *pool, struct slot *s, uint64_t seq,
+		     void *state)
+{
+	void *job = s->job;
+	enum mdf_status st;
+
+	s->state = SLOT_RUNNING;
+	pthread_mutex_unlock(&pool->lock);
+	mdf_err_clear(&s->err);
+	st = pool->ops->process(job, state, &s->err);
+	pthread_mutex_lock(&pool->lock);
+	s->status = st;
+	s->state = SLOT_DONE;
+	if (seq == pool->tail)
+		pthread_cond_signal(&pool->done_cond);
+}
+
 static void *worker_main(void *p)
 {
 	struct worker *me = p;
@@ -65,8 +87,6 @@ static void *worker_main(void *p)
 	for (;;) {
 		struct slot *s;
 		uint64_t seq;
-		void *job;
-		enum mdf_status st;
 
 		while (!pool->stop && pool->next_run == pool->head)
 			pthread_cond_wait(&pool->work_cond, &pool->lock);
@@ -74,19 +94,7 @@ static void *worker_main(void *p)
 			break;
 		seq = pool->next_run++;
 		s = &pool->slots[seq & pool->mask];
-		s->state = SLOT_RUNNING;
-		job = s->job;
-		pthread_mutex_unlock(&pool->lock);
-
-		/* The slot's error is this thread's alone while RUNNING. */
-		mdf_err_clear(&s->err);
-		st = pool->ops->process(job, me->state, &s->err);
-
-		pthread_mutex_lock(&pool->lock);
-		s->status = st;
-		s->state = SLOT_DONE;
-		if (seq == pool->tail)
-			pthread_cond_signal(&pool->done_cond);
+		run_slot(pool, s, seq, me->state);
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return NULL;
@@ -208,7 +216,6 @@ enum mdf_status workers_submit(struct workers *pool, void *job,
 {
 	struct slot *s;
 	uint64_t seq;
-	enum mdf_status st;
 
 	pthread_mutex_lock(&pool->lock);
 	while (!pool->stop && pool->head - pool->tail >= pool->nslots)
@@ -228,15 +235,7 @@ enum mdf_status workers_submit(struct workers *pool, void *job,
 	}
 	/* Inline: run it here, in order, as a worker would. */
 	pool->next_run++;
-	s->state = SLOT_RUNNING;
-	pthread_mutex_unlock(&pool->lock);
-	mdf_err_clear(&s->err);
-	st = pool->ops->process(job, pool->w[0].state, &s->err);
-	pthread_mutex_lock(&pool->lock);
-	s->status = st;
-	s->state = SLOT_DONE;
-	if (seq == pool->tail)
-		pthread_cond_signal(&pool->done_cond);
+	run_slot(pool, s, seq, pool->w[0].state);
 	pthread_mutex_unlock(&pool->lock);
 	return MDF_OK;
 }
