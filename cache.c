@@ -190,6 +190,7 @@ void cache_release(struct cache *c)
 	c->free_list = NULL;
 	c->pending_head = NULL;
 	c->used_head = c->used_tail = NULL;
+	c->npinned = 0;
 }
 
 /* True if [off, off+len) lies inside the bytes held by @e. */
@@ -491,7 +492,8 @@ enum mdf_status cache_get_pinned(struct cache *c, uint64_t off, size_t len,
 	st = cache_fill(c, off, len, span, &e, err);
 	if (st != MDF_OK)
 		return st;
-	e->pins++;
+	if (e->pins++ == 0)
+		c->npinned++;
 	*pin = e;
 	*ret = e->buf + (off - e->off);
 	return MDF_OK;
@@ -499,9 +501,8 @@ enum mdf_status cache_get_pinned(struct cache *c, uint64_t off, size_t len,
 
 void cache_unpin(struct cache *c, struct cache_entry *pin)
 {
-	(void)c;
-	if (pin && pin->pins)
-		pin->pins--;
+	if (pin && pin->pins && --pin->pins == 0)
+		c->npinned--;
 }
 
 enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,

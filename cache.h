@@ -94,6 +94,7 @@ struct cache {
 	struct cache_entry *free_list;              /* singly linked via next */
 	struct cache_entry *pending_head;           /* doubly linked */
 	struct cache_entry *used_head, *used_tail;  /* MRU at head */
+	size_t npinned;            /* entries with pins > 0 */
 	struct cache_stats stats;
 };
 
@@ -162,6 +163,13 @@ enum mdf_status cache_get_pinned(struct cache *c, uint64_t off, size_t len,
 				 struct cache_entry **pin,
 				 struct mdf_err *err) MDF_MUST_CHECK;
 void cache_unpin(struct cache *c, struct cache_entry *pin);
+
+/** True when @e holds a mapped window (its bytes stay put while pinned)
+ *  rather than a read buffer. */
+static inline bool cache_entry_mapped(const struct cache_entry *e)
+{
+	return e && e->map_addr;
+}
 
 /** cache_get() then memcpy into @buf. */
 enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "diskdump.h"
+#include "util.h"
 
 /* ---- none: every page stored raw ------------------------------------ */
 
@@ -278,8 +279,7 @@ enum mdf_status compressor_init(struct compressor *c, enum mdf_codec codec,
 	const struct compress_ops *ops = ops_for(codec);
 	const char *name = codec_name(codec);
 
-	c->ops = NULL;
-	c->state = NULL;
+	memset(c, 0, sizeof(*c));
 	if (!name)
 		return mdf_err_set(err, MDF_ERR_ARG, "unknown compression codec %d",
 				   (int)codec);
@@ -301,8 +301,8 @@ void compressor_release(struct compressor *c)
 {
 	if (c->ops && c->ops->release)
 		c->ops->release(c);
-	c->ops = NULL;
-	c->state = NULL;
+	free(c->zero_out);
+	memset(c, 0, sizeof(*c));
 }
 
 size_t compressor_bound(const struct compressor *c, size_t len)
@@ -319,9 +319,35 @@ enum mdf_status compressor_page(struct compressor *c, const void *src,
 				size_t len, void *dst, size_t cap,
 				size_t *out_len, struct mdf_err *err)
 {
+	enum mdf_status st;
+
 	if (!c->ops)
 		return mdf_err_set(err, MDF_ERR_ARG, "compressor not initialised");
-	return c->ops->compress(c, src, len, dst, cap, out_len, err);
+	/* Only with room for any result, so the memo is the codec's answer
+	 * and not a "did not fit". */
+	if (cap < c->ops->bound(len) || !util_is_zero(src, len))
+		return c->ops->compress(c, src, len, dst, cap, out_len, err);
+	if (!c->zero_out || c->zero_len != len) {
+		/* First zero page (of this size): compress it for real. */
+		unsigned char *buf = malloc(cap ? cap : 1);
+
+		if (!buf)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory",
+					   c->ops->name);
+		st = c->ops->compress(c, src, len, buf, cap, out_len, err);
+		if (st != MDF_OK) {
+			free(buf);
+			return st;
+		}
+		free(c->zero_out);
+		c->zero_out = buf;
+		c->zero_len = len;
+		c->zero_out_len = *out_len;
+	}
+	*out_len = c->zero_out_len;
+	if (c->zero_out_len < len)
+		memcpy(dst, c->zero_out, c->zero_out_len);
+	return MDF_OK;
 }
 
 enum mdf_status decompress_page(uint32_t flag, const void *src, size_t len,

@@ -72,6 +72,11 @@ struct compress_ops {
 struct compressor {
 	const struct compress_ops *ops;     /* NULL: not initialised */
 	void *state;                        /* the codec's own */
+	/* The codec's output for an all-zero page of zero_len bytes, made on
+	 * the first zero page (codecs are deterministic, so reusing it gives
+	 * the same bytes); zero_out NULL: not made yet. */
+	unsigned char *zero_out;
+	size_t zero_len, zero_out_len;
 };
 
 /*
@@ -122,6 +127,10 @@ uint32_t compressor_flag(const struct compressor *c);
 /**
  * Compress one page of @len bytes from @src into @dst (@cap bytes; give
  * compressor_bound() to keep every page that shrinks).
+ *
+ * An all-zero page is compressed once and its output reused (at -d 0
+ * about half the pages of a typical dump are zero, and the codec's output
+ * is the same every time).
  *
  * Returns MDF_OK with *@out_len = the compressed size, also when the data
  * did not shrink: then *@out_len >= @len (exactly @len when the output

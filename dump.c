@@ -528,12 +528,20 @@ static enum mdf_status src_cycle(void *arg, uint64_t start, bool drop_zero,
 	return st;
 }
 
-static enum mdf_status src_page(void *arg, uint64_t pfn,
-				const unsigned char **data, struct mdf_err *err)
+static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
+				    const unsigned char **data, void **ref,
+				    struct mdf_err *err)
 {
 	struct mdf_ctx *ctx = arg;
-	enum mdf_status st = readmem_page(&ctx->rm, pfn, ctx->scratch, data, err);
+	struct cache_entry *pin = NULL;
+	enum mdf_status st;
 
+	if (ref)
+		st = readmem_page_ref(&ctx->rm, pfn, ctx->scratch, data, &pin, err);
+	else
+		st = readmem_page(&ctx->rm, pfn, ctx->scratch, data, err);
+	if (ref)
+		*ref = pin;
 	if (st != MDF_OK) {
 		/* The input readers name the file themselves, mostly. */
 		if (strncmp(err->msg, ctx->opts.vmcore, strlen(ctx->opts.vmcore)) != 0)
@@ -544,6 +552,19 @@ static enum mdf_status src_page(void *arg, uint64_t pfn,
 		pi_progress(&ctx->pr, "Copying data", ctx->copied,
 			    ctx->report.pages.dumpable, pi_now());
 	return MDF_OK;
+}
+
+static enum mdf_status src_page(void *arg, uint64_t pfn,
+				const unsigned char **data, struct mdf_err *err)
+{
+	return src_page_ref(arg, pfn, data, NULL, err);
+}
+
+static void src_page_release(void *arg, uint64_t pfn, void *ref)
+{
+	struct mdf_ctx *ctx = arg;
+
+	readmem_page_unref(&ctx->rm, pfn, ref);
 }
 
 /* The crashed kernel's utsname, for the kdump header. */
@@ -574,6 +595,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	struct dump_source src = {
 		.arg = ctx, .page_size = ctx->page_size, .max_pfn = ctx->max_pfn,
 		.cycle_pfns = ctx->cycle_pfns, .cycle = src_cycle, .page = src_page,
+		.page_ref = src_page_ref, .page_release = src_page_release,
 	};
 	size_t bufsize = (size_t)ctx->page_size << o->block_order;
 	struct kdump_write_params kp;

@@ -38,6 +38,19 @@ struct dump_source {
 	enum mdf_status (*page)(void *arg, uint64_t pfn,
 				const unsigned char **data,
 				struct mdf_err *err);
+	/**
+	 * Optional, for writers that hold many pages at once (worker
+	 * threads compress them while this thread reads on): like page(),
+	 * and when *@ref comes back non-NULL the bytes stay valid, with no
+	 * copy, until page_release(@ref) (which must come before the next
+	 * cycle() call).  *@ref NULL: valid until the next call, as page().
+	 * Only the calling thread calls page_ref() and page_release(); other
+	 * threads may read the bytes in between.
+	 */
+	enum mdf_status (*page_ref)(void *arg, uint64_t pfn,
+				    const unsigned char **data, void **ref,
+				    struct mdf_err *err);
+	void (*page_release)(void *arg, uint64_t pfn, void *ref);
 };
 
 #endif

@@ -84,11 +84,13 @@ static void fill_sub_header(const struct kdump_write_params *p,
  * Pass 2 runs pages through batches: the calling thread fills a batch with
  * page bytes, a worker (workers.h) zero-checks and compresses it, and the
  * calling thread takes batches back in submission order and writes
- * descriptors and data exactly as a page-at-a-time loop would.  With no
- * threads the pool runs each batch inline and a batch is one page whose
- * bytes are the source's own (no copy): the serial path is the same code.
+ * descriptors and data exactly as a page-at-a-time loop would.  Page bytes
+ * are not copied when the source can hold them (page_ref: a pinned mapped
+ * window of the input); the few it cannot hold are copied into the batch.
+ * With no threads the pool runs each batch inline and a batch is one page
+ * whose bytes are the source's own: the serial path is the same code.
  */
-#define BATCH_BYTES (256 << 10)
+#define BATCH_BYTES (512 << 10)
 
 enum page_kind { PK_ZERO, PK_COMP, PK_RAW };
 
@@ -104,6 +106,7 @@ struct batch {
 	unsigned dump_level;
 	uint64_t *pfn;
 	const unsigned char **data; /* page bytes: into in, or the source's */
+	void **ref;                 /* source's hold on data[i], or NULL */
 	unsigned char *in;          /* cap * B copies (NULL when inline) */
 	unsigned char *out;         /* cap * cbound compressed bytes */
 	struct page_res *res;
@@ -272,6 +275,17 @@ static enum mdf_status emit_batch(struct writer *w, const struct batch *b,
 	return MDF_OK;
 }
 
+/* Let the source drop its hold on the pages of @b. */
+static void batch_release(struct writer *w, struct batch *b)
+{
+	for (unsigned i = 0; b->ref && i < b->n; i++) {
+		if (b->ref[i])
+			w->src->page_release(w->src->arg, b->pfn[i], b->ref[i]);
+		b->ref[i] = NULL;
+	}
+	b->n = 0;
+}
+
 /* Take the oldest batch back and write it.  Pages before a failed one are
  * written first, as a serial loop would have done. */
 static enum mdf_status take_one(struct writer *w, struct mdf_err *err)
@@ -288,7 +302,7 @@ static enum mdf_status take_one(struct writer *w, struct mdf_err *err)
 		return st;
 	}
 	est = emit_batch(w, b, st == MDF_OK ? b->n : b->nok, err);
-	b->n = 0;
+	batch_release(w, b);
 	if (est != MDF_OK)
 		return est;
 	if (st != MDF_OK)
@@ -334,12 +348,18 @@ static enum mdf_status add_page(struct writer *w, uint64_t pfn, bool *full,
 {
 	struct batch *b = cur_batch(w);
 	const unsigned char *data;
+	void *ref = NULL;
 	enum mdf_status st;
 
-	st = w->src->page(w->src->arg, pfn, &data, err);
+	if (b->ref)
+		st = w->src->page_ref(w->src->arg, pfn, &data, &ref, err);
+	else
+		st = w->src->page(w->src->arg, pfn, &data, err);
 	if (st != MDF_OK)
 		return st;
-	if (b->in) {
+	if (b->ref)
+		b->ref[b->n] = ref;
+	if (b->in && !ref) {
 		memcpy(b->in + b->n * b->B, data, b->B);
 		data = b->in + b->n * b->B;
 	}
@@ -373,6 +393,8 @@ static void batches_free(struct writer *w)
 	for (unsigned i = 0; w->batches && i < w->nbatches; i++) {
 		struct batch *b = &w->batches[i];
 
+		batch_release(w, b);
+		free(b->ref);
 		free(b->pfn);
 		free(b->data);
 		free(b->in);
@@ -416,9 +438,13 @@ static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
 		b->data = malloc(cap * sizeof(*b->data));
 		b->out = malloc(cap * cbound);
 		b->res = malloc(cap * sizeof(*b->res));
-		if (nthreads)
+		if (nthreads) {
 			b->in = malloc(cap * B);
-		if (!b->pfn || !b->data || !b->out || !b->res || (nthreads && !b->in))
+			if (w->src->page_ref && w->src->page_release)
+				b->ref = calloc(cap, sizeof(*b->ref));
+		}
+		if (!b->pfn || !b->data || !b->out || !b->res ||
+		    (nthreads && (!b->in || (w->src->page_ref && !b->ref))))
 			goto nomem;
 	}
 	return MDF_OK;

@@ -187,14 +187,18 @@ enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 	return st;
 }
 
-enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
-			     unsigned char *scratch,
-			     const unsigned char **ret, struct mdf_err *err)
+/* readmem_page(), and readmem_page_ref() when @pin is not NULL. */
+static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
+				unsigned char *scratch,
+				const unsigned char **ret,
+				struct cache_entry **pin, struct mdf_err *err)
 {
 	uint64_t ps = rm->page_size, pa = pfn * ps, done = 0;
 	struct elf_loc loc;
 	bool any = false;
 
+	if (pin)
+		*pin = NULL;
 	if (rm->dd) {
 		(void)scratch;
 		return diskdump_get_page(rm->dd, rm->cache, pfn, ret, err);
@@ -206,9 +210,27 @@ enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
 	}
 	if (elf_info_locate(rm->elf, pa, &loc) == MDF_OK && loc.in_file &&
 	    loc.avail >= ps) {
-		enum mdf_status st = cache_get(rm->cache, loc.off, (size_t)ps,
-					       &loc.span, ret, err);
+		struct cache *c = rm->cache;
+		struct cache_entry *e;
+		enum mdf_status st;
 
+		if (!pin) {
+			st = cache_get(c, loc.off, (size_t)ps, &loc.span, ret, err);
+		} else {
+			st = cache_get_pinned(c, loc.off, (size_t)ps, &loc.span,
+					      ret, &e, err);
+			if (st != MDF_OK)
+				return st;
+			/* Keep the pin only on a mapping (a read buffer is
+			 * refilled in place) and while half the entries are
+			 * left for the reads still to come. */
+			if (cache_entry_mapped(e) &&
+			    (e->pins > 1 || c->npinned <= c->nentries / 2)) {
+				*pin = e;
+				return MDF_OK;
+			}
+			cache_unpin(c, e);
+		}
 		if (st == MDF_OK) {
 			rm->have_returned = true;
 			rm->returned_off = loc.off;
@@ -256,4 +278,33 @@ enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
 				   (unsigned long long)pfn);
 	*ret = scratch;
 	return MDF_OK;
+}
+
+enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
+			     unsigned char *scratch,
+			     const unsigned char **ret, struct mdf_err *err)
+{
+	return get_page(rm, pfn, scratch, ret, NULL, err);
+}
+
+enum mdf_status readmem_page_ref(struct readmem *rm, uint64_t pfn,
+				 unsigned char *scratch,
+				 const unsigned char **ret,
+				 struct cache_entry **pin,
+				 struct mdf_err *err)
+{
+	return get_page(rm, pfn, scratch, ret, pin, err);
+}
+
+void readmem_page_unref(struct readmem *rm, uint64_t pfn,
+			struct cache_entry *pin)
+{
+	struct elf_loc loc;
+
+	if (!pin)
+		return;
+	cache_unpin(rm->cache, pin);
+	if (elf_info_locate(rm->elf, pfn * rm->page_size, &loc) == MDF_OK &&
+	    loc.in_file)
+		readmem_retire(rm, loc.off, rm->page_size);
 }

@@ -84,4 +84,25 @@ enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
 			     const unsigned char **ret,
 			     struct mdf_err *err) MDF_MUST_CHECK;
 
+/**
+ * Like readmem_page(), for callers that hold several pages at once (the
+ * writer's worker threads read them while this thread reads on): when the
+ * page lies whole inside a mapped window of the input, its entry is pinned,
+ * *@pin is set, and the bytes stay valid, with no copy, across any later
+ * reads until readmem_page_unref().  Otherwise (read buffers, pages
+ * assembled in @scratch, kdump-compressed input, or half the cache's
+ * entries already pinned) *@pin is NULL and the bytes are valid only until
+ * the next read, as with readmem_page(): copy them.
+ */
+enum mdf_status readmem_page_ref(struct readmem *rm, uint64_t pfn,
+				 unsigned char *scratch,
+				 const unsigned char **ret,
+				 struct cache_entry **pin,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Done with page @pfn got with *@pin set: unpin it and retire its bytes.
+ *  @pin NULL does nothing. */
+void readmem_page_unref(struct readmem *rm, uint64_t pfn,
+			struct cache_entry *pin);
+
 #endif

@@ -322,8 +322,10 @@ static void t_pinned(void)
 	struct mdf_err err;
 
 	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
+	T_EQ_U64(c.npinned, 0);
 	T_OK(cache_get_pinned(&c, 0, 64, &sp, &a, &pa, &err), &err);
-	T_ASSERT(pa && pa->pins == 1);
+	T_ASSERT(pa && pa->pins == 1 && !cache_entry_mapped(pa));
+	T_EQ_U64(c.npinned, 1);
 	/* Many other reads cycle through the one unpinned slot. */
 	for (uint64_t off = 4096; off < 4096 * 10; off += 4096) {
 		T_OK(cache_get(&c, off, 64, &sp, &p, &err), &err);
@@ -334,9 +336,11 @@ static void t_pinned(void)
 	/* A hit on the pinned entry pins it again. */
 	T_OK(cache_get_pinned(&c, 8, 8, &sp, &p, &pb, &err), &err);
 	T_ASSERT(pb == pa && pa->pins == 2 && pat_check(p, 8, 8));
+	T_EQ_U64(c.npinned, 1); /* entries, not pins */
 	/* Pin the second entry too: nothing left to evict. */
 	T_OK(cache_get_pinned(&c, 8192, 8, &sp, &p, &pb, &err), &err);
 	T_ASSERT(pb != pa);
+	T_EQ_U64(c.npinned, 2);
 	T_ASSERT(cache_get(&c, 12288, 8, &sp, &p, &err) == MDF_ERR_INTERNAL);
 	T_ASSERT(cache_alloc(&c, 8) == NULL);
 	cache_unpin(&c, pb);
@@ -346,6 +350,7 @@ static void t_pinned(void)
 	cache_unpin(&c, pa);
 	cache_unpin(&c, NULL);
 	T_EQ_U64(pa->pins, 0);
+	T_EQ_U64(c.npinned, 0);
 	/* len 0: no entry, no pin. */
 	T_OK(cache_get_pinned(&c, 5, 0, &sp, &p, &pb, &err), &err);
 	T_ASSERT(pb == NULL && p != NULL);

@@ -238,6 +238,49 @@ static void zero_page_small(void)
 	}
 }
 
+/* Zero pages are compressed once and the result reused: the bytes must
+ * equal a fresh compressor's, page after page, between other pages, and
+ * for another page size. */
+static void zero_page_memo(void)
+{
+	static unsigned char zero[2 * PAGE], text[PAGE], first[2 * BIG], again[2 * BIG];
+	struct mdf_err err;
+
+	memset(zero, 0, sizeof(zero));
+	fill(text, PAGE, K_TEXT, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(real_codecs); i++) {
+		struct compressor c = { 0 }, fresh = { 0 };
+		size_t n0 = 0, n = 0;
+
+		if (!compress_available(real_codecs[i]))
+			continue;
+		T_OK(compressor_init(&fresh, real_codecs[i], &err), &err);
+		T_OK(compressor_page(&fresh, zero, PAGE, first, sizeof(first), &n0, &err), &err);
+		compressor_release(&fresh);
+		T_OK(compressor_init(&c, real_codecs[i], &err), &err);
+		for (int k = 0; k < 4; k++) {
+			T_OK(compressor_page(&c, text, PAGE, again, sizeof(again), &n, &err), &err);
+			memset(again, 0xa5, sizeof(again));
+			T_OK(compressor_page(&c, zero, PAGE, again, sizeof(again), &n, &err), &err);
+			T_EQ_U64(n, n0);
+			T_ASSERT(memcmp(again, first, n) == 0);
+		}
+		T_ASSERT(c.zero_out != NULL && c.zero_len == PAGE);
+		/* Another size: made again, and right. */
+		T_OK(compressor_init(&fresh, real_codecs[i], &err), &err);
+		T_OK(compressor_page(&fresh, zero, 2 * PAGE, first, sizeof(first), &n0, &err), &err);
+		compressor_release(&fresh);
+		T_OK(compressor_page(&c, zero, 2 * PAGE, again, sizeof(again), &n, &err), &err);
+		T_EQ_U64(n, n0);
+		T_ASSERT(memcmp(again, first, n) == 0 && c.zero_len == 2 * PAGE);
+		/* Too little room for the worst case: no memo, the codec decides. */
+		T_OK(compressor_page(&c, zero, PAGE, again, 8, &n, &err), &err);
+		T_ASSERT(n == PAGE || n <= 8);
+		compressor_release(&c);
+		T_ASSERT(c.zero_out == NULL && c.ops == NULL);
+	}
+}
+
 static void raw_pages(void)
 {
 	static unsigned char page[PAGE], back[PAGE];
@@ -663,6 +706,7 @@ int main(void)
 	T_RUN(unknown_codec);
 	T_RUN(round_trip);
 	T_RUN(zero_page_small);
+	T_RUN(zero_page_memo);
 	T_RUN(raw_pages);
 	T_RUN(zlib_equals_compress2);
 	T_RUN(zlib_no_room_then_exact);
