@@ -59,10 +59,22 @@ static uint64_t mem_free_bytes(void)
 	return kib << 10;
 }
 
+/* How the input is cached (--non-mmap etc.): the main cache and every
+ * scan thread's use the same. */
+static void input_cache_config(const struct mdf_opts *o, struct cache_config *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+	switch (o->mmap) {
+	case MDF_MMAP_NEVER: cc->policy = CACHE_MMAP_NEVER; break;
+	case MDF_MMAP_ALWAYS: cc->policy = CACHE_MMAP_ALWAYS; break;
+	case MDF_MMAP_TRY: cc->policy = CACHE_MMAP_TRY; break;
+	}
+}
+
 static enum mdf_status open_input(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
-	struct cache_config cc = { 0 };
+	struct cache_config cc;
 	enum mdf_status st;
 
 	unsigned char head[KDUMP_SIG_LEN];
@@ -72,11 +84,7 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	if (ctx->in_fd < 0)
 		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
 				     "cannot open %s", o->vmcore);
-	switch (o->mmap) {
-	case MDF_MMAP_NEVER: cc.policy = CACHE_MMAP_NEVER; break;
-	case MDF_MMAP_ALWAYS: cc.policy = CACHE_MMAP_ALWAYS; break;
-	case MDF_MMAP_TRY: cc.policy = CACHE_MMAP_TRY; break;
-	}
+	input_cache_config(o, &cc);
 	/* A kdump-compressed input is filtered again (refiltering). */
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) == MDF_OK &&
 	    diskdump_probe(head, got)) {
@@ -215,6 +223,39 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/*
+ * The struct page scan threads (scan.h), once per run: with
+ * --num-threads 2 or more (one thread would only scan a cycle the way the
+ * main thread does), on an ELF input (the kdump-compressed reader's
+ * decompression slots are not thread-safe) with struct pages to scan and
+ * cycles of at least SCAN_ALIGN_PFNS pfns (smaller ones rarely split).
+ */
+static enum mdf_status scan_setup(struct mdf_ctx *ctx)
+{
+	struct cache_config cc;
+	struct scan_config sc;
+	enum mdf_status st;
+
+	if (ctx->opts.num_threads < 2 || ctx->is_kdump || !ctx->rules.scan ||
+	    ctx->mm.model == MEMMAP_NONE || ctx->max_pfn <= SCAN_ALIGN_PFNS ||
+	    ctx->cycle_pfns < SCAN_ALIGN_PFNS)
+		return MDF_OK;
+	input_cache_config(&ctx->opts, &cc);
+	memset(&sc, 0, sizeof(sc));
+	sc.nthreads = ctx->opts.num_threads;
+	sc.fd = ctx->in_fd;
+	sc.name = ctx->opts.vmcore;
+	sc.cache = &cc;
+	sc.elf = &ctx->elf;
+	sc.arch = ctx->have_arch ? &ctx->arch : NULL;
+	sc.page_size = ctx->page_size;
+	sc.page_struct_size = ctx->rules.page_struct_size;
+	st = scan_pool_create(&ctx->scan, &sc, &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	return MDF_OK;
+}
+
 enum mdf_status dump_open(struct mdf_ctx *ctx)
 {
 	enum mdf_status st;
@@ -253,6 +294,9 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 			      FILTER_BATCH * 64 : ctx->page_size));
 	if (!ctx->scratch)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	st = scan_setup(ctx);
+	if (st != MDF_OK)
+		return st;
 	ctx->report.page_size = ctx->page_size;
 	ctx->report.pages.total = ctx->max_pfn;
 	add_phase(&ctx->report, "Reading headers", pi_now() - t0);
@@ -372,6 +416,55 @@ static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
 	return MDF_OK;
 }
 
+/* Bitmaps of [start, end) as they are before the struct page scan. */
+static void prepare_cycle(struct mdf_ctx *ctx, uint64_t start, uint64_t end,
+			  struct filter_counts *counts)
+{
+	fill_cycle_bitmaps(ctx, start, end);
+	if (ctx->use_freelist)
+		counts->cls[PC_FREE] += freelist_apply(&ctx->freelist, &ctx->dumpable);
+}
+
+/*
+ * The struct page scan of the prepared cycle: by the scan threads when
+ * the cycle splits (scan.h), else (or when an exclusion crossed a part,
+ * which only garbage struct pages make) serially here; either way the
+ * same bits, counts and carry.  @count: first build of this cycle.
+ */
+static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
+					uint64_t end, bool count,
+					struct filter_counts *counts)
+{
+	enum scan_result res = SCAN_NOT_SPLIT;
+	unsigned parts = 1;
+	enum mdf_status st;
+
+	if (ctx->scan && ctx->rules.scan && ctx->mm.model != MEMMAP_NONE) {
+		st = scan_cycle(ctx->scan, &ctx->rules, &ctx->mm, &ctx->present,
+				&ctx->dumpable, &ctx->carry, counts, &res, &parts,
+				&ctx->err);
+		if (st != MDF_OK)
+			return st;
+		if (count && res != SCAN_NOT_SPLIT) {
+			ctx->scan_split++;
+			ctx->scan_redone += res == SCAN_REDO;
+			pi_debug(&ctx->pr, "scan: pfn 0x%llx-0x%llx in %u parts%s\n",
+				 (unsigned long long)start, (unsigned long long)end, parts,
+				 res == SCAN_REDO ? ": an exclusion crossed a part, "
+				 "scanned again serially" : "");
+		}
+		if (res == SCAN_DONE)
+			return MDF_OK;
+		if (res == SCAN_REDO) {
+			memset(counts, 0, sizeof(*counts));
+			prepare_cycle(ctx, start, end, counts);
+		}
+	}
+	return filter_cycle(&ctx->rules, &ctx->mm, &ctx->rm, &ctx->present,
+			    &ctx->dumpable, ctx->scratch, &ctx->carry, counts,
+			    &ctx->err);
+}
+
 /*
  * Build bitmap1 and bitmap2 of the cycle that starts at @start.  Page
  * counts go into the report the first time a cycle is built; writers that
@@ -392,12 +485,8 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 		end = ctx->max_pfn;
 	if (start == 0)
 		memset(&ctx->carry, 0, sizeof(ctx->carry));
-	fill_cycle_bitmaps(ctx, start, end);
-	if (ctx->use_freelist)
-		counts.cls[PC_FREE] += freelist_apply(&ctx->freelist, &ctx->dumpable);
-	st = filter_cycle(&ctx->rules, &ctx->mm, &ctx->rm, &ctx->present,
-			  &ctx->dumpable, ctx->scratch, &ctx->carry, &counts,
-			  &ctx->err);
+	prepare_cycle(ctx, start, end, &counts);
+	st = scan_cycle_pages(ctx, start, end, count, &counts);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	t1 = pi_now();
@@ -724,6 +813,9 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 
 void dump_close(struct mdf_ctx *ctx)
 {
+	/* The scan threads read the input: they go first. */
+	scan_pool_destroy(ctx->scan);
+	ctx->scan = NULL;
 	freelist_result_release(&ctx->freelist);
 	free(ctx->scratch);
 	ctx->scratch = NULL;

@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "print_info.h"
 #include "readmem.h"
+#include "scan.h"
 
 /* Exit codes, as upstream makedumpfile. */
 enum {
@@ -62,6 +63,9 @@ struct mdf_ctx {
 	struct freelist_result freelist; /* free-list walk, when no buddy marker */
 	bool use_freelist;
 	struct filter_carry carry;  /* exclusion running into the next cycle */
+	struct scan_pool *scan;     /* struct page scan threads, or NULL: serial */
+	uint64_t scan_split;        /* cycles scanned in parallel parts */
+	uint64_t scan_redone;       /* of which scanned again serially */
 	uint64_t counted_upto;      /* cycles below this are in the report */
 	uint64_t unreadable;        /* pages kept: struct page unreadable */
 	uint64_t copied;            /* pages handed to the writer */

@@ -78,6 +78,56 @@ rm -f "$T"/flat.*
 # the same, and so is the failure (exit status).
 EXPECT_FAIL=1 same "thread-identical-incomplete" "$T/vmcore" -l -d 0 -L 6M --cyclic-buffer 4
 
+# The struct page scan split by pfn range (scan.c): a 3 GiB machine, one
+# cycle of 3 x 2^18 pfns, so 2 and 3 threads really split it (the debug
+# message says so); a 1 GiB hugetlb page right on a part boundary and
+# pages on both sides of it.  Bitmap2 of --dry-run (--debug-bitmap) and
+# the dump itself are the same whatever the thread count.
+cat >"$T/big.spec" <<'SPEC'
+kernel 6.12
+cpus 2
+ram 0x100000 3G
+pages 0x10000+8192 anon random 1
+pages 0x12000+4096 cache text 2
+pages 0x13000+1024 cache_private byte 0x5a
+pages 0x14000+2048 thp order=9 random 3
+pages 0x3fe00+512 cache
+pages 0x40000+0x40000 hugetlb order=18
+pages 0x80000+512 anon random 4
+pages 0x80200+64 slab
+pages 0x80240+8 hwpoison
+SPEC
+if "$GEN" "$T/big.spec" "$T/big.elf" 2>"$T/gen.err"; then
+	bad="" parts=""
+	for n in $threads; do
+		"$MDF" --dry-run -d 31 --message-level 31 --num-threads $n \
+			--debug-bitmap "$T/bm.$n" "$T/big.elf" >"$T/dry.$n" 2>&1 ||
+			bad="$bad dry-run n=$n failed: $(tail -n1 "$T/dry.$n")"
+		p=$(sed -n 's/^scan: pfn .* in \([0-9]*\) parts.*/\1/p' "$T/dry.$n" | head -n1)
+		parts="$parts ${p:-1}"
+		if [ "$n" -ge 2 ] && [ -z "$p" ]; then bad="$bad n=$n: the scan was not split"; fi
+		if [ "$n" != 0 ] && ! cmp -s "$T/bm.0" "$T/bm.$n"; then
+			bad="$bad n=$n: bitmaps differ: $(cmp "$T/bm.0" "$T/bm.$n" 2>&1 | head -n1)"
+		fi
+		grep -v -e '^scan: ' -e '^STEP ' -e '^Elapsed' -e '^Cache hit' -e '^Input:' \
+			"$T/dry.$n" >"$T/rep.$n"
+		if [ "$n" != 0 ] && ! cmp -s "$T/rep.0" "$T/rep.$n"; then
+			bad="$bad n=$n: the report differs"
+		fi
+	done
+	if [ -z "$bad" ]; then ok "thread-scan-split-bitmaps (parts:$parts)"
+	else notok "thread-scan-split-bitmaps" "$bad"; fi
+	rm -f "$T"/bm.* "$T"/dry.* "$T"/rep.*
+	# -d 17 copies 70 MB: too slow under the sanitizers.
+	case "${MDF_FLAVOUR:-default}" in san-*) levels="31";; *) levels="31 17";; esac
+	for l in $levels; do
+		same "thread-scan-split-dump-l-d$l" "$T/big.elf" -l -d $l
+	done
+	rm -f "$T/big.elf"
+else
+	notok "thread-scan-split" "mkvmcore failed: $(tail -n1 "$T/gen.err")"
+fi
+
 vm=$(vmcore fx-v61-512m) || { skip "thread-real" "no ../shared/vmcores (or zstd)"; exit 0; }
 case "${MDF_FLAVOUR:-default}" in
 san-*) threads="0 2"; real="z:31";;
