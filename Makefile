@@ -169,7 +169,7 @@ demo: deps
 	$(MAKE) all $(GEN_BINS)
 	bash tests/demo.sh $(B)
 
-bench: all $(GEN_BINS)
+bench: all $(GEN_BINS) $(B)/tests/tools/codecfloor
 	bash tests/bench.sh $(B)
 
 install: all

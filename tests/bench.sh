@@ -103,6 +103,11 @@ else
 	cat "$TMP/cc.log"
 fi
 
+FLOOR_ARGS=()
+if [ -x "$B/tests/tools/codecfloor" ]; then
+	FLOOR_ARGS=(--codecfloor "$B/tests/tools/codecfloor")
+fi
+
 SCAN_ARGS=()
 if [ -x "$MKVMCORE" ]; then
 	SCAN_ARGS=(--mkvmcore "$MKVMCORE")
@@ -118,5 +123,5 @@ python3 "$SRC/tests/bench/bench.py" \
 	--slow-pairs "${BENCH_SLOW_PAIRS:-${QUICK:+1}}" \
 	--scan-gib "${BENCH_SCAN_GIB:-${QUICK:+16}}" \
 	--strace-slow "${BENCH_STRACE_SLOW:-0}" \
-	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" \
+	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" "${FLOOR_ARGS[@]}" \
 	--md "$SRC/build/bench.md"

@@ -276,6 +276,7 @@ def main():
     ap.add_argument("--strace-slow", default="0")
     ap.add_argument("--mkvmcore", default="")
     ap.add_argument("--runner", default="")
+    ap.add_argument("--codecfloor", default="")
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
     pairs = int(a.pairs or 5)
@@ -360,9 +361,48 @@ def main():
         log(r.console())
         rows.append(r)
 
+    floors = []
+
+    def floor(opts, codec, target):
+        # The library calls alone, for the pages this job stores: no
+        # single-threaded writer with byte-identical output can be faster.
+        if not a.codecfloor or not rows or rows[-1].b.failed:
+            return
+        kept = os.path.join(a.tmp, "floor.dump")
+        if os.path.exists(kept):
+            os.unlink(kept)
+        rc = subprocess.call([O] + opts + [vm, kept], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # A lower bound: the fastest of three runs.
+        best = None
+        for _ in range(3 if rc == 0 else 0):
+            p = subprocess.run([a.codecfloor, codec, kept, vm],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                best = None
+                break
+            w = p.stdout.split()
+            if best is None or float(w[3]) < best:
+                best = float(w[3])
+        if os.path.exists(kept):
+            os.unlink(kept)
+        if best is None:
+            log("floor %s: failed" % " ".join(opts))
+            return
+        ours_s = best
+        up_wall = rows[-1].b.med("wall")
+        f = (" ".join(opts), int(w[1]), ours_s, up_wall,
+             ratio(ours_s, up_wall), target, rows[-1].a.med("wall"))
+        log("floor %s: %d pages, library calls %.2f s = %s of upstream's wall"
+            % (f[0], f[1], ours_s, fmt_ratio(f[4])))
+        floors.append(f)
+
     versus(["-l", "-d", "31"], {"wall": 0.8})
+    floor(["-l", "-d", "31"], "lzo", 0.8)
     versus(["-l", "-d", "0"], {"wall": 0.6, "syscalls": 0.1})
+    floor(["-l", "-d", "0"], "lzo", 0.6)
     versus(["-c", "-d", "31"], {"wall": 0.7})
+    floor(["-c", "-d", "31"], "zlib", 0.7)
     if up_zstd:
         versus(["-z", "-d", "31"])
     else:
@@ -382,7 +422,7 @@ def main():
     if busy_end and not busy:
         busy = busy_end
     md = markdown(a, mach, vm, a.vmdesc, vm_mib, pairs, slow_pairs,
-                  strace_slow, rows, scan, scan_gib, elapsed, busy)
+                  strace_slow, rows, scan, scan_gib, elapsed, busy, floors)
     with open(a.md, "w") as f:
         f.write(md)
     log("")
@@ -415,22 +455,25 @@ def scan_section(bench, a, gib, pairs):
     co = Config("ours", a.ours, same)
     cu = Config("upstream", a.upstream, same)
     cs = Config("ours scan", a.ours, ["--dry-run", "-d", "31"], writes=False)
-    for c in (co, cu, cs):
+    ct = Config("ours scan, 2 threads", a.ours,
+                ["--dry-run", "-d", "31", "--num-threads", "2"], writes=False)
+    for c in (co, cu, cs, ct):
         bench.run(c, vm, record=False)
     for _ in range(pairs):
-        for c in (co, cu, cs):
+        for c in (co, cu, cs, ct):
             bench.run(c, vm)
     os.unlink(vm)
     tib = gib / 1024.0
     res = []
     for c, cmd in ((co, "--dry-run -l -d 31 VMCORE OUT"),
                    (cu, "--dry-run -l -d 31 VMCORE OUT"),
-                   (cs, "--dry-run -d 31 VMCORE")):
+                   (cs, "--dry-run -d 31 VMCORE"),
+                   (ct, "--dry-run -d 31 --num-threads 2 VMCORE")):
         w = c.med("wall")
         res.append((c, cmd, w, w / tib if w is not None else None,
                     c.med("cpu"), c.med("rss")))
     for c, cmd, w, per, cpu, rss in res:
-        log("  %-9s %-30s wall %s = %s/TiB, CPU %s, peak RSS %s%s"
+        log("  %-21s %-40s wall %s = %s/TiB, CPU %s, peak RSS %s%s"
             % (c.label, cmd, fmt("wall", w),
                fmt("wall", per), fmt("cpu", cpu), fmt("rss", rss),
                "  FAILED: " + c.failed if c.failed else ""))
@@ -438,7 +481,7 @@ def scan_section(bench, a, gib, pairs):
 
 
 def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
-             rows, scan, gib, elapsed, busy):
+             rows, scan, gib, elapsed, busy, floors=()):
     L = []
     L.append("### Benchmark: ours vs makedumpfile %s" % version(a.upstream))
     L.append("")
@@ -465,6 +508,27 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
         if fails:
             name += " (FAILED: %s)" % ", ".join(fails)
         L.append("| %s | %s |" % (name, " | ".join(cells)))
+    if floors:
+        L.append("")
+        L.append("One thread, the floor: the time the compression library "
+                 "takes for the pages the job stores, read from the vmcore's "
+                 "mmap windows as the writer reads them (tests/tools/"
+                 "codecfloor: the same calls and parameters as our writer, "
+                 "zero pages compressed once; no writing; fastest of 3 "
+                 "runs).  The output must "
+                 "be byte-identical to upstream's, so no single-threaded run "
+                 "can take less: a wall target below the floor ratio is out "
+                 "of reach with one thread.")
+        L.append("")
+        L.append("| job | pages | read + compress | upstream wall | floor ratio "
+                 "| target | ours / floor |")
+        L.append("|---|---|---|---|---|---|---|")
+        for name, npages, fs, uw, fr, tgt, ow in floors:
+            reach = "✗ below the floor" if fr is not None and fr > tgt else "reachable"
+            L.append("| `%s` | %d | %s | %s | %s | ≤%g (%s) | %s |"
+                     % (name, npages, fmt("wall", fs), fmt("wall", uw),
+                        fmt_ratio(fr) if fr is not None else "n/a", tgt, reach,
+                        fmt_ratio(ratio(ow, fs)) if ow else "n/a"))
     if scan:
         L.append("")
         L.append("Scan throughput, synthetic %d GiB machine (6.1 layout, "

@@ -64,6 +64,8 @@ for c in $codecs; do
 	done
 done
 same "thread-identical-none-d1" "$T/vmcore" -d 1
+# Read buffers instead of mmap windows: pages are copied into the batches.
+same "thread-identical-non-mmap-l-d0" "$T/vmcore" -l -d 0 --non-mmap --cyclic-buffer 4
 # Flattened: the records (offsets and sizes) must come in the same order.
 for n in $threads; do
 	"$MDF" -F --message-level 0 -c -d 1 --cyclic-buffer 4 --num-threads $n \
