@@ -170,6 +170,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	if (ctx->is_kdump)
 		readmem_use_diskdump(&ctx->rm, &ctx->dd);
 
+	ctx->built_valid = false;
 	st = filter_rules_init(&ctx->rules, &ctx->ki, dl,
 			       ctx->elf.ei_data == 2 /* ELFDATA2MSB */,
 			       &ctx->fwarn, &ctx->err);
@@ -483,6 +484,15 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 
 	if (end > ctx->max_pfn)
 		end = ctx->max_pfn;
+	if (!count && ctx->built_valid && ctx->built_start == start &&
+	    ctx->built_drop_zero == drop_zero) {
+		/* The bitmaps are this cycle's already (and the carry is the
+		 * one the next cycle needs). */
+		if (zero)
+			*zero = ctx->built_zero;
+		return MDF_OK;
+	}
+	ctx->built_valid = false;
 	if (start == 0)
 		memset(&ctx->carry, 0, sizeof(ctx->carry));
 	prepare_cycle(ctx, start, end, &counts);
@@ -497,6 +507,10 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	}
 	if (zero)
 		*zero = z;
+	ctx->built_valid = true;
+	ctx->built_start = start;
+	ctx->built_drop_zero = drop_zero;
+	ctx->built_zero = z;
 	if (!count)
 		return MDF_OK;
 	ctx->counted_upto = end;
@@ -697,6 +711,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		bufsize = 1 << 20;
 	/* Refiltering keeps what the input already dropped. */
 	level |= ctx->old_level;
+	ctx->built_valid = false; /* new rules: every cycle is built anew */
 	st = filter_rules_init(&ctx->rules, &ctx->ki, level,
 			       ctx->elf.ei_data == 2, &ctx->fwarn, &ctx->err);
 	if (st != MDF_OK)

@@ -67,6 +67,12 @@ struct mdf_ctx {
 	uint64_t scan_split;        /* cycles scanned in parallel parts */
 	uint64_t scan_redone;       /* of which scanned again serially */
 	uint64_t counted_upto;      /* cycles below this are in the report */
+	/* present/dumpable hold the cycle at built_start, built with
+	 * built_drop_zero (built_zero zero pages dropped); false after a
+	 * rules change.  A writer asking for the same cycle again (a
+	 * one-cycle dump: pass 1 then pass 2) gets it without a new scan. */
+	bool built_valid, built_drop_zero;
+	uint64_t built_start, built_zero;
 	uint64_t unreadable;        /* pages kept: struct page unreadable */
 	uint64_t copied;            /* pages handed to the writer */
 	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
