@@ -60,47 +60,27 @@ static void cache_entry_reset(struct cache_entry *e)
 	e->map_len = 0;
 }
 
-static void cache_pending_insert(struct cache *c, struct cache_entry *e)
+static void cache_list_push_front(struct cache_list *l, struct cache_entry *e)
 {
 	e->prev = NULL;
-	e->next = c->pending_head;
-	if (c->pending_head)
-		c->pending_head->prev = e;
-	c->pending_head = e;
+	e->next = l->head;
+	if (l->head)
+		l->head->prev = e;
+	else
+		l->tail = e;
+	l->head = e;
 }
 
-static void cache_pending_remove(struct cache *c, struct cache_entry *e)
+static void cache_list_remove(struct cache_list *l, struct cache_entry *e)
 {
 	if (e->prev)
 		e->prev->next = e->next;
 	else
-		c->pending_head = e->next;
-	if (e->next)
-		e->next->prev = e->prev;
-	e->prev = e->next = NULL;
-}
-
-static void cache_used_push_front(struct cache *c, struct cache_entry *e)
-{
-	e->prev = NULL;
-	e->next = c->used_head;
-	if (c->used_head)
-		c->used_head->prev = e;
-	else
-		c->used_tail = e;
-	c->used_head = e;
-}
-
-static void cache_used_remove(struct cache *c, struct cache_entry *e)
-{
-	if (e->prev)
-		e->prev->next = e->next;
-	else
-		c->used_head = e->next;
+		l->head = e->next;
 	if (e->next)
 		e->next->prev = e->prev;
 	else
-		c->used_tail = e->prev;
+		l->tail = e->prev;
 	e->prev = e->next = NULL;
 }
 
@@ -188,8 +168,8 @@ void cache_release(struct cache *c)
 	c->entries = NULL;
 	c->nentries = 0;
 	c->free_list = NULL;
-	c->pending_head = NULL;
-	c->used_head = c->used_tail = NULL;
+	c->pending.head = c->pending.tail = NULL;
+	c->used.head = c->used.tail = NULL;
 	c->npinned = 0;
 }
 
@@ -204,12 +184,12 @@ static bool cache_entry_holds(const struct cache_entry *e, uint64_t off,
 static struct cache_entry *cache_lookup(struct cache *c, uint64_t off,
 					size_t len)
 {
-	for (struct cache_entry *e = c->used_head; e; e = e->next) {
+	for (struct cache_entry *e = c->used.head; e; e = e->next) {
 		if (!cache_entry_holds(e, off, len))
 			continue;
-		if (e != c->used_head) {
-			cache_used_remove(c, e);
-			cache_used_push_front(c, e);
+		if (e != c->used.head) {
+			cache_list_remove(&c->used, e);
+			cache_list_push_front(&c->used, e);
 		}
 		c->stats.hits++;
 		return e;
@@ -235,7 +215,7 @@ static enum mdf_status cache_take(struct cache *c, size_t len,
 		c->free_list = e->next;
 	} else {
 		/* The least recently used entry nobody holds. */
-		for (e = c->used_tail; e && e->pins; e = e->prev)
+		for (e = c->used.tail; e && e->pins; e = e->prev)
 			;
 		if (!e) {
 			if (!err)
@@ -244,7 +224,7 @@ static enum mdf_status cache_take(struct cache *c, size_t len,
 					   "%s: page cache exhausted (nested reads too deep)",
 					   cache_name(c));
 		}
-		cache_used_remove(c, e);
+		cache_list_remove(&c->used, e);
 		if (e->discard)
 			e->discard(c, e);
 		c->stats.evictions++;
@@ -265,7 +245,7 @@ static enum mdf_status cache_take(struct cache *c, size_t len,
 	}
 	cache_entry_reset(e);
 	e->state = CACHE_PENDING;
-	cache_pending_insert(c, e);
+	cache_list_push_front(&c->pending, e);
 	*ret = e;
 	return MDF_OK;
 }
@@ -283,16 +263,16 @@ void cache_add(struct cache *c, struct cache_entry *e)
 {
 	if (e->state != CACHE_PENDING)
 		return;
-	cache_pending_remove(c, e);
+	cache_list_remove(&c->pending, e);
 	e->state = CACHE_USED;
-	cache_used_push_front(c, e);
+	cache_list_push_front(&c->used, e);
 }
 
 void cache_free(struct cache *c, struct cache_entry *e)
 {
 	if (e->state != CACHE_PENDING)
 		return;
-	cache_pending_remove(c, e);
+	cache_list_remove(&c->pending, e);
 	if (e->map_addr)
 		cache_discard_unmap(c, e);
 	cache_free_push(c, e);
@@ -531,7 +511,7 @@ void cache_done(struct cache *c, uint64_t off, uint64_t len)
 	if (!len || !ps)
 		return;
 	end = len > UINT64_MAX - off ? UINT64_MAX : off + len;
-	for (struct cache_entry *e = c->used_head; e; e = e->next) {
+	for (struct cache_entry *e = c->used.head; e; e = e->next) {
 		uint64_t a, b;
 
 		if (!e->map_addr)

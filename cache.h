@@ -80,6 +80,11 @@ struct cache_stats {
 	uint64_t evictions;
 };
 
+/* A doubly linked list of entries (through prev/next). */
+struct cache_list {
+	struct cache_entry *head, *tail;
+};
+
 struct cache {
 	int fd;
 	const char *name;          /* file name for messages (not owned) */
@@ -92,8 +97,8 @@ struct cache {
 				      no window reaches a page past it */
 	struct cache_entry *entries;
 	struct cache_entry *free_list;              /* singly linked via next */
-	struct cache_entry *pending_head;           /* doubly linked */
-	struct cache_entry *used_head, *used_tail;  /* MRU at head */
+	struct cache_list pending;                  /* being filled */
+	struct cache_list used;                     /* MRU at head */
 	size_t npinned;            /* entries with pins > 0 */
 	struct cache_stats stats;
 };

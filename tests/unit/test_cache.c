@@ -130,11 +130,11 @@ static void t_alloc_add_search_hit(void)
 	T_ASSERT(e != NULL);
 	T_EQ_U64(e->state, CACHE_PENDING);
 	T_ASSERT(e->rcap >= 256 && e->buf == e->rbuf);
-	T_ASSERT(c.pending_head == e);
+	T_ASSERT(c.pending.head == e);
 	fill(e, 1000, 256);
 	cache_add(&c, e);
 	T_EQ_U64(e->state, CACHE_USED);
-	T_ASSERT(c.pending_head == NULL && c.used_head == e && c.used_tail == e);
+	T_ASSERT(c.pending.head == NULL && c.used.head == e && c.used.tail == e);
 
 	p = cache_search(&c, 1000, 256);
 	T_ASSERT(p != NULL && pat_check(p, 1000, 256));
@@ -163,13 +163,13 @@ static void t_alloc_free_pool(void)
 	T_ASSERT(cache_alloc(&c, 64) == NULL);  /* all pending */
 	cache_free(&c, b);                      /* failed read */
 	T_EQ_U64(b->state, CACHE_FREE);
-	T_ASSERT(c.free_list == b && c.pending_head == a);
+	T_ASSERT(c.free_list == b && c.pending.head == a);
 	d = cache_alloc(&c, 32);
 	T_ASSERT(d == b);                       /* back from the pool */
 	T_EQ_U64(c.stats.evictions, 0);
 	cache_free(&c, a);
 	cache_free(&c, d);
-	T_ASSERT(c.pending_head == NULL && c.used_head == NULL);
+	T_ASSERT(c.pending.head == NULL && c.used.head == NULL);
 	cache_release(&c);
 }
 
@@ -216,7 +216,7 @@ static void t_nesting(void)
 	}
 	T_ASSERT(pend[2] == u[0] && pend[3] == u[1]);
 	T_EQ_U64(c.stats.evictions, 2);
-	T_ASSERT(c.used_head == NULL);
+	T_ASSERT(c.used.head == NULL);
 	/* Every entry is pending now: nothing may be stolen. */
 	T_ASSERT(cache_alloc(&c, 16) == NULL);
 	T_ASSERT(cache_get(&c, 0, 8, &sp, &p, &err) == MDF_ERR_INTERNAL);
@@ -270,7 +270,7 @@ static void t_evict_discard(void)
 	}
 	/* Touch entry 0: entry 1 becomes the least recently used. */
 	T_ASSERT(cache_search(&c, 0, 32) != NULL);
-	T_ASSERT(c.used_head == first);
+	T_ASSERT(c.used.head == first);
 	e = cache_alloc(&c, 32);
 	T_ASSERT(e != NULL);
 	T_EQ_U64(g_discards, 1);
@@ -443,10 +443,10 @@ static void t_map_whole_span(void)
 	T_EQ_U64(c.stats.misses, 1);
 	T_EQ_U64(c.stats.hits, n - 1);
 	/* Zero copy: the entry is the mapping itself. */
-	T_ASSERT(c.used_head->map_addr != NULL);
-	T_EQ_U64(c.used_head->off, sp.start);
-	T_EQ_U64(c.used_head->len, sp.end - sp.start);
-	T_ASSERT(p == (const unsigned char *)c.used_head->map_addr +
+	T_ASSERT(c.used.head->map_addr != NULL);
+	T_EQ_U64(c.used.head->off, sp.start);
+	T_EQ_U64(c.used.head->len, sp.end - sp.start);
+	T_ASSERT(p == (const unsigned char *)c.used.head->map_addr +
 			      (sp.end - 512 - sp.start));
 	/* A span marked mappable with unaligned ends maps only its whole
 	 * pages; a request outside them is read. */
@@ -472,7 +472,7 @@ static void t_window_max(void)
 	for (uint64_t off = 0; off < sp.end; off += 256) {
 		T_OK(cache_get(&c, off, 256, &sp, &p, &err), &err);
 		T_ASSERT(pat_check(p, off, 256));
-		T_ASSERT(c.used_head->len <= w);
+		T_ASSERT(c.used.head->len <= w);
 	}
 	T_EQ_U64(c.stats.mmaps, 16);
 	T_EQ_U64(c.stats.munmaps, 13);  /* three windows still cached */
@@ -480,8 +480,8 @@ static void t_window_max(void)
 	/* A request straddling two tiles gets a window of its own. */
 	T_OK(cache_get(&c, w - 8, 16, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, w - 8, 16));
-	T_EQ_U64(c.used_head->off, align_down(w - 8, g_ps));
-	T_EQ_U64(c.used_head->len, w);
+	T_EQ_U64(c.used.head->off, align_down(w - 8, g_ps));
+	T_EQ_U64(c.used.head->len, w);
 	T_EQ_U64(c.stats.mmaps, 17);
 	/* When the last tile is partial, a straddling request gets a full
 	 * window that ends at the span end. */
@@ -489,8 +489,8 @@ static void t_window_max(void)
 	T_OK(cache_get(&c, 59 * (uint64_t)g_ps + 100, 2 * g_ps, &sp, &p, &err),
 	     &err);
 	T_ASSERT(pat_check(p, 59 * (uint64_t)g_ps + 100, 2 * g_ps));
-	T_EQ_U64(c.used_head->off, 58 * (uint64_t)g_ps);
-	T_EQ_U64(c.used_head->len, w);
+	T_EQ_U64(c.used.head->off, 58 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->len, w);
 	T_EQ_U64(c.stats.mmaps, 18);
 	T_EQ_U64(c.stats.reads, 0);
 	/* Larger than any window: read, even under ALWAYS. */
@@ -658,14 +658,14 @@ static void t_short_read(void)
 	/* Read-ahead running into EOF is fine while the request is in. */
 	T_OK(cache_get(&c, sp.start, 100, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, sp.start, 100));
-	T_EQ_U64(c.used_head->len, 100);
+	T_EQ_U64(c.used.head->len, 100);
 	/* A request that is not all there fails. */
 	T_ASSERT(cache_get(&c, g_size - 50, 60, &sp, &p, &err) == MDF_ERR_FORMAT);
 	snprintf(want, sizeof(want), "%s: unexpected end of file at offset 0x%llx",
 		 g_path, (unsigned long long)g_size);
 	T_ASSERT(strncmp(err.msg, want, strlen(want)) == 0);
 	/* The failed entry went back to the pool. */
-	T_ASSERT(c.pending_head == NULL && c.free_list != NULL);
+	T_ASSERT(c.pending.head == NULL && c.free_list != NULL);
 	/* A mappable span reaching past EOF: no window touches the missing
 	 * page (that would be SIGBUS); the request is read and fails. */
 	sp = span_of(0, 66 * (uint64_t)g_ps, true);
@@ -680,7 +680,7 @@ static void t_short_read(void)
 	T_OK(cache_get(&c, 8, 8, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, 8, 8));
 	T_EQ_U64(c.stats.mmaps, 1);
-	T_EQ_U64(c.used_head->len, 64 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->len, 64 * (uint64_t)g_ps);
 	cache_release(&c);
 }
 
@@ -698,7 +698,7 @@ static void t_read_error(void)
 	close(fd);
 	T_EQ_U64(err.sys_errno, EBADF);
 	T_ASSERT(strncmp(err.msg, g_path, strlen(g_path)) == 0);
-	T_ASSERT(c.pending_head == NULL);
+	T_ASSERT(c.pending.head == NULL);
 	cache_release(&c);
 }
 
@@ -749,7 +749,7 @@ static void t_release_twice(void)
 	T_EQ_U64(c.stats.munmaps, 1);
 	cache_release(&c);
 	T_EQ_U64(c.stats.munmaps, 1);
-	T_ASSERT(c.entries == NULL && c.used_head == NULL);
+	T_ASSERT(c.entries == NULL && c.used.head == NULL);
 	/* A released cache refuses work instead of crashing. */
 	T_ASSERT(cache_get(&c, 0, 8, &sp, &p, &err) == MDF_ERR_INTERNAL);
 }
