@@ -90,7 +90,7 @@ static void fill_sub_header(const struct kdump_write_params *p,
  * With no threads the pool runs each batch inline and a batch is one page
  * whose bytes are the source's own: the serial path is the same code.
  */
-#define BATCH_BYTES (512 << 10)
+#define BATCH_BYTES (256 << 10)
 
 enum page_kind { PK_ZERO, PK_COMP, PK_RAW };
 
