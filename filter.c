@@ -390,6 +390,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 	while (pfn < end) {
 		uint64_t batch = align_down(pfn, FILTER_BATCH);
 		uint64_t bend = batch + FILTER_BATCH, vaddr;
+		const unsigned char *sp;
 		bool have_map;
 		enum mdf_status st;
 		size_t n;
@@ -408,7 +409,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 							     memmap_section_pfns(mm));
 			continue;
 		}
-		st = readmem_vaddr(rm, vaddr, buf, n * psz, err);
+		st = readmem_vaddr_view(rm, vaddr, n * psz, buf, &sp, err);
 		if (st != MDF_OK) {
 			if (err->status != MDF_ERR_NODATA)
 				return mdf_err_push(err, "struct pages of pfn 0x%llx",
@@ -425,7 +426,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 				pfn = bitmap_next_set(present, pfn + 1);
 				continue;
 			}
-			filter_classify(r, buf + i * psz, buf + (i + 1) * psz,
+			filter_classify(r, sp + i * psz, sp + (i + 1) * psz,
 					n - i - 1, pfn, &v);
 			if (v.cls == PC_KEEP || v.cls == PC_TAIL) {
 				pfn = bitmap_next_set(present, pfn + 1);

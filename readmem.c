@@ -176,6 +176,29 @@ enum mdf_status readmem_vaddr(struct readmem *rm, uint64_t vaddr, void *buf,
 	return MDF_OK;
 }
 
+enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
+				   size_t len, void *buf,
+				   const unsigned char **ret,
+				   struct mdf_err *err)
+{
+	uint64_t pa, contig;
+	struct elf_loc loc;
+	struct mdf_err ignore;
+
+	/* In place when one translation and one file range cover it all. */
+	if (!rm->dd && len &&
+	    readmem_vtop(rm, vaddr, &pa, &contig, &ignore) == MDF_OK &&
+	    contig >= len && elf_info_locate(rm->elf, pa, &loc) == MDF_OK &&
+	    loc.in_file && loc.avail >= len &&
+	    cache_get(rm->cache, loc.off, len, &loc.span, ret, &ignore) == MDF_OK) {
+		readmem_retire(rm, loc.off, len);
+		return MDF_OK;
+	}
+	/* Else (or on any error, which the copying read reports) copy. */
+	*ret = buf;
+	return readmem_vaddr(rm, vaddr, buf, len, err);
+}
+
 enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 			    uint64_t *ret, struct mdf_err *err)
 {

@@ -68,6 +68,18 @@ enum mdf_status readmem_vtop(struct readmem *rm, uint64_t vaddr,
 enum mdf_status readmem_vaddr(struct readmem *rm, uint64_t vaddr, void *buf,
 			      size_t len, struct mdf_err *err) MDF_MUST_CHECK;
 
+/**
+ * Kernel virtual memory [@vaddr, @vaddr + @len), without a copy when it
+ * lies in one physically contiguous run inside one file range: *@ret then
+ * points into the cache and is valid until the next read through @rm.
+ * Otherwise the bytes are read into @buf (@len bytes) and *@ret = @buf.
+ * Errors are readmem_vaddr()'s.
+ */
+enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
+				   size_t len, void *buf,
+				   const unsigned char **ret,
+				   struct mdf_err *err) MDF_MUST_CHECK;
+
 /** An unsigned long of the (little-endian, 64-bit) target at @vaddr. */
 enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 			    uint64_t *ret, struct mdf_err *err) MDF_MUST_CHECK;
