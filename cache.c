@@ -153,6 +153,18 @@ enum mdf_status cache_init(struct cache *c, int fd, const char *name,
 	return MDF_OK;
 }
 
+void cache_stats_add(struct cache_stats *dst, const struct cache_stats *src)
+{
+	dst->hits += src->hits;
+	dst->misses += src->misses;
+	dst->mmaps += src->mmaps;
+	dst->munmaps += src->munmaps;
+	dst->mmap_failures += src->mmap_failures;
+	dst->reads += src->reads;
+	dst->read_bytes += src->read_bytes;
+	dst->evictions += src->evictions;
+}
+
 void cache_release(struct cache *c)
 {
 	for (size_t i = 0; c->entries && i < c->nentries; i++) {

@@ -103,6 +103,9 @@ struct cache {
 	struct cache_stats stats;
 };
 
+/** Add the counts of @src to @dst (several caches, one report). */
+void cache_stats_add(struct cache_stats *dst, const struct cache_stats *src);
+
 /** Set up a cache over @fd.  @name is used in messages and must outlive @c.
  *  @cfg NULL means all defaults (and CACHE_MMAP_NEVER).  window_max is
  *  rounded down to the host page size; below one page is MDF_ERR_ARG.

@@ -9,6 +9,7 @@
 #include "dump.h"
 #include "makedumpfile.h"
 #include "rearrange.h"
+#include "scan.h"
 #include "split.h"
 
 static int exit_code(enum mdf_status st)
@@ -33,7 +34,9 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	if (st != MDF_OK)
 		return st;
 	st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
-	/* Unmap the input first, so the report counts the munmap calls. */
+	/* Unmap the input first, so the report counts the munmap calls, the
+	 * scan threads' too. */
+	scan_pool_stop(ctx->scan, &ctx->cache.stats);
 	cache_release(&ctx->cache);
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.elapsed = pi_now() - ctx->t_start;

@@ -33,6 +33,7 @@ struct scan_pool {
 	struct workers_ops ops;  /* here, not a static: no relocated data */
 	struct workers *workers;
 	struct scan_job *jobs;   /* cfg.nthreads of them */
+	struct cache_stats stats; /* of the workers' caches, once released */
 	uint64_t *bounds;        /* cfg.nthreads + 1 */
 };
 
@@ -68,13 +69,14 @@ static enum mdf_status worker_init(void *arg, unsigned idx, void **state,
 static void worker_fini(void *arg, unsigned idx, void *state)
 {
 	struct scan_worker *w = state;
+	struct scan_pool *pool = arg;
 
-	(void)arg;
 	(void)idx;
 	if (!w)
 		return;
 	readmem_retire_flush(&w->rm);
 	cache_release(&w->cache);
+	cache_stats_add(&pool->stats, &w->cache.stats);
 	free(w->buf);
 	free(w);
 }
@@ -141,6 +143,16 @@ enum mdf_status scan_pool_create(struct scan_pool **poolp,
 	}
 	*poolp = pool;
 	return MDF_OK;
+}
+
+void scan_pool_stop(struct scan_pool *pool, struct cache_stats *sum)
+{
+	if (!pool)
+		return;
+	workers_destroy(pool->workers); /* joins; worker_fini adds stats */
+	pool->workers = NULL;
+	cache_stats_add(sum, &pool->stats);
+	memset(&pool->stats, 0, sizeof(pool->stats));
 }
 
 void scan_pool_destroy(struct scan_pool *pool)

@@ -69,6 +69,11 @@ enum mdf_status scan_pool_create(struct scan_pool **pool,
 /** Stop and join the threads, release their caches.  Safe on NULL. */
 void scan_pool_destroy(struct scan_pool *pool);
 
+/** Stop and join the threads now and add what their caches did (the
+ *  munmap calls of their release included) to *@sum; the pool is only
+ *  good for scan_pool_destroy() after this.  Safe on NULL. */
+void scan_pool_stop(struct scan_pool *pool, struct cache_stats *sum);
+
 /** Threads of the pool. */
 unsigned scan_pool_threads(const struct scan_pool *pool);
 

@@ -532,6 +532,15 @@ static void t_pool_reuse(void)
 		pass_free(&ser);
 		pass_free(&par);
 	}
+	/* What the threads' caches did goes into the run's report. */
+	{
+		struct cache_stats sum = { .hits = 1 };
+
+		scan_pool_stop(pool, &sum);
+		/* (read buffers here: the pool caches default to pread) */
+		T_ASSERT(sum.hits > 1 && sum.reads > 0 && sum.munmaps == sum.mmaps);
+		scan_pool_stop(NULL, &sum);
+	}
 out:
 	scan_pool_destroy(pool);
 	pass_free(&ser);
