@@ -777,7 +777,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
 	compressor_release(&comp);
 	ctx->report.pages.zero = ks.zero_pages;
-	ctx->report.write_bytes = out->written;
+	ctx->report.write_bytes = out->written + ks.other_written;
 	ctx->report.wrote = true;
 	add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
 	return st;

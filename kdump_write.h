@@ -46,6 +46,8 @@ struct kdump_write_stats {
 	uint64_t raw;            /* stored raw (did not shrink) */
 	uint64_t data_bytes;     /* page data stored */
 	uint64_t file_size;      /* end of the dump */
+	uint64_t other_written;  /* --split: bytes written to parts 2..n (the
+				    first part's are counted by its sink) */
 	bool incomplete;
 };
 

@@ -97,7 +97,12 @@ int main(int argc, char **argv)
 		pi_error(&ctx->pr, &ctx->err);
 		pi_failed(&ctx->pr);
 	} else if (ctx->opts.action == MDF_ACT_DUMP && !ctx->opts.check_params) {
-		pi_completed(&ctx->pr, ctx->opts.dry_run ? NULL : ctx->opts.dumpfile);
+		if (ctx->opts.split && !ctx->opts.dry_run)
+			pi_completed_split(&ctx->pr, ctx->opts.split_files,
+					   ctx->opts.nsplit);
+		else
+			pi_completed(&ctx->pr, ctx->opts.dry_run ? NULL :
+				     ctx->opts.dumpfile);
 	}
 	code = exit_code(st);
 	dump_close(ctx);

@@ -224,6 +224,16 @@ void pi_completed(const struct mdf_printer *p, const char *dumpfile)
 	pi_msg(p, "\nmakedumpfile Completed.\n");
 }
 
+void pi_completed_split(const struct mdf_printer *p, char *const *files,
+			unsigned n)
+{
+	pi_msg(p, "\nThe dumpfiles are saved to ");
+	for (unsigned i = 0; i < n; i++)
+		pi_msg(p, "%s%s%s", i + 1 < n ? "" : "and ", files[i],
+		       i + 1 < n ? ", " : ".\n");
+	pi_msg(p, "\nmakedumpfile Completed.\n");
+}
+
 void pi_dmesg_saved(const struct mdf_printer *p, const char *path)
 {
 	pi_msg(p, "\nThe dmesg log is saved to %s.\n", path);

@@ -83,6 +83,10 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	       bool force);
 
 void pi_completed(const struct mdf_printer *p, const char *dumpfile);
+
+/** Like pi_completed(), for a --split set of @n files. */
+void pi_completed_split(const struct mdf_printer *p, char *const *files,
+			unsigned n);
 /** --dump-dmesg: "The dmesg log is saved to PATH." */
 void pi_dmesg_saved(const struct mdf_printer *p, const char *path);
 void pi_failed(const struct mdf_printer *p);

@@ -102,6 +102,8 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 				return st;
 		}
 		st = kdump_write_dump(&p, src, comp, out, &ks, err);
+		if (i > 0)
+			stats->other_written += out->written;
 		if (i > 0 && out_close(out, &cerr) != MDF_OK && st == MDF_OK) {
 			*err = cerr;
 			st = cerr.status;

@@ -67,9 +67,19 @@ run_set() {
 	if ! "$MDF" --message-level 0 $opts "$vm" "$T/$name.direct" >/dev/null 2>"$T/err"; then
 		notok "$name-direct" "$(tail -n1 "$T/err")"; return
 	fi
-	if ! "$MDF" --message-level 0 $opts --split "$vm" "${parts[@]}" >/dev/null 2>"$T/err"; then
+	if ! "$MDF" --message-level 31 $opts --split "$vm" "${parts[@]}" >"$T/out" 2>"$T/err"; then
 		notok "$name-split" "$(tail -n1 "$T/err")"; return
 	fi
+	# The report names every part and counts the bytes written to all.
+	local saved="The dumpfiles are saved to" wb sum=0 f
+	for ((i = 0; i < n; i++)); do
+		saved+=" $([ $i = $((n - 1)) ] && echo "and ")${parts[$i]}$([ $i = $((n - 1)) ] && echo . || echo ,)"
+	done
+	wb=$(sed -n 's/^Write bytes *: //p' "$T/out" "$T/err" | head -n1)
+	for f in "${parts[@]}"; do sum=$((sum + $(du -B1 --apparent-size "$f" | cut -f1))); done
+	if grep -qF "$saved" "$T/out" "$T/err" && [ -n "$wb" ] && [ "$wb" -le "$sum" ] &&
+	   [ "$wb" -gt $((sum / 2)) ]; then ok "$name-report-names-all-parts"
+	else notok "$name-report-names-all-parts" "want '$saved', Write bytes ${wb:-none} of $sum"; fi
 	check_parts "$name" "${parts[@]}"
 	if [ -f "$KPY" ]; then
 		check "$name-kdump.py-info" bash -c 'for f; do python3 "$0" info "$f" >/dev/null || exit 1; done' "$KPY" "${parts[@]}"

@@ -220,6 +220,22 @@ static void completed(void)
 	pi_completed(&pr, NULL);
 	CHECK_TEXT(out, "\nmakedumpfile Completed.\n");
 	teardown();
+	/* --split: every part named. */
+	{
+		static char a[] = "d.1", b[] = "d.2", c[] = "d.3";
+		char *const parts[] = { a, b, c };
+
+		setup(7, false);
+		pi_completed_split(&pr, parts, 3);
+		CHECK_TEXT(out, "\nThe dumpfiles are saved to d.1, d.2, and d.3.\n"
+				"\nmakedumpfile Completed.\n");
+		teardown();
+		setup(7, false);
+		pi_completed_split(&pr, parts, 2);
+		CHECK_TEXT(out, "\nThe dumpfiles are saved to d.1, and d.2.\n"
+				"\nmakedumpfile Completed.\n");
+		teardown();
+	}
 }
 
 /* The counts upstream printed for fx-v61-512m.elf at -d 31. */
