@@ -3,7 +3,6 @@
  * made by tests/gen/mkvmcore: readmem_vaddr_view() (struct pages in place)
  * and readmem_page_ref()/readmem_page_unref() (pinned pages for workers).
  */
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,15 +11,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch/arch.h"
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
 #include "memmap.h"
 #include "readmem.h"
 #include "tap.h"
+#include "vmsetup.h"
 #include "util.h"
-#include "vmcoreinfo.h"
 
 #define PAGE 4096ULL
 #define SPS 64 /* SIZE(page) of the generator's 6.1 layout */
@@ -38,12 +36,7 @@ static const char *why = "mkvmcore not built";
 static bool have_vm;
 
 struct machine {
-	int fd;
-	struct elf_info elf;
-	struct cache cache;
-	struct kinfo ki;
-	struct arch_state arch;
-	struct readmem rm;
+	struct test_vm v;
 	struct memmap mm;
 };
 
@@ -51,43 +44,18 @@ static enum mdf_status machine_open(struct machine *m, enum cache_mmap_policy po
 				    struct mdf_err *err)
 {
 	struct cache_config cc = { .policy = pol };
-	struct arch_seg_hint hints[16];
-	size_t nh = 0;
-	enum mdf_status st;
+	enum mdf_status st = test_vm_open(&m->v, vm, &cc, PAGE, err);
 
-	memset(m, 0, sizeof(*m));
-	m->fd = open(vm, O_RDONLY | O_CLOEXEC);
-	if (m->fd < 0)
-		return mdf_err_errno(err, MDF_ERR_IO, 0, "cannot open %s", vm);
-	st = elf_info_open(&m->elf, m->fd, vm, err);
-	if (st == MDF_OK)
-		st = cache_init(&m->cache, m->fd, vm, &cc, err);
+	memset(&m->mm, 0, sizeof(m->mm));
 	if (st != MDF_OK)
 		return st;
-	kinfo_init(&m->ki);
-	st = vmcoreinfo_parse(m->elf.vmcoreinfo, m->elf.vmcoreinfo_len, &m->ki, err);
-	if (st != MDF_OK)
-		return st;
-	for (size_t i = 0; i < m->elf.nloads && nh < ARRAY_SIZE(hints); i++, nh++) {
-		hints[nh].vaddr = m->elf.loads[i].vaddr;
-		hints[nh].paddr = m->elf.loads[i].paddr;
-		hints[nh].size = m->elf.loads[i].memsz;
-	}
-	st = arch_init(&m->arch, m->elf.e_machine, &m->ki, hints, nh, err);
-	if (st != MDF_OK)
-		return st;
-	readmem_init(&m->rm, &m->elf, &m->cache, &m->arch, PAGE);
-	return memmap_init(&m->mm, &m->ki, PAGE,
-			   div_round_up(elf_info_max_paddr(&m->elf), PAGE), err);
+	return memmap_init(&m->mm, &m->v.ki, PAGE,
+			   div_round_up(elf_info_max_paddr(&m->v.elf), PAGE), err);
 }
 
 static void machine_close(struct machine *m)
 {
-	cache_release(&m->cache);
-	elf_info_close(&m->elf);
-	if (m->fd > 0)
-		close(m->fd);
-	memset(m, 0, sizeof(*m));
+	test_vm_close(&m->v);
 }
 
 /* Struct pages in place equal the copied ones, batch after batch. */
@@ -108,12 +76,12 @@ static void t_view_equals_copy(void)
 		const unsigned char *p;
 		bool have;
 
-		T_OK(memmap_page_vaddr(&m.mm, &m.rm, pfn, &va, &have, &err), &err);
+		T_OK(memmap_page_vaddr(&m.mm, &m.v.rm, pfn, &va, &have, &err), &err);
 		if (!have)
 			continue;
-		T_OK(readmem_vaddr(&m.rm, va, copy, sizeof(copy), &err), &err);
+		T_OK(readmem_vaddr(&m.v.rm, va, copy, sizeof(copy), &err), &err);
 		memset(buf, 0x5a, sizeof(buf));
-		T_OK(readmem_vaddr_view(&m.rm, va, sizeof(buf), buf, &p, &err), &err);
+		T_OK(readmem_vaddr_view(&m.v.rm, va, sizeof(buf), buf, &p, &err), &err);
 		T_ASSERT(memcmp(p, copy, sizeof(copy)) == 0);
 		inplace += p != buf;
 		batches++;
@@ -138,8 +106,8 @@ static void t_view_errors(void)
 		return;
 	}
 	T_OK(machine_open(&m, CACHE_MMAP_TRY, &e1), &e1);
-	s1 = readmem_vaddr(&m.rm, 0xffffc90000000000ULL, buf, sizeof(buf), &e1);
-	s2 = readmem_vaddr_view(&m.rm, 0xffffc90000000000ULL, sizeof(buf), buf, &p, &e2);
+	s1 = readmem_vaddr(&m.v.rm, 0xffffc90000000000ULL, buf, sizeof(buf), &e1);
+	s2 = readmem_vaddr_view(&m.v.rm, 0xffffc90000000000ULL, sizeof(buf), buf, &p, &e2);
 	T_ASSERT(s1 != MDF_OK);
 	T_EQ_U64(s2, s1);
 	T_EQ_STR(e2.msg, e1.msg);
@@ -165,33 +133,33 @@ static void t_page_ref(void)
 	for (int i = 0; i < 4; i++) {
 		const unsigned char *p;
 
-		T_OK(readmem_page(&m.rm, pfns[i], scratch, &p, &err), &err);
+		T_OK(readmem_page(&m.v.rm, pfns[i], scratch, &p, &err), &err);
 		memcpy(want[i], p, PAGE);
 	}
 	for (int i = 0; i < 4; i++) {
-		T_OK(readmem_page_ref(&m.rm, pfns[i], scratch, &got[i], &pin[i], &err), &err);
+		T_OK(readmem_page_ref(&m.v.rm, pfns[i], scratch, &got[i], &pin[i], &err), &err);
 		T_ASSERT(pin[i] != NULL && cache_entry_mapped(pin[i]));
 	}
-	T_ASSERT(m.cache.npinned >= 1 && m.cache.npinned <= 4);
+	T_ASSERT(m.v.cache.npinned >= 1 && m.v.cache.npinned <= 4);
 	/* Other reads in between do not move pinned bytes. */
 	for (uint64_t pfn = 0x100; pfn < 0x1f000; pfn += 0x800) {
 		const unsigned char *p;
 
-		T_OK(readmem_page(&m.rm, pfn, scratch, &p, &err), &err);
+		T_OK(readmem_page(&m.v.rm, pfn, scratch, &p, &err), &err);
 	}
 	for (int i = 0; i < 4; i++) {
 		T_ASSERT(memcmp(got[i], want[i], PAGE) == 0);
-		readmem_page_unref(&m.rm, pfns[i], pin[i]);
+		readmem_page_unref(&m.v.rm, pfns[i], pin[i]);
 	}
-	T_EQ_U64(m.cache.npinned, 0);
-	readmem_page_unref(&m.rm, 0, NULL); /* does nothing */
+	T_EQ_U64(m.v.cache.npinned, 0);
+	readmem_page_unref(&m.v.rm, 0, NULL); /* does nothing */
 	machine_close(&m);
 
 	/* Read buffers are refilled in place: never pinned, bytes still right. */
 	T_OK(machine_open(&m, CACHE_MMAP_NEVER, &err), &err);
-	T_OK(readmem_page_ref(&m.rm, pfns[2], scratch, &got[0], &pin[0], &err), &err);
+	T_OK(readmem_page_ref(&m.v.rm, pfns[2], scratch, &got[0], &pin[0], &err), &err);
 	T_ASSERT(pin[0] == NULL && memcmp(got[0], want[2], PAGE) == 0);
-	T_EQ_U64(m.cache.npinned, 0);
+	T_EQ_U64(m.v.cache.npinned, 0);
 	machine_close(&m);
 }
 

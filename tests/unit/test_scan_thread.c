@@ -30,6 +30,7 @@
 #include "readmem.h"
 #include "scan.h"
 #include "tap.h"
+#include "vmsetup.h"
 #include "util.h"
 #include "vmcoreinfo.h"
 
@@ -66,13 +67,8 @@ static bool have_vm;
 /* ---- an opened machine: what dump.c sets up for the serial scan ---- */
 
 struct machine {
-	int fd;
+	struct test_vm v;
 	const char *path;
-	struct elf_info elf;
-	struct cache cache;
-	struct kinfo ki;
-	struct arch_state arch;
-	struct readmem rm;
 	struct memmap mm;
 	struct filter_rules rules;
 	uint64_t max_pfn;
@@ -82,38 +78,18 @@ struct machine {
 static enum mdf_status machine_open(struct machine *m, const char *path,
 				    struct mdf_err *err)
 {
-	struct arch_seg_hint hints[16];
 	struct filter_warnings warn;
-	size_t nh = 0;
 	enum mdf_status st;
 
 	memset(m, 0, sizeof(*m));
 	m->path = path;
-	m->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (m->fd < 0)
-		return mdf_err_errno(err, MDF_ERR_IO, 0, "cannot open %s", path);
-	st = elf_info_open(&m->elf, m->fd, path, err);
+	st = test_vm_open(&m->v, path, NULL, PAGE, err);
+	if (st != MDF_OK)
+		return st;
+	m->max_pfn = div_round_up(elf_info_max_paddr(&m->v.elf), PAGE);
+	st = filter_rules_init(&m->rules, &m->v.ki, 31, false, &warn, err);
 	if (st == MDF_OK)
-		st = cache_init(&m->cache, m->fd, path, NULL, err);
-	if (st != MDF_OK)
-		return st;
-	kinfo_init(&m->ki);
-	st = vmcoreinfo_parse(m->elf.vmcoreinfo, m->elf.vmcoreinfo_len, &m->ki, err);
-	if (st != MDF_OK)
-		return st;
-	for (size_t i = 0; i < m->elf.nloads && nh < ARRAY_SIZE(hints); i++, nh++) {
-		hints[nh].vaddr = m->elf.loads[i].vaddr;
-		hints[nh].paddr = m->elf.loads[i].paddr;
-		hints[nh].size = m->elf.loads[i].memsz;
-	}
-	st = arch_init(&m->arch, m->elf.e_machine, &m->ki, hints, nh, err);
-	if (st != MDF_OK)
-		return st;
-	readmem_init(&m->rm, &m->elf, &m->cache, &m->arch, PAGE);
-	m->max_pfn = div_round_up(elf_info_max_paddr(&m->elf), PAGE);
-	st = filter_rules_init(&m->rules, &m->ki, 31, false, &warn, err);
-	if (st == MDF_OK)
-		st = memmap_init(&m->mm, &m->ki, PAGE, m->max_pfn, err);
+		st = memmap_init(&m->mm, &m->v.ki, PAGE, m->max_pfn, err);
 	if (st != MDF_OK)
 		return st;
 	m->buf = malloc(FILTER_BATCH * m->rules.page_struct_size);
@@ -125,10 +101,7 @@ static enum mdf_status machine_open(struct machine *m, const char *path,
 static void machine_close(struct machine *m)
 {
 	free(m->buf);
-	cache_release(&m->cache);
-	elf_info_close(&m->elf);
-	if (m->fd > 0)
-		close(m->fd);
+	test_vm_close(&m->v);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -136,8 +109,8 @@ static enum mdf_status pool_open(struct machine *m, unsigned nthreads,
 				 struct scan_pool **pool, struct mdf_err *err)
 {
 	struct scan_config sc = {
-		.nthreads = nthreads, .fd = m->fd, .name = m->path, .cache = NULL,
-		.elf = &m->elf, .arch = &m->arch, .page_size = PAGE,
+		.nthreads = nthreads, .fd = m->v.fd, .name = m->path, .cache = NULL,
+		.elf = &m->v.elf, .arch = &m->v.arch, .page_size = PAGE,
 		.page_struct_size = m->rules.page_struct_size,
 	};
 
@@ -149,16 +122,16 @@ static void fill_cycle(const struct machine *m, struct bitmap *present,
 		       struct bitmap *dumpable, uint64_t start, uint64_t end)
 {
 	bitmap_reset(present, start, end);
-	for (size_t i = 0; i < m->elf.nloads; i++) {
-		const struct elf_load *l = &m->elf.loads[i];
+	for (size_t i = 0; i < m->v.elf.nloads; i++) {
+		const struct elf_load *l = &m->v.elf.loads[i];
 
 		if (l->memsz)
 			bitmap_set_range(present, l->paddr / PAGE,
 					 div_round_up(l->paddr + l->memsz, PAGE));
 	}
 	bitmap_copy(dumpable, present);
-	for (size_t i = 0; i < m->elf.nloads; i++) {
-		const struct elf_load *l = &m->elf.loads[i];
+	for (size_t i = 0; i < m->v.elf.nloads; i++) {
+		const struct elf_load *l = &m->v.elf.loads[i];
 		uint64_t nodata = (l->paddr + l->filesz) / PAGE;
 		uint64_t e = div_round_up(l->paddr + l->memsz, PAGE);
 
@@ -230,7 +203,7 @@ static enum mdf_status run_pass(struct machine *m, struct scan_pool *pool,
 		if (res == SCAN_DONE) {
 			p->split++;
 		} else {
-			st = filter_cycle(&m->rules, &m->mm, &m->rm, &present, &dumpable,
+			st = filter_cycle(&m->rules, &m->mm, &m->v.rm, &present, &dumpable,
 					  m->buf, &p->carry, &c, err);
 			if (st != MDF_OK)
 				break;
@@ -524,7 +497,7 @@ static void t_pool_reuse(void)
 	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		struct filter_warnings warn;
 
-		T_OK(filter_rules_init(&m.rules, &m.ki, levels[i], false, &warn, &err), &err);
+		T_OK(filter_rules_init(&m.rules, &m.v.ki, levels[i], false, &warn, &err), &err);
 		T_OK(run_pass(&m, NULL, 0, 0x80000, NULL, &ser, &err), &err);
 		T_OK(run_pass(&m, pool, 0, 0x80000, NULL, &par, &err), &err);
 		T_EQ_U64(par.split, 2);
@@ -579,13 +552,13 @@ static bool patch_order(const char *path, uint64_t head, uint8_t order)
 		machine_close(&m);
 		return false;
 	}
-	if (readmem_vtop(&m.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
+	if (readmem_vtop(&m.v.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
 		machine_close(&m);
 		return false;
 	}
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	for (size_t i = 0; fd >= 0 && i < m.elf.nloads; i++) {
-		const struct elf_load *l = &m.elf.loads[i];
+	for (size_t i = 0; fd >= 0 && i < m.v.elf.nloads; i++) {
+		const struct elf_load *l = &m.v.elf.loads[i];
 
 		if (pa >= l->paddr && pa < l->paddr + l->filesz &&
 		    pwrite(fd, &order, 1, (off_t)(l->offset + pa - l->paddr)) == 1)
