@@ -14,6 +14,7 @@
 #include "makedumpfile.h"
 #include "output.h"
 #include "util.h"
+#include "vmcoreinfo.h"
 
 /* Limits on numbers read from the dump. */
 #define RING_BITS_MAX 31               /* 2 GiB data ring, 2^31 descriptors */
@@ -150,65 +151,57 @@ static enum mdf_status rd_u32(const struct dmesg_mem *mem, uint64_t va,
 	return st;
 }
 
-/* A VMCOREINFO entry a format needs: where it is in struct kinfo. */
-struct need {
-	size_t off;
-	const char *name;
+/* The VMCOREINFO keys each format needs (spelled as in the text; struct
+ * kinfo holds them, vmcoreinfo_lookup() finds them by that name). */
+static const char *const lockless_needs[] = {
+	"SYMBOL(prb)",
+	"OFFSET(printk_ringbuffer.desc_ring)",
+	"OFFSET(printk_ringbuffer.text_data_ring)",
+	"OFFSET(prb_desc_ring.count_bits)",
+	"OFFSET(prb_desc_ring.descs)",
+	"OFFSET(prb_desc_ring.infos)",
+	"OFFSET(prb_desc_ring.head_id)",
+	"OFFSET(prb_desc_ring.tail_id)",
+	"SIZE(prb_desc)",
+	"OFFSET(prb_desc.state_var)",
+	"OFFSET(prb_desc.text_blk_lpos)",
+	"OFFSET(prb_data_blk_lpos.begin)",
+	"OFFSET(prb_data_blk_lpos.next)",
+	"SIZE(printk_info)",
+	"OFFSET(printk_info.seq)",
+	"OFFSET(printk_info.ts_nsec)",
+	"OFFSET(printk_info.text_len)",
+	"OFFSET(prb_data_ring.size_bits)",
+	"OFFSET(prb_data_ring.data)",
 };
 
-#define NEED(field, text) { offsetof(struct kinfo, field), text }
-
-static const struct need lockless_needs[] = {
-	NEED(sym.prb, "SYMBOL(prb)"),
-	NEED(off.printk_ringbuffer_desc_ring, "OFFSET(printk_ringbuffer.desc_ring)"),
-	NEED(off.printk_ringbuffer_text_data_ring, "OFFSET(printk_ringbuffer.text_data_ring)"),
-	NEED(off.prb_desc_ring_count_bits, "OFFSET(prb_desc_ring.count_bits)"),
-	NEED(off.prb_desc_ring_descs, "OFFSET(prb_desc_ring.descs)"),
-	NEED(off.prb_desc_ring_infos, "OFFSET(prb_desc_ring.infos)"),
-	NEED(off.prb_desc_ring_head_id, "OFFSET(prb_desc_ring.head_id)"),
-	NEED(off.prb_desc_ring_tail_id, "OFFSET(prb_desc_ring.tail_id)"),
-	NEED(size.prb_desc, "SIZE(prb_desc)"),
-	NEED(off.prb_desc_state_var, "OFFSET(prb_desc.state_var)"),
-	NEED(off.prb_desc_text_blk_lpos, "OFFSET(prb_desc.text_blk_lpos)"),
-	NEED(off.prb_data_blk_lpos_begin, "OFFSET(prb_data_blk_lpos.begin)"),
-	NEED(off.prb_data_blk_lpos_next, "OFFSET(prb_data_blk_lpos.next)"),
-	NEED(size.printk_info, "SIZE(printk_info)"),
-	NEED(off.printk_info_seq, "OFFSET(printk_info.seq)"),
-	NEED(off.printk_info_ts_nsec, "OFFSET(printk_info.ts_nsec)"),
-	NEED(off.printk_info_text_len, "OFFSET(printk_info.text_len)"),
-	NEED(off.prb_data_ring_size_bits, "OFFSET(prb_data_ring.size_bits)"),
-	NEED(off.prb_data_ring_data, "OFFSET(prb_data_ring.data)"),
+static const char *const printk_log_needs[] = {
+	"SYMBOL(log_buf)",
+	"SYMBOL(log_buf_len)",
+	"SYMBOL(log_first_idx)",
+	"SYMBOL(log_next_idx)",
+	"SIZE(printk_log)",
+	"OFFSET(printk_log.ts_nsec)",
+	"OFFSET(printk_log.len)",
+	"OFFSET(printk_log.text_len)",
 };
 
-static const struct need printk_log_needs[] = {
-	NEED(sym.log_buf, "SYMBOL(log_buf)"),
-	NEED(sym.log_buf_len, "SYMBOL(log_buf_len)"),
-	NEED(sym.log_first_idx, "SYMBOL(log_first_idx)"),
-	NEED(sym.log_next_idx, "SYMBOL(log_next_idx)"),
-	NEED(size.printk_log, "SIZE(printk_log)"),
-	NEED(off.printk_log_ts_nsec, "OFFSET(printk_log.ts_nsec)"),
-	NEED(off.printk_log_len, "OFFSET(printk_log.len)"),
-	NEED(off.printk_log_text_len, "OFFSET(printk_log.text_len)"),
-};
-
-static const struct need legacy_needs[] = {
-	NEED(sym.log_buf, "SYMBOL(log_buf)"),
-	NEED(sym.log_buf_len, "SYMBOL(log_buf_len)"),
-	NEED(sym.log_end, "SYMBOL(log_end)"),
+static const char *const legacy_needs[] = {
+	"SYMBOL(log_buf)",
+	"SYMBOL(log_buf_len)",
+	"SYMBOL(log_end)",
 };
 
 static enum mdf_status check_needs(const struct kinfo *ki, const char *what,
-				   const struct need *n, size_t count,
+				   const char *const *keys, size_t count,
 				   struct mdf_err *err)
 {
 	for (size_t i = 0; i < count; i++) {
-		const struct kinfo_u64 *f =
-			(const struct kinfo_u64 *)((const char *)ki + n[i].off);
+		uint64_t v;
 
-		if (!f->set)
+		if (!vmcoreinfo_lookup(ki, keys[i], &v))
 			return mdf_err_set(err, MDF_ERR_NODATA,
-					   "%s: VMCOREINFO has no %s", what,
-					   n[i].name);
+					   "%s: VMCOREINFO has no %s", what, keys[i]);
 	}
 	return MDF_OK;
 }
