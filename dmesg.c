@@ -186,6 +186,22 @@ static const char *const printk_log_needs[] = {
 	"OFFSET(printk_log.text_len)",
 };
 
+/* Kernels 3.5-3.10 called the record struct `log`; 3.11 renamed it
+ * struct printk_log, and VMCOREINFO's keys with it.  Same layout. */
+static const char *const log_needs[] = {
+	"SYMBOL(log_buf)",
+	"SYMBOL(log_buf_len)",
+	"SYMBOL(log_first_idx)",
+	"SYMBOL(log_next_idx)",
+	"SIZE(log)",
+	"OFFSET(log.ts_nsec)",
+	"OFFSET(log.len)",
+	"OFFSET(log.text_len)",
+};
+
+_Static_assert(ARRAY_SIZE(log_needs) == ARRAY_SIZE(printk_log_needs),
+	       "the two record struct names need the same keys");
+
 static const char *const legacy_needs[] = {
 	"SYMBOL(log_buf)",
 	"SYMBOL(log_buf_len)",
@@ -564,11 +580,15 @@ enum mdf_status dmesg_printk_log(const struct kinfo *ki, const struct dmesg_mem 
 				 bool partial, struct dmesg_out *out,
 				 struct dmesg_stats *stats, struct mdf_err *err)
 {
-	static const char what[] = "printk_log";
-	uint64_t hsize = kv(ki->size.printk_log);
-	uint64_t ts_off = kv(ki->off.printk_log_ts_nsec);
-	uint64_t len_off = kv(ki->off.printk_log_len);
-	uint64_t tl_off = kv(ki->off.printk_log_text_len);
+	/* The struct's name in VMCOREINFO: printk_log, or log before 3.11. */
+	bool old = !ki->size.printk_log.set && ki->size.log.set;
+	const char *what = old ? "log" : "printk_log";
+	const char *const *needs = old ? log_needs : printk_log_needs;
+	uint64_t hsize = kv(old ? ki->size.log : ki->size.printk_log);
+	uint64_t ts_off = kv(old ? ki->off.log_ts_nsec : ki->off.printk_log_ts_nsec);
+	uint64_t len_off = kv(old ? ki->off.log_len : ki->off.printk_log_len);
+	uint64_t tl_off = kv(old ? ki->off.log_text_len : ki->off.printk_log_text_len);
+	char key[48];
 	struct logbuf lb;
 	uint32_t idx, next, steps;
 	unsigned char *rec = NULL;
@@ -577,17 +597,24 @@ enum mdf_status dmesg_printk_log(const struct kinfo *ki, const struct dmesg_mem 
 
 	memset(stats, 0, sizeof(*stats));
 	stats->format = DMESG_FMT_PRINTK_LOG;
-	st = check_needs(ki, what, printk_log_needs, ARRAY_SIZE(printk_log_needs), err);
+	/* Both lists have the same length. */
+	st = check_needs(ki, what, needs, ARRAY_SIZE(printk_log_needs), err);
 	if (st == MDF_OK && (hsize == 0 || hsize > TEXT_MAX))
 		st = mdf_err_set(err, MDF_ERR_FORMAT,
-				 "%s: VMCOREINFO: SIZE(printk_log)=%" PRIu64 " out of range",
-				 what, hsize);
-	if (st == MDF_OK)
-		st = check_field(what, "OFFSET(printk_log.ts_nsec)", ts_off, 8, hsize, err);
-	if (st == MDF_OK)
-		st = check_field(what, "OFFSET(printk_log.len)", len_off, 2, hsize, err);
-	if (st == MDF_OK)
-		st = check_field(what, "OFFSET(printk_log.text_len)", tl_off, 2, hsize, err);
+				 "%s: VMCOREINFO: SIZE(%s)=%" PRIu64 " out of range",
+				 what, what, hsize);
+	if (st == MDF_OK) {
+		snprintf(key, sizeof(key), "OFFSET(%s.ts_nsec)", what);
+		st = check_field(what, key, ts_off, 8, hsize, err);
+	}
+	if (st == MDF_OK) {
+		snprintf(key, sizeof(key), "OFFSET(%s.len)", what);
+		st = check_field(what, key, len_off, 2, hsize, err);
+	}
+	if (st == MDF_OK) {
+		snprintf(key, sizeof(key), "OFFSET(%s.text_len)", what);
+		st = check_field(what, key, tl_off, 2, hsize, err);
+	}
 	if (st == MDF_OK)
 		st = logbuf_setup(ki, mem, what, &lb, err);
 	if (st == MDF_OK && lb.len < hsize)

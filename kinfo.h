@@ -61,6 +61,7 @@
 	X(nodemask_t, "nodemask_t")                        \
 	X(pageflags, "pageflags")                          \
 	X(printk_log, "printk_log")                        \
+	X(log, "log")                  /* 3.5-3.10 */      \
 	X(printk_ringbuffer, "printk_ringbuffer")          \
 	X(prb_desc_ring, "prb_desc_ring")                  \
 	X(prb_desc, "prb_desc")                            \
@@ -107,6 +108,9 @@
 	X(printk_log_ts_nsec, "printk_log.ts_nsec")                       \
 	X(printk_log_len, "printk_log.len")                               \
 	X(printk_log_text_len, "printk_log.text_len")                     \
+	X(log_ts_nsec, "log.ts_nsec")            /* 3.5-3.10 */           \
+	X(log_len, "log.len")                                             \
+	X(log_text_len, "log.text_len")                                   \
 	X(printk_ringbuffer_desc_ring, "printk_ringbuffer.desc_ring")     \
 	X(printk_ringbuffer_text_data_ring, "printk_ringbuffer.text_data_ring") \
 	X(printk_ringbuffer_fail, "printk_ringbuffer.fail")               \

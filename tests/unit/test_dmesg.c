@@ -537,6 +537,41 @@ static void printk_log_basic(void)
 	T_EQ_U64(text_len, 0);
 }
 
+/* Kernels 3.5-3.10: the same records, VMCOREINFO names the struct `log`. */
+static void printk_log_old_name(void)
+{
+	reset();
+	log_standard();
+	memset(&ki.size.printk_log, 0, sizeof(ki.size.printk_log));
+	memset(&ki.off.printk_log_ts_nsec, 0, sizeof(ki.off.printk_log_ts_nsec));
+	memset(&ki.off.printk_log_len, 0, sizeof(ki.off.printk_log_len));
+	memset(&ki.off.printk_log_text_len, 0, sizeof(ki.off.printk_log_text_len));
+	SET(ki.size.log, 16);
+	SET(ki.off.log_ts_nsec, 0);
+	SET(ki.off.log_len, 8);
+	SET(ki.off.log_text_len, 10);
+	OKC(dmesg_extract(&ki, &mem, false, &out, &stats, &err));
+	EQS(text, "[    0.000005] hello\n"
+		 "[    0.006000] multi\n"
+		 "               line\n"
+		 "[    7.000000] wrapped\n");
+	T_EQ_U64(stats.format, DMESG_FMT_PRINTK_LOG);
+
+	/* A missing key is named as the kernel spells it. */
+	reset();
+	log_standard();
+	memset(&ki.size.printk_log, 0, sizeof(ki.size.printk_log));
+	SET(ki.size.log, 16);
+	SET(ki.off.log_ts_nsec, 0);
+	SET(ki.off.log_len, 8);
+	T_EQ_U64(dmesg_printk_log(&ki, &mem, false, &out, &stats, &err), MDF_ERR_NODATA);
+	T_EQ_STR(err.msg, "log: VMCOREINFO has no OFFSET(log.text_len)");
+	/* And a field past the struct's end too. */
+	SET(ki.off.log_text_len, 15);
+	T_EQ_U64(dmesg_printk_log(&ki, &mem, false, &out, &stats, &err), MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "OFFSET(log.text_len) 15 + 2") != NULL);
+}
+
 static void printk_log_bad(void)
 {
 	/* a record shorter than its header stops the walk */
@@ -648,6 +683,7 @@ int main(void)
 	T_RUN(prb_bad_records);
 	T_RUN(prb_bad_ring);
 	T_RUN(printk_log_basic);
+	T_RUN(printk_log_old_name);
 	T_RUN(printk_log_bad);
 	T_RUN(legacy);
 	return t_done();
