@@ -77,6 +77,15 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 	}
 }
 
+/* True when physical [@paddr, @paddr + @len) is one run of bytes of the
+ * ELF input's file; *@loc says where. */
+static bool file_run(const struct readmem *rm, uint64_t paddr, uint64_t len,
+		     struct elf_loc *loc)
+{
+	return !rm->dd && elf_info_locate(rm->elf, paddr, loc) == MDF_OK &&
+	       loc->in_file && loc->avail >= len;
+}
+
 /* Copying reads: the bytes are copied out, so their mapping can go. */
 static enum mdf_status read_and_retire(struct readmem *rm, uint64_t paddr,
 				       void *buf, size_t len, struct mdf_err *err)
@@ -84,9 +93,7 @@ static enum mdf_status read_and_retire(struct readmem *rm, uint64_t paddr,
 	enum mdf_status st = raw_read(rm, paddr, buf, len, err);
 	struct elf_loc loc;
 
-	if (st == MDF_OK && !rm->dd && len >= 4096 &&
-	    elf_info_locate(rm->elf, paddr, &loc) == MDF_OK && loc.in_file &&
-	    loc.avail >= len)
+	if (st == MDF_OK && len >= 4096 && file_run(rm, paddr, len, &loc))
 		readmem_retire(rm, loc.off, len);
 	return st;
 }
@@ -188,8 +195,7 @@ enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
 	/* In place when one translation and one file range cover it all. */
 	if (!rm->dd && len &&
 	    readmem_vtop(rm, vaddr, &pa, &contig, &ignore) == MDF_OK &&
-	    contig >= len && elf_info_locate(rm->elf, pa, &loc) == MDF_OK &&
-	    loc.in_file && loc.avail >= len &&
+	    contig >= len && file_run(rm, pa, len, &loc) &&
 	    cache_get(rm->cache, loc.off, len, &loc.span, ret, &ignore) == MDF_OK) {
 		readmem_retire(rm, loc.off, len);
 		return MDF_OK;
@@ -231,8 +237,7 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		readmem_retire(rm, rm->returned_off, ps);
 		rm->have_returned = false;
 	}
-	if (elf_info_locate(rm->elf, pa, &loc) == MDF_OK && loc.in_file &&
-	    loc.avail >= ps) {
+	if (file_run(rm, pa, ps, &loc)) {
 		struct cache *c = rm->cache;
 		struct cache_entry *e;
 		enum mdf_status st;
@@ -327,7 +332,6 @@ void readmem_page_unref(struct readmem *rm, uint64_t pfn,
 	if (!pin)
 		return;
 	cache_unpin(rm->cache, pin);
-	if (elf_info_locate(rm->elf, pfn * rm->page_size, &loc) == MDF_OK &&
-	    loc.in_file)
+	if (file_run(rm, pfn * rm->page_size, rm->page_size, &loc))
 		readmem_retire(rm, loc.off, rm->page_size);
 }
