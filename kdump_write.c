@@ -412,6 +412,8 @@ static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
 	size_t B = (size_t)w->l.B;
 	size_t cap = nthreads ? MDF_MAX(BATCH_BYTES / B, 1) : 1;
 	size_t cbound = compressor_bound(w->comp, B);
+	/* Workers read pages the source holds for them, when it can. */
+	bool hold = nthreads && w->src->page_ref && w->src->page_release;
 	enum mdf_status st;
 
 	if (!w->comp->ops)
@@ -438,13 +440,12 @@ static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
 		b->data = malloc(cap * sizeof(*b->data));
 		b->out = malloc(cap * cbound);
 		b->res = malloc(cap * sizeof(*b->res));
-		if (nthreads) {
+		if (nthreads)
 			b->in = malloc(cap * B);
-			if (w->src->page_ref && w->src->page_release)
-				b->ref = calloc(cap, sizeof(*b->ref));
-		}
+		if (hold)
+			b->ref = calloc(cap, sizeof(*b->ref));
 		if (!b->pfn || !b->data || !b->out || !b->res ||
-		    (nthreads && (!b->in || (w->src->page_ref && !b->ref))))
+		    (nthreads && !b->in) || (hold && !b->ref))
 			goto nomem;
 	}
 	return MDF_OK;
