@@ -63,35 +63,29 @@ void elf_write_encode_ehdr(const struct elf_write_layout *l, uint16_t machine,
 	buf[EI_DATA] = l->big ? ELFDATA2MSB : ELFDATA2LSB;
 	buf[EI_VERSION] = EV_CURRENT;
 	buf[EI_OSABI] = ELFOSABI_NONE;
-	if (l->is64) {
-		EW_PUT(l, buf, Elf64_Ehdr, e_type, ET_CORE);
-		EW_PUT(l, buf, Elf64_Ehdr, e_machine, machine);
-		EW_PUT(l, buf, Elf64_Ehdr, e_version, EV_CURRENT);
-		EW_PUT(l, buf, Elf64_Ehdr, e_phoff, l->phoff);
-		EW_PUT(l, buf, Elf64_Ehdr, e_shoff, l->shoff);
-		EW_PUT(l, buf, Elf64_Ehdr, e_flags, flags);
-		EW_PUT(l, buf, Elf64_Ehdr, e_ehsize, l->ehsize);
-		EW_PUT(l, buf, Elf64_Ehdr, e_phentsize, l->phentsize);
-		EW_PUT(l, buf, Elf64_Ehdr, e_phnum, l->xnum ? PN_XNUM : l->phnum);
-		if (l->xnum) {
-			EW_PUT(l, buf, Elf64_Ehdr, e_shentsize, l->shentsize);
-			EW_PUT(l, buf, Elf64_Ehdr, e_shnum, 1);
-		}
-	} else {
-		EW_PUT(l, buf, Elf32_Ehdr, e_type, ET_CORE);
-		EW_PUT(l, buf, Elf32_Ehdr, e_machine, machine);
-		EW_PUT(l, buf, Elf32_Ehdr, e_version, EV_CURRENT);
-		EW_PUT(l, buf, Elf32_Ehdr, e_phoff, l->phoff);
-		EW_PUT(l, buf, Elf32_Ehdr, e_shoff, l->shoff);
-		EW_PUT(l, buf, Elf32_Ehdr, e_flags, flags);
-		EW_PUT(l, buf, Elf32_Ehdr, e_ehsize, l->ehsize);
-		EW_PUT(l, buf, Elf32_Ehdr, e_phentsize, l->phentsize);
-		EW_PUT(l, buf, Elf32_Ehdr, e_phnum, l->xnum ? PN_XNUM : l->phnum);
-		if (l->xnum) {
-			EW_PUT(l, buf, Elf32_Ehdr, e_shentsize, l->shentsize);
-			EW_PUT(l, buf, Elf32_Ehdr, e_shnum, 1);
-		}
-	}
+	/* The fields are the same in both classes; only their sizes and
+	 * offsets differ. */
+#define EW_EHDR(T)                                                        \
+	do {                                                              \
+		EW_PUT(l, buf, T, e_type, ET_CORE);                       \
+		EW_PUT(l, buf, T, e_machine, machine);                    \
+		EW_PUT(l, buf, T, e_version, EV_CURRENT);                 \
+		EW_PUT(l, buf, T, e_phoff, l->phoff);                     \
+		EW_PUT(l, buf, T, e_shoff, l->shoff);                     \
+		EW_PUT(l, buf, T, e_flags, flags);                        \
+		EW_PUT(l, buf, T, e_ehsize, l->ehsize);                   \
+		EW_PUT(l, buf, T, e_phentsize, l->phentsize);             \
+		EW_PUT(l, buf, T, e_phnum, l->xnum ? PN_XNUM : l->phnum); \
+		if (l->xnum) {                                            \
+			EW_PUT(l, buf, T, e_shentsize, l->shentsize);     \
+			EW_PUT(l, buf, T, e_shnum, 1);                    \
+		}                                                         \
+	} while (0)
+	if (l->is64)
+		EW_EHDR(Elf64_Ehdr);
+	else
+		EW_EHDR(Elf32_Ehdr);
+#undef EW_EHDR
 }
 
 void elf_write_encode_shdr(const struct elf_write_layout *l, unsigned char *buf)
@@ -109,25 +103,22 @@ void elf_write_encode_phdr(const struct elf_write_layout *l,
 			   const struct elf_write_phdr *ph, unsigned char *buf)
 {
 	memset(buf, 0, l->phentsize);
-	if (l->is64) {
-		EW_PUT(l, buf, Elf64_Phdr, p_type, ph->type);
-		EW_PUT(l, buf, Elf64_Phdr, p_flags, ph->flags);
-		EW_PUT(l, buf, Elf64_Phdr, p_offset, ph->offset);
-		EW_PUT(l, buf, Elf64_Phdr, p_vaddr, ph->vaddr);
-		EW_PUT(l, buf, Elf64_Phdr, p_paddr, ph->paddr);
-		EW_PUT(l, buf, Elf64_Phdr, p_filesz, ph->filesz);
-		EW_PUT(l, buf, Elf64_Phdr, p_memsz, ph->memsz);
-		EW_PUT(l, buf, Elf64_Phdr, p_align, ph->align);
-	} else {
-		EW_PUT(l, buf, Elf32_Phdr, p_type, ph->type);
-		EW_PUT(l, buf, Elf32_Phdr, p_flags, ph->flags);
-		EW_PUT(l, buf, Elf32_Phdr, p_offset, ph->offset);
-		EW_PUT(l, buf, Elf32_Phdr, p_vaddr, ph->vaddr);
-		EW_PUT(l, buf, Elf32_Phdr, p_paddr, ph->paddr);
-		EW_PUT(l, buf, Elf32_Phdr, p_filesz, ph->filesz);
-		EW_PUT(l, buf, Elf32_Phdr, p_memsz, ph->memsz);
-		EW_PUT(l, buf, Elf32_Phdr, p_align, ph->align);
-	}
+#define EW_PHDR(T)                                            \
+	do {                                                  \
+		EW_PUT(l, buf, T, p_type, ph->type);          \
+		EW_PUT(l, buf, T, p_flags, ph->flags);        \
+		EW_PUT(l, buf, T, p_offset, ph->offset);      \
+		EW_PUT(l, buf, T, p_vaddr, ph->vaddr);        \
+		EW_PUT(l, buf, T, p_paddr, ph->paddr);        \
+		EW_PUT(l, buf, T, p_filesz, ph->filesz);      \
+		EW_PUT(l, buf, T, p_memsz, ph->memsz);        \
+		EW_PUT(l, buf, T, p_align, ph->align);        \
+	} while (0)
+	if (l->is64)
+		EW_PHDR(Elf64_Phdr);
+	else
+		EW_PHDR(Elf32_Phdr);
+#undef EW_PHDR
 }
 
 /* ---- pass 1: output segments ------------------------------------- */
