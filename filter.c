@@ -114,8 +114,9 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	MAPCOUNT(PAGE_UNACCEPTED_MAPCOUNT_VALUE, has_unaccepted_mc, unaccepted_mc);
 #undef MAPCOUNT
 
-	/* Free pages: page_type/_mapcount marker since 2.6.38, PG_buddy flag
-	 * for 2.6.17 to 2.6.37.  The buddy order lives in page.private. */
+	/* Free pages: page_type/_mapcount marker since 2.6.38 (kernel commit
+	 * 5f24ce5fd34c "thp: remove PG_buddy"), PG_buddy flag for 2.6.17 to
+	 * 2.6.37.  The buddy order lives in page.private. */
 	r->can_find_free = r->has_private && (r->has_buddy_mc || r->m_buddy);
 	r->max_order = ki->len.zone_free_area.set && ki->len.zone_free_area.v > 0 &&
 			ki->len.zone_free_area.v <= 64 ?
@@ -125,8 +126,10 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	r->scan = r->needs_memmap || r->m_hwpoison || r->has_offline_mc;
 
 	/* Compound order:
-	 *  - up to 6.2: page[1].compound_order (a byte since 4.16),
-	 *  - 6.3 to 6.5: folio._folio_order (446c4f6 in makedumpfile),
+	 *  - up to 6.2: page[1].compound_order (a byte since 4.16 by the date
+	 *    of kernel "mm: Store compound_dtor / compound_order as bytes"),
+	 *  - 6.3 to 6.5: folio._folio_order (kernel commit 1c5509be58f6;
+	 *    446c4f6 in makedumpfile),
 	 *  - 6.6 and later: the low byte of page[1].flags (folio->_flags_1,
 	 *    kernel commit ebc1baf5c9b4 "mm: free up a word in the first tail
 	 *    page"), with no VMCOREINFO entry at all. */
@@ -324,7 +327,9 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 			return;
 		}
 	}
-	/* Unaccepted memory of confidential VMs, 6.16 (makedumpfile c1a9301):
+	/* Unaccepted memory of confidential VMs: kernel "crash: Export
+	 * PAGE_UNACCEPTED_MAPCOUNT_VALUE to vmcoreinfo", posted for 6.15/6.16
+	 * (release not verified; makedumpfile c1a9301 says 6.16):
 	 * tracked in MAX_PAGE_ORDER blocks, as free as free pages are. */
 	if ((dl & DL_EXCLUDE_FREE) && r->has_unaccepted_mc && mc == r->unaccepted_mc &&
 	    (pfn & ((1ULL << r->max_order) - 1)) == 0) {
@@ -344,7 +349,9 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 	} else if (r->m_hwpoison && (flags & r->m_hwpoison)) {
 		ret->cls = PC_HWPOISON;
 	} else if (r->has_offline_mc && mc == r->offline_mc) {
-		/* Logically offline (balloon, virtio-mem), kernel 4.20 (ca215086b14b). */
+		/* Logically offline (balloon, virtio-mem): PG_offline replaced
+		 * PG_balloon in 5.1; VMCOREINFO export e04b742f74c2 ("kexec:
+		 * export PG_offline to VMCOREINFO"). */
 		ret->cls = PC_OFFLINE;
 	} else {
 		return;

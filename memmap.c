@@ -8,8 +8,9 @@
 #include "util.h"
 
 /* section_mem_map flag bits live below bit 6 in every kernel so far
- * (SECTION_MARKED_PRESENT .. SECTION_TAINT_ZONE_DEVICE, 5.12); the mem_map
- * pointer they share the word with is at least 64-byte aligned. */
+ * (SECTION_MARKED_PRESENT .. SECTION_TAINT_ZONE_DEVICE, 5.12, and the later
+ * SECTION_IS_VMEMMAP_PREINIT, bit 5 at most); the mem_map pointer they
+ * share the word with is at least 64-byte aligned. */
 #define SECTION_HAS_MEM_MAP 0x2ULL
 #define SECTION_MAP_MASK (~0x3fULL)
 
@@ -55,7 +56,8 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "VMCOREINFO: bad SIZE(mem_section)=%llu",
 					   (unsigned long long)mm->ms_size);
-		/* SPARSEMEM_EXTREME (2.6.18): mem_section is an array of
+		/* SPARSEMEM_EXTREME (kernel commit 3e347261a80b, 2005; 2.6.14
+		 * by its date): mem_section is an array of
 		 * LENGTH(mem_section) pointers to pages of sections.  Its
 		 * length is then NR_SECTION_ROOTS; otherwise the array holds
 		 * the sections themselves. */

@@ -231,9 +231,10 @@ static bool vi_parse_hex(const char *s, size_t n, uint64_t *ret)
 }
 
 /*
- * NUMBER(): VMCOREINFO_NUMBER() writes "%ld", but arch code appends some
- * values as "0x%lx" (arm64 kimage_voffset and PHYS_OFFSET, the riscv64
- * layout, x86_64 VMALLOC_START as seen in 6.12 dumps).  Decimal must fit
+ * NUMBER(): VMCOREINFO_NUMBER() writes "%ld", but some values are appended
+ * as "0x%lx": by arch code (arm64 kimage_voffset and PHYS_OFFSET, the
+ * riscv64 layout) and by generic code (NUMBER(VMALLOC_START), kernel
+ * crash_core.c/vmcore_info.c, seen in 6.12 x86_64 dumps).  Decimal must fit
  * int64_t; hex may use all 64 bits and is kept as the same bit pattern.
  */
 static bool vi_parse_num(const char *s, size_t n, int64_t *ret)

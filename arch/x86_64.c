@@ -26,19 +26,23 @@
 #define X86_64_PAGE_OFFSET_L4_PRE_4_20 0xffff880000000000ULL
 #define X86_64_PAGE_OFFSET_L5_PRE_4_20 0xff10000000000000ULL
 
-/* vmemmap_base without KASLR (randomized with KASLR since Linux 4.9). */
+/* vmemmap_base without KASLR.  KASLR randomizes it since commit
+ * 25dfe4785332 ("x86/mm/64: Enable KASLR for vmemmap memory region"),
+ * dated 2016-07-27, so Linux 4.9 (release inferred from the date). */
 #define X86_64_VMEMMAP_L4 0xffffea0000000000ULL
 #define X86_64_VMEMMAP_L5 0xffd4000000000000ULL
 
-/* NUMBER(KERNEL_IMAGE_SIZE) is exported since about Linux 5.2.  Before, it
- * was 512 MiB without CONFIG_RANDOMIZE_BASE and 1 GiB with it; the smaller
- * value is the safe guess (a text address beyond it is walked instead,
- * while too big a window would take module addresses for text). */
+/* NUMBER(KERNEL_IMAGE_SIZE) is in VMCOREINFO at least since Linux 4.4
+ * (crash_save_vmcoreinfo_init(), under CONFIG_X86); the commit that added
+ * it is not pinned down.  Without it: 512 MiB without CONFIG_RANDOMIZE_BASE,
+ * 1 GiB with it; the smaller value is the safe guess (a text address
+ * beyond it is walked instead, while too big a window would take module
+ * addresses for text). */
 #define X86_64_IMAGE_SIZE_GUESS (512ULL << 20)
 #define X86_64_IMAGE_SIZE_MAX (1ULL << 30)
 
 /* MAX_PHYSMEM_BITS since 2.6.31 when VMCOREINFO does not say (it does
- * since commit 1d50e5d0c505, "crash_core, vmcoreinfo: Append
+ * since Linux 5.9, commit 1d50e5d0c505, "crash_core, vmcoreinfo: Append
  * 'MAX_PHYSMEM_BITS' to vmcoreinfo"). */
 #define X86_64_PHYSMEM_BITS_L4 46
 #define X86_64_PHYSMEM_BITS_L5 52
@@ -66,9 +70,10 @@ static bool x86_64_kernel_version(const char *rel, unsigned *ver_ret)
 #define X86_64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
 
 /* Is KASLR known to be off?  KERNELOFFSET= came with kernel-text KASLR
- * (Linux 3.14 or soon after); randomization of the direct map, vmalloc
- * and vmemmap bases (CONFIG_RANDOMIZE_MEMORY) came in 4.8.  Without
- * either fact: unknown. */
+ * in Linux 3.14 (commit b6085a865762); randomization of the direct map and
+ * vmalloc bases (CONFIG_RANDOMIZE_MEMORY, commits 021182e52fe0 and
+ * a95ae27c2ee1) came in 4.8, of the vmemmap base in 4.9.  Without either
+ * fact: unknown. */
 static bool x86_64_kaslr_off(const struct kinfo *ki, bool have_ver, unsigned ver)
 {
 	if (ki->kernel_offset.set)
@@ -104,8 +109,11 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 	st->page_size = 1ULL << X86_64_PAGE_SHIFT;
 	st->page_shift = X86_64_PAGE_SHIFT;
 
-	/* NUMBER(pgtable_l5_enabled) since about 4.17, when 5-level paging became
-	 * a boot-time choice; older kernels use 4 levels. */
+	/* NUMBER(pgtable_l5_enabled) since 4.17, when 5-level paging became a
+	 * boot-time choice: it was exported while pgtable_l5_enabled was still
+	 * a variable, before commit ed7588d5dc6f (2018-05-18) made it a
+	 * function (the adding commit is not pinned down).  Older kernels use
+	 * 4 levels. */
 	st->levels = 4;
 	if (ki->num.pgtable_l5_enabled.set) {
 		if (ki->num.pgtable_l5_enabled.v == 1)
@@ -130,8 +138,9 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		st->max_physmem_bits = (unsigned)b;
 	}
 
-	/* NUMBER(sme_mask) since about 5.1: the AMD memory-encryption bit, set in
-	 * page-table entries of encrypted pages. */
+	/* NUMBER(sme_mask), from kernel commit "x86/kdump: Export the SME mask
+	 * to vmcoreinfo" (release not verified, about 5.1): the AMD
+	 * memory-encryption bit, set in page-table entries of encrypted pages. */
 	if (ki->num.sme_mask.set) {
 		uint64_t m = (uint64_t)ki->num.sme_mask.v;
 
@@ -181,9 +190,9 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		ram_end = MDF_MAX(ram_end, h->paddr + h->size);
 	}
 
-	/* phys_base: NUMBER(phys_base) since 4.10 (commit 401721ecd1dc,
-	 * "kexec: export the value of phys_base instead of symbol address"),
-	 * else from the kernel-image PT_LOAD. */
+	/* phys_base: NUMBER(phys_base) since 4.10 (commit 401721ecd1dc; before
+	 * it VMCOREINFO had SYMBOL(phys_base), the variable's address), else
+	 * from the kernel-image PT_LOAD. */
 	if (ki->num.phys_base.set) {
 		st->phys_base = (uint64_t)ki->num.phys_base.v;
 		st->have_phys_base = true;
@@ -251,8 +260,10 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		st->direct.paddr = 0;
 	}
 
-	/* vmemmap: SYMBOL(vmemmap) in newer kernels' VMCOREINFO (present in
-	 * 6.12, absent in 6.1); else the default, exact only without KASLR. */
+	/* vmemmap: SYMBOL(vmemmap) in newer kernels' VMCOREINFO ("crash_core:
+	 * export vmemmap when CONFIG_SPARSEMEM_VMEMMAP is enabled", v2 posted
+	 * 2024-02 for the 6.9 cycle; present in 6.12, absent in 6.1 dumps);
+	 * else the default, exact only without KASLR. */
 	if (ki->sym.vmemmap.set) {
 		st->vmemmap_base = ki->sym.vmemmap.v;
 		st->vmemmap_exact = true;
