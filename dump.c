@@ -707,8 +707,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	enum mdf_status st;
 	double t0;
 
-	if (bufsize < (1 << 20))
-		bufsize = 1 << 20;
+	if (bufsize < (o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF))
+		bufsize = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
 	/* Refiltering keeps what the input already dropped. */
 	level |= ctx->old_level;
 	ctx->built_valid = false; /* new rules: every cycle is built anew */

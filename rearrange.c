@@ -19,10 +19,10 @@
 #include <unistd.h>
 
 #include "diskdump.h"
+#include "output.h"
 #include "util.h"
 
 #define RR_IN_BUF (1u << 20)
-#define RR_OUT_BUF (1u << 20)
 
 struct rr_in {
 	int fd;
@@ -383,7 +383,7 @@ static void rr_stats(struct rearrange_stats *st, const struct rr_in *in,
 static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name,
 			      struct rearrange_stats *stats, struct mdf_err *err)
 {
-	struct rr_out out = { .fd = out_fd, .name = out_name, .cap = RR_OUT_BUF };
+	struct rr_out out = { .fd = out_fd, .name = out_name, .cap = OUT_FILE_BUF };
 	uint64_t records = 0;
 	enum mdf_status st;
 
