@@ -243,12 +243,13 @@ static enum mdf_status emit_batch(struct writer *w, const struct batch *b,
 		const struct page_res *r = &b->res[i];
 		struct page_desc pd;
 
+		/* A page counts as written once its descriptor is queued. */
 		if (r->kind == PK_ZERO) {
-			w->stats->zero_pages++;
-			w->stats->pages++;
 			st = add_desc(w, &w->pd_zero, err);
 			if (st != MDF_OK)
 				return st;
+			w->stats->zero_pages++;
+			w->stats->pages++;
 			continue;
 		}
 		memset(&pd, 0, sizeof(pd));
@@ -258,19 +259,21 @@ static enum mdf_status emit_batch(struct writer *w, const struct batch *b,
 			pd.flags = flag;
 			st = out_write(w->out, w->data_pos, b->out + i * b->cbound,
 				       r->size, err);
-			w->stats->compressed++;
 		} else {
 			st = out_write(w->out, w->data_pos, b->data[i], r->size, err);
-			w->stats->raw++;
 		}
 		if (st != MDF_OK)
 			return st;
 		w->data_pos += pd.size;
-		w->stats->data_bytes += pd.size;
-		w->stats->pages++;
 		st = add_desc(w, &pd, err);
 		if (st != MDF_OK)
 			return st;
+		if (r->kind == PK_COMP)
+			w->stats->compressed++;
+		else
+			w->stats->raw++;
+		w->stats->data_bytes += pd.size;
+		w->stats->pages++;
 	}
 	return MDF_OK;
 }
@@ -463,12 +466,17 @@ static enum mdf_status finish_incomplete(struct writer *w,
 	struct mdf_err ignore;
 	uint64_t lost_from = w->out->fail_off;
 
-	/* Descriptors whose data may be lost read as "lost page" (offset 0). */
+	/* Descriptors whose data may be lost read as "lost page" (offset 0),
+	 * and the pages they stood for do not count as written.  (Descriptors
+	 * already on disk only point below lost_from: the sink writes the data
+	 * before the descriptors that follow it.) */
 	for (size_t i = 0; i < w->ndescs; i++) {
 		struct page_desc *pd = &w->descs[i];
 
-		if ((uint64_t)pd->offset + pd->size > lost_from)
+		if ((uint64_t)pd->offset + pd->size > lost_from) {
 			memset(pd, 0, sizeof(*pd));
+			w->stats->pages--;
+		}
 	}
 	if (w->ndescs && !w->out->flat &&
 	    out_patch(w->out, w->desc_pos, w->descs,
