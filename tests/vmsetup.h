@@ -7,6 +7,7 @@
 #ifndef MDF_TESTS_VMSETUP_H
 #define MDF_TESTS_VMSETUP_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,7 +42,7 @@ static inline enum mdf_status test_vm_open(struct test_vm *v, const char *path,
 	memset(v, 0, sizeof(*v));
 	v->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (v->fd < 0)
-		return mdf_err_errno(err, MDF_ERR_IO, 0, "cannot open %s", path);
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot open %s", path);
 	st = elf_info_open(&v->elf, v->fd, path, err);
 	if (st == MDF_OK)
 		st = cache_init(&v->cache, v->fd, path, cc, err);

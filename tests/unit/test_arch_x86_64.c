@@ -7,7 +7,7 @@
  * Kernel facts are those of the fixture vmcores (Debian 6.1.0-57-amd64 and
  * 6.12.117+deb13-amd64, 512 MiB guests, KASLR on), typed in from their
  * VMCOREINFO and program headers.  The last two cases walk the real page
- * tables of those vmcores when $MDF_VMCORE_DIR (default /tmp/vm) has them.
+ * tables of those vmcores when $MDF_VMCORE_CACHE has them (tests/realvm.h).
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -15,6 +15,7 @@
 
 #include "arch/arch.h"
 #include "tap.h"
+#include "realvm.h"
 #include "util.h"
 
 /* ---- fake physical memory with a read log ---- */
@@ -749,15 +750,12 @@ struct real_core {
 	uint64_t off[16];
 };
 
-static bool real_open(struct real_core *c, const char *name)
+static bool real_open(struct real_core *c, const char *path)
 {
-	const char *dir = getenv("MDF_VMCORE_DIR");
-	char path[512];
 	Elf64_Ehdr eh;
 	struct mdf_err err;
 	size_t got;
 
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "/tmp/vm", name);
 	c->fd = open(path, O_RDONLY);
 	c->n = 0;
 	if (c->fd < 0)
@@ -810,6 +808,7 @@ static enum mdf_status real_read(void *arg, uint64_t paddr, uint64_t *pte_ret,
 static void check_real(const char *name, void (*fill)(struct kinfo *),
 		       const uint64_t *vas, size_t nvas, uint64_t vmemmap_pa)
 {
+	struct realvm rv;
 	struct real_core c;
 	struct arch_state st;
 	struct arch_walk w;
@@ -818,10 +817,9 @@ static void check_real(const char *name, void (*fill)(struct kinfo *),
 	uint64_t fast;
 	char why[300] = "";
 
-	if (!real_open(&c, name)) {
-		t_skip("fixture vmcore not found (set MDF_VMCORE_DIR)");
+	if (!realvm_find_or_skip(&rv, name))
 		return;
-	}
+	T_ASSERT(real_open(&c, rv.path));
 	fill(&ki);
 	if (arch_init(&st, EM_X86_64, &ki, c.seg, c.n, &err) != MDF_OK)
 		snprintf(why, sizeof(why), "init: %.250s", err.msg);
@@ -859,7 +857,7 @@ static void t_real_v61(void)
 		0xffff8ceb00100000ULL, 0xffff8ceb14000000ULL, 0xffff8ceb1ffd9ff8ULL,
 	};
 
-	check_real("fx-v61-512m.elf", ki_v61, vas, ARRAY_SIZE(vas), 0);
+	check_real("fx-v61-512m", ki_v61, vas, ARRAY_SIZE(vas), 0);
 }
 
 static void t_real_v612(void)
@@ -873,7 +871,7 @@ static void t_real_v612(void)
 	 * by hand: the struct page of pfn 0xfff there has an empty lru list
 	 * pointing at itself (0xfffff1240003ffc8), and its zone bits change
 	 * from ZONE_DMA to ZONE_DMA32 at pfn 0x1000 (16 MiB). */
-	check_real("fx-v612-512m.elf", ki_v612, vas, ARRAY_SIZE(vas), 0x1e640000ULL);
+	check_real("fx-v612-512m", ki_v612, vas, ARRAY_SIZE(vas), 0x1e640000ULL);
 }
 
 int main(void)

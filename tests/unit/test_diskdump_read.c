@@ -30,6 +30,7 @@
 #include "elf_info.h"
 #include "error.h"
 #include "tap.h"
+#include "realvm.h"
 #include "util.h"
 
 static char tmpdir[256];
@@ -1149,8 +1150,8 @@ static void t_incomplete_real(void)
 static void t_upstream_files(void)
 {
 	const char *up = "/usr/bin/makedumpfile";
-	const char *cache_dir = getenv("MDF_VMCORE_CACHE");
-	char elf[PATH_MAX];
+	struct realvm rv;
+	const char *elf;
 	static const char *const opts[] = { "-l -d 31", "-c -d 31" };
 	struct mdf_err err;
 	struct elf e;
@@ -1159,11 +1160,11 @@ static void t_upstream_files(void)
 		t_skip("no /usr/bin/makedumpfile");
 		return;
 	}
-	snprintf(elf, sizeof(elf), "%s/fx-v61-512m.elf", cache_dir ? cache_dir : "/tmp/vm");
-	if (access(elf, R_OK) != 0)
-		snprintf(elf, sizeof(elf), "/tmp/vm/fx-v61-512m.elf");
-	if (access(elf, R_OK) != 0 || !tmpdir[0]) {
-		t_skip("no fx-v61-512m.elf");
+	if (!realvm_find_or_skip(&rv, "fx-v61-512m"))
+		return;
+	elf = rv.path;
+	if (!tmpdir[0]) {
+		t_skip("no temporary directory");
 		return;
 	}
 	T_OK(elf_open(&e, elf, &err), &err);

@@ -22,6 +22,7 @@
 #include "elf_info.h"
 #include "error.h"
 #include "tap.h"
+#include "realvm.h"
 #include "util.h"
 
 #define PT_LOAD_ 1u
@@ -849,7 +850,8 @@ static void t_err_no_vmcoreinfo(void)
 
 static void t_real_vmcore(void)
 {
-	const char *path = "/tmp/vm/fx-v61-512m.elf";
+	struct realvm rv;
+	const char *path;
 	const char *rel = "OSRELEASE=6.1.0-57-amd64";
 	struct elf_info ei;
 	struct elf_loc loc;
@@ -859,10 +861,14 @@ static void t_real_vmcore(void)
 	unsigned char a[256], b[256];
 	size_t got;
 	enum mdf_status st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	if (!realvm_find_or_skip(&rv, "fx-v61-512m"))
+		return;
+	path = rv.path;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		t_skip("no /tmp/vm/fx-v61-512m.elf");
+		t_fail(__FILE__, __LINE__, "cannot open the real vmcore");
 		return;
 	}
 	st = elf_info_open(&ei, fd, path, &err);

@@ -8,8 +8,8 @@
  * exact expectations at each dump level, for every preset.
  *
  * filter_cycle() is checked for the carry of exclusions across cycles
- * (no struct pages needed) and, when the real vmcores are in /tmp/vm, on
- * them: one big cycle and cycles of 1000 pfns must agree, and the 6.1
+ * (no struct pages needed) and, when the real vmcores are in
+ * $MDF_VMCORE_CACHE (see tests/realvm.h), on them: one big cycle and cycles of 1000 pfns must agree, and the 6.1
  * counts must equal upstream makedumpfile's report for that dump.
  */
 #include <errno.h>
@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "tap.h"
+#include "realvm.h"
 
 #include "arch/arch.h"
 #include "cache.h"
@@ -1007,31 +1008,32 @@ static void folio_offsets(void)
 	EXPECT_T(t, 8, 0, NBUF, 4, PC_USER, 1);
 }
 
-/* The real VMCOREINFO files, when present, give the same rules as the
- * embedded excerpts. */
+/* The full VMCOREINFO texts of the real vmcores, when present, give the
+ * same rules as the embedded excerpts. */
 static void real_vmcoreinfo_files(void)
 {
-	static const struct { const char *path, *text; } f[] = {
-		{ "/tmp/vm/fx-v61-512m.elf.vmcoreinfo", v61_text },
-		{ "/tmp/vm/fx-v612-512m.elf.vmcoreinfo", v612_text },
+	static const struct { const char *name, *text; } f[] = {
+		{ "fx-v61-512m", v61_text },
+		{ "fx-v612-512m", v612_text },
 	};
+	struct realvm rv;
 	unsigned found = 0;
 
 	for (unsigned i = 0; i < ARRAY_SIZE(f); i++) {
-		static char text[65536];
 		struct filter_rules a, b;
 		struct filter_warnings wa, wb;
 		struct mdf_err err;
-		FILE *fp = fopen(f[i].path, "r");
+		enum mdf_status st;
+		char *text;
 		size_t n;
 
-		if (!fp)
+		if (!realvm_find(&rv, f[i].name))
 			continue;
-		n = fread(text, 1, sizeof(text) - 1, fp);
-		fclose(fp);
-		text[n] = '\0';
 		found++;
-		T_OK(rules_from(text, 31, &a, &wa, &err), &err);
+		T_OK(realvm_vmcoreinfo(rv.path, &text, &n, &err), &err);
+		st = rules_from(text, 31, &a, &wa, &err);
+		free(text);
+		T_OK(st, &err);
 		T_OK(rules_from(f[i].text, 31, &b, &wb, &err), &err);
 		/* free_huge_page and such may differ; the page rules may not. */
 		a.has_free_huge_page = b.has_free_huge_page = false;
@@ -1048,7 +1050,7 @@ static void real_vmcoreinfo_files(void)
 		T_ASSERT(memcmp(&wa, &wb, sizeof(wa)) == 0);
 	}
 	if (!found)
-		t_skip("no /tmp/vm/*.vmcoreinfo");
+		t_skip(rv.why);
 }
 
 /* ---- filter_cycle ------------------------------------------------------------ */
@@ -1239,8 +1241,9 @@ struct real_want {
 	uint64_t free, cache, cache_private, user;
 };
 
-static void cycle_real(const char *path, const struct real_want *want)
+static void cycle_real(const char *name, const struct real_want *want)
 {
+	struct realvm rv;
 	struct real_env e;
 	struct filter_rules r;
 	struct filter_warnings w;
@@ -1251,13 +1254,11 @@ static void cycle_real(const char *path, const struct real_want *want)
 	uint64_t excluded = 0, n_present;
 	bool ok;
 
-	if (access(path, R_OK) != 0) {
-		t_skip("no real vmcore in /tmp/vm");
+	if (!realvm_find_or_skip(&rv, name))
 		return;
-	}
 	memset(&e, 0, sizeof(e));
 	e.fd = -1;
-	st = real_open(&e, path, &err);
+	st = real_open(&e, rv.path, &err);
 	if (st == MDF_OK)
 		st = filter_rules_init(&r, &e.ki, 31, false, &w, &err);
 	if (st != MDF_OK) {
@@ -1306,17 +1307,17 @@ static void cycle_real(const char *path, const struct real_want *want)
 }
 
 /* The counts upstream makedumpfile 1.7.2 reports for this dump at -d 31
- * (/tmp/vm/out.txt): free 0x91c1, cache 0x324b, private 0x30a, user 0x252e. */
+ * (the "31" report in ../shared/vmcores/fx-v61-512m.json): free 0x91c1, cache 0x324b, private 0x30a, user 0x252e. */
 static void cycle_real_v61(void)
 {
 	static const struct real_want want = { 0x91c1, 0x324b, 0x30a, 0x252e };
 
-	cycle_real("/tmp/vm/fx-v61-512m.elf", &want);
+	cycle_real("fx-v61-512m", &want);
 }
 
 static void cycle_real_v612(void)
 {
-	cycle_real("/tmp/vm/fx-v612-512m.elf", NULL);
+	cycle_real("fx-v612-512m", NULL);
 }
 
 /* ---- main ----------------------------------------------------------------- */

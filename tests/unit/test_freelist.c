@@ -9,8 +9,9 @@
  * list_heads, and a struct page array, with a made-up (but consistent)
  * layout given in VMCOREINFO.
  *
- * The real-vmcore case walks the free lists of /tmp/vm/fx-v61-512m.elf and
- * /tmp/vm/fx-v612-512m.elf (skipped when absent) and compares them with
+ * The real-vmcore case walks the free lists of fx-v61-512m.elf and
+ * fx-v612-512m.elf in $MDF_VMCORE_CACHE (see tests/realvm.h; skipped when
+ * absent) and compares them with
  * what the buddy marker in struct page finds.
  */
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 #include "memmap.h"
 #include "readmem.h"
 #include "tap.h"
+#include "realvm.h"
 #include "util.h"
 #include "vmcoreinfo.h"
 
@@ -653,8 +655,10 @@ static void test_compaction(void)
 
 /* ---- the real vmcores ---- */
 
-static void real_one(const char *path, uint64_t ref_free)
+static void real_one(const char *name, uint64_t ref_free)
 {
+	struct realvm rv;
+	const char *path;
 	struct env e;
 	struct mdf_err err;
 	struct freelist_result r;
@@ -665,12 +669,13 @@ static void real_one(const char *path, uint64_t ref_free)
 	struct bitmap present, buddy, walk;
 	unsigned char *buf;
 	uint64_t cleared, only_walk = 0, only_buddy = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0) {
-		t_skip("vmcore not found");
+	if (!realvm_find_or_skip(&rv, name))
 		return;
-	}
+	path = rv.path;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	T_ASSERT(fd >= 0);
 	T_OK(env_open(&e, fd, path, &err), &err);
 	T_ASSERT(e.have_mm);
 	T_OK(freelist_collect(&e.ki, &e.rm, &e.mm, 0, e.max_pfn, &r, &err), &err);
@@ -720,12 +725,12 @@ static void real_one(const char *path, uint64_t ref_free)
 
 static void test_real_v61(void)
 {
-	real_one("/tmp/vm/fx-v61-512m.elf", 37313);
+	real_one("fx-v61-512m", 37313);
 }
 
 static void test_real_v612(void)
 {
-	real_one("/tmp/vm/fx-v612-512m.elf", 34067);
+	real_one("fx-v612-512m", 34067);
 }
 
 int main(void)

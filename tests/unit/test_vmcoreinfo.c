@@ -2,8 +2,9 @@
  * tests/unit/test_vmcoreinfo.c - VMCOREINFO parser and writer.
  *
  * Uses embedded excerpts of the two real texts (always run), the full
- * texts from /tmp/vm/ when present, and hand-made malformed lines with
- * their exact messages.
+ * texts from the VMCOREINFO notes of the real vmcores in
+ * $MDF_VMCORE_CACHE when present (see tests/realvm.h), and hand-made
+ * malformed lines with their exact messages.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,10 +12,8 @@
 #include <time.h>
 
 #include "tap.h"
+#include "realvm.h"
 #include "vmcoreinfo.h"
-
-#define VM61_PATH "/tmp/vm/fx-v61-512m.elf.vmcoreinfo"
-#define VM612_PATH "/tmp/vm/fx-v612-512m.elf.vmcoreinfo"
 
 /* Excerpt of the 6.1.0-57-amd64 text (Debian 12 kernel), lines verbatim. */
 static const char vm61_excerpt[] =
@@ -88,30 +87,6 @@ static const char vm612_excerpt[] =
 	"NUMBER(phys_base)=-377487360\n"
 	"KERNELOFFSET=26400000\n"
 	"CRASHTIME=1796083421\n";
-
-/* Read a whole file into a malloc()ed buffer of exactly its size. */
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) <= 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = malloc((size_t)n);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 /* Non-empty lines of a text. */
 static size_t count_lines(const char *t, size_t n)
@@ -271,21 +246,22 @@ static void t_excerpt_612(void)
 			  "NUMBER(VMALLOC_START)="));
 }
 
-/* A real text: every line is a known key, values as expected, round trip. */
-static void real_file(const char *path, int (*check)(const struct kinfo *),
+/* A real text, from the note of the vmcore @name: every line is a known
+ * key, values as expected, round trip. */
+static void real_text(const char *name, int (*check)(const struct kinfo *),
 		      const char *skip_prefix)
 {
+	struct realvm rv;
 	struct kinfo ki;
 	struct mdf_err err;
 	char buf[VMCOREINFO_TEXT_MAX];
 	size_t n = 0, len;
-	char *text = read_file(path, &n);
+	char *text;
 	enum mdf_status st;
 
-	if (!text) {
-		t_skip("no " "real VMCOREINFO text in /tmp/vm");
+	if (!realvm_find_or_skip(&rv, name))
 		return;
-	}
+	T_OK(realvm_vmcoreinfo(rv.path, &text, &n, &err), &err);
 	st = parse_exact(text, n, &ki, &err);
 	if (st != MDF_OK) {
 		free(text);
@@ -303,12 +279,12 @@ static void real_file(const char *path, int (*check)(const struct kinfo *),
 
 static void t_real_61(void)
 {
-	real_file(VM61_PATH, check_61, NULL);
+	real_text("fx-v61-512m", check_61, NULL);
 }
 
 static void t_real_612(void)
 {
-	real_file(VM612_PATH, check_612, "NUMBER(VMALLOC_START)=");
+	real_text("fx-v612-512m", check_612, "NUMBER(VMALLOC_START)=");
 }
 
 struct bad_case {
