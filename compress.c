@@ -315,18 +315,25 @@ uint32_t compressor_flag(const struct compressor *c)
 	return c->ops ? c->ops->flag : 0;
 }
 
+enum mdf_status compressor_page_nonzero(struct compressor *c, const void *src,
+					size_t len, void *dst, size_t cap,
+					size_t *out_len, struct mdf_err *err)
+{
+	if (!c->ops)
+		return mdf_err_set(err, MDF_ERR_ARG, "compressor not initialised");
+	return c->ops->compress(c, src, len, dst, cap, out_len, err);
+}
+
 enum mdf_status compressor_page(struct compressor *c, const void *src,
 				size_t len, void *dst, size_t cap,
 				size_t *out_len, struct mdf_err *err)
 {
 	enum mdf_status st;
 
-	if (!c->ops)
-		return mdf_err_set(err, MDF_ERR_ARG, "compressor not initialised");
 	/* Only with room for any result, so the memo is the codec's answer
 	 * and not a "did not fit". */
-	if (cap < c->ops->bound(len) || !util_is_zero(src, len))
-		return c->ops->compress(c, src, len, dst, cap, out_len, err);
+	if (!c->ops || cap < c->ops->bound(len) || !util_is_zero(src, len))
+		return compressor_page_nonzero(c, src, len, dst, cap, out_len, err);
 	if (!c->zero_out || c->zero_len != len) {
 		/* First zero page (of this size): compress it for real. */
 		unsigned char *buf = malloc(cap ? cap : 1);

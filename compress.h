@@ -144,6 +144,16 @@ enum mdf_status compressor_page(struct compressor *c, const void *src,
 				size_t *out_len, struct mdf_err *err) MDF_MUST_CHECK;
 
 /**
+ * compressor_page() for a page the caller has already found not all-zero
+ * (the writer checks every page at -d 1 and above): the same result
+ * without looking for zeros again.
+ */
+enum mdf_status compressor_page_nonzero(struct compressor *c, const void *src,
+					size_t len, void *dst, size_t cap,
+					size_t *out_len,
+					struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
  * Decompress a page stored with page_desc.flags @flag (0 = raw copy) from
  * @src/@len into exactly @dst_len bytes at @dst.  Never writes past
  * @dst_len and never reads past @len, whatever the input.

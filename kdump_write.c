@@ -177,9 +177,10 @@ static enum mdf_status batch_process(void *job, void *state,
 			r->kind = PK_ZERO;
 			r->size = 0;
 		} else {
-			st = compressor_page(c, b->data[i], b->B,
-					     b->out + i * b->cbound, b->cbound,
-					     &clen, err);
+			/* At -d 1 and above the page was just found non-zero. */
+			st = (b->dump_level & 1 ? compressor_page_nonzero : compressor_page)(
+				c, b->data[i], b->B, b->out + i * b->cbound,
+				b->cbound, &clen, err);
 			if (st != MDF_OK)
 				return mdf_err_push(err, "pfn 0x%llx",
 						    (unsigned long long)b->pfn[i]);

@@ -281,6 +281,33 @@ static void zero_page_memo(void)
 	}
 }
 
+/* compressor_page_nonzero() gives compressor_page()'s bytes for a
+ * non-zero page, and refuses an uninitialised compressor the same way. */
+static void nonzero_entry_same_bytes(void)
+{
+	static unsigned char text[PAGE], a[2 * BIG], b[2 * BIG];
+	struct compressor none = { 0 };
+	struct mdf_err err;
+	size_t na = 0, nb = 0;
+
+	fill(text, PAGE, K_TEXT, 5);
+	text[PAGE - 1] |= 1; /* non-zero even if fill() leaves zeros */
+	for (size_t i = 0; i < ARRAY_SIZE(real_codecs); i++) {
+		struct compressor c = { 0 };
+
+		if (!compress_available(real_codecs[i]))
+			continue;
+		T_OK(compressor_init(&c, real_codecs[i], &err), &err);
+		T_OK(compressor_page(&c, text, PAGE, a, sizeof(a), &na, &err), &err);
+		T_OK(compressor_page_nonzero(&c, text, PAGE, b, sizeof(b), &nb, &err), &err);
+		T_EQ_U64(na, nb);
+		T_ASSERT(memcmp(a, b, na) == 0);
+		compressor_release(&c);
+	}
+	T_EQ_U64(compressor_page_nonzero(&none, text, PAGE, b, sizeof(b), &nb, &err),
+		 MDF_ERR_ARG);
+}
+
 static void raw_pages(void)
 {
 	static unsigned char page[PAGE], back[PAGE];
@@ -707,6 +734,7 @@ int main(void)
 	T_RUN(round_trip);
 	T_RUN(zero_page_small);
 	T_RUN(zero_page_memo);
+	T_RUN(nonzero_entry_same_bytes);
 	T_RUN(raw_pages);
 	T_RUN(zlib_equals_compress2);
 	T_RUN(zlib_no_room_then_exact);
