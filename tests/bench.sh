@@ -16,6 +16,8 @@
 #                       (strace makes them several times slower still)
 #   BENCH_TMPDIR=DIR    where outputs go (default /var/tmp); removed after
 #   BENCH_UPSTREAM=FILE the reference binary (default /usr/bin/makedumpfile)
+#   BENCH_SETTLE=S      seconds to wait after removing an output of 64 MiB or
+#                       more (default 3; 0 = no wait): see Bench._clean()
 #
 # The Markdown summary is printed last and written to build/bench.md.
 set -u
@@ -123,5 +125,6 @@ python3 "$SRC/tests/bench/bench.py" \
 	--slow-pairs "${BENCH_SLOW_PAIRS:-${QUICK:+1}}" \
 	--scan-gib "${BENCH_SCAN_GIB:-${QUICK:+16}}" \
 	--strace-slow "${BENCH_STRACE_SLOW:-0}" \
+	--settle "${BENCH_SETTLE:-3}" \
 	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" "${FLOOR_ARGS[@]}" \
 	--md "$SRC/build/bench.md"

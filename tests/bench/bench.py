@@ -55,8 +55,24 @@ class Bench:
         self.errlog = os.path.join(args.tmp, "stderr.log")
 
     def _clean(self):
-        if os.path.exists(self.out):
-            os.unlink(self.out)
+        """Remove the output.  After a big one, wait for the memory to settle.
+
+        On a VM whose balloon reports free pages to the host (virtio-balloon
+        free page reporting, as on this project's machines), the kernel hands
+        the freed page cache back to the host about 2 s after the unlink, and
+        whichever run is allocating at that moment pays a host fault per page:
+        up to 1 s extra on a 750 MiB output.  Waiting --settle seconds after
+        removing a large output lets that finish between runs, so every run
+        starts from the same state.
+        """
+        if not os.path.exists(self.out):
+            return
+        size = os.path.getsize(self.out)
+        os.unlink(self.out)
+        if size >= self.SETTLE_MIN and self.a.settle > 0:
+            time.sleep(self.a.settle)
+
+    SETTLE_MIN = 64 * MIB
 
     def run(self, cfg, vmcore, record=True):
         """Run cfg once; record wall/cpu/rss/size unless a warm-up."""
@@ -277,6 +293,7 @@ def main():
     ap.add_argument("--mkvmcore", default="")
     ap.add_argument("--runner", default="")
     ap.add_argument("--codecfloor", default="")
+    ap.add_argument("--settle", type=float, default=3.0)
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
     pairs = int(a.pairs or 5)
@@ -306,6 +323,10 @@ def main():
         % (pairs, slow_pairs,
            "" if strace_slow else ", no syscall count for it "
            "(BENCH_STRACE_SLOW=1 adds one)"))
+    if a.settle > 0:
+        log("bench: after removing an output of 64 MiB or more, wait %g s "
+            "(BENCH_SETTLE) so freed memory is not handed to the host during "
+            "the next run" % a.settle)
     if not a.runner:
         log("bench: no runner: peak RSS includes the python parent's memory")
     if not up_zstd:
