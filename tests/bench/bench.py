@@ -75,9 +75,11 @@ class Bench:
     SETTLE_MIN = 64 * MIB
 
     def run(self, cfg, vmcore, record=True):
-        """Run cfg once; record wall/cpu/rss/size unless a warm-up."""
+        """Run cfg once; record wall/cpu/rss/size unless a warm-up.
+
+        Returns the wall time (None if the run failed)."""
         if cfg.failed:
-            return
+            return None
         self._clean()
         argv = cfg.argv(vmcore, self.out)
         stats = os.path.join(self.a.tmp, "runner.txt")
@@ -111,12 +113,13 @@ class Bench:
                 tail = f.read().strip().splitlines()[-3:]
             cfg.failed = "exit %d: %s" % (rc, " / ".join(tail))
             log("    FAILED %s: %s" % (" ".join(argv), cfg.failed))
-            return
+            return None
         if record:
             cfg.wall.append(wall)
             cfg.cpu.append(cpu)
             cfg.rss.append(rss)
             cfg.size.append(size)
+        return wall
 
     def strace(self, cfg, vmcore):
         if cfg.failed or not shutil.which("strace"):
@@ -138,11 +141,18 @@ class Bench:
                     cfg.syscalls = int(w[3])
         os.unlink(st)
 
+    # Jobs whose warm-up runs all took less than SHORT_JOB seconds get
+    # SHORT_MORE times the pairs: they cost little, and a few milliseconds
+    # of noise move their ratio most.
+    SHORT_JOB = 0.5
+    SHORT_MORE = 3
+
     def job(self, a, b, vmcore, pairs, do_strace=True, strace_b=True):
         """Warm both, alternate A B for `pairs` pairs, then strace both."""
         cfgs = [c for c in (a, b) if c is not None]
-        for c in cfgs:
-            self.run(c, vmcore, record=False)
+        warm = [self.run(c, vmcore, record=False) for c in cfgs]
+        if all(w is not None and w < self.SHORT_JOB for w in warm):
+            pairs *= self.SHORT_MORE
         for _ in range(pairs):
             for c in cfgs:
                 self.run(c, vmcore)
@@ -317,10 +327,11 @@ def main():
         % (a.ours, version(a.ours), a.upstream, version(a.upstream)))
     log("bench: vmcore %s (%s, %.0f MiB); outputs in %s"
         % (vm, a.vmdesc, vm_mib, a.tmp))
-    log("bench: %d A/B pairs per job after one untimed warm-up run each; "
+    log("bench: %d A/B pairs per job after one untimed warm-up run each "
+        "(%d when both warm-ups took under %g s); "
         "jobs where upstream runs --num-threads: %d pair(s) (BENCH_SLOW_PAIRS), "
         "no warm-up of that upstream run%s"
-        % (pairs, slow_pairs,
+        % (pairs, pairs * Bench.SHORT_MORE, Bench.SHORT_JOB, slow_pairs,
            "" if strace_slow else ", no syscall count for it "
            "(BENCH_STRACE_SLOW=1 adds one)"))
     if a.settle > 0:
@@ -508,10 +519,11 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
     L.append("Machine: %s.  " % mach)
     L.append("vmcore: %s, %.0f MiB.  " % (vmdesc or os.path.basename(vm), vm_mib))
     L.append("Medians of %d alternated runs (A B A B, after one untimed run "
-             "of each); jobs where upstream uses --num-threads: %d upstream "
-             "run(s) only, it is ~10x slower there%s.  "
-             % (pairs, slow_pairs, "" if strace_slow else
-                ", and its syscalls are not counted"))
+             "of each; %d for jobs under %g s); jobs where upstream uses "
+             "--num-threads: %d upstream run(s) only, it is ~10x slower "
+             "there%s.  "
+             % (pairs, pairs * Bench.SHORT_MORE, Bench.SHORT_JOB, slow_pairs,
+                "" if strace_slow else ", and its syscalls are not counted"))
     L.append("Cells: ours / upstream = ratio; ✓/✗ against the target.  "
              "Syscalls from one `strace -c -f` run.  %.0f s in all."
              % elapsed)
