@@ -167,20 +167,27 @@ static enum mdf_status batch_process(void *job, void *state,
 	struct compressor *c = state;
 	uint32_t flag = compressor_flag(c);
 
+	/* At -d 1 and above a page reaches the compressor only after this
+	 * loop found it non-zero: the compressor need not look again. */
+	bool zero_checked = b->dump_level & 1;
+
 	b->nok = 0;
 	for (unsigned i = 0; i < b->n; i++) {
 		struct page_res *r = &b->res[i];
+		unsigned char *dst = b->out + i * b->cbound;
 		size_t clen = 0;
 		enum mdf_status st;
 
-		if ((b->dump_level & 1) && util_is_zero(b->data[i], b->B)) {
+		if (zero_checked && util_is_zero(b->data[i], b->B)) {
 			r->kind = PK_ZERO;
 			r->size = 0;
 		} else {
-			/* At -d 1 and above the page was just found non-zero. */
-			st = (b->dump_level & 1 ? compressor_page_nonzero : compressor_page)(
-				c, b->data[i], b->B, b->out + i * b->cbound,
-				b->cbound, &clen, err);
+			if (zero_checked)
+				st = compressor_page_nonzero(c, b->data[i], b->B, dst,
+							     b->cbound, &clen, err);
+			else
+				st = compressor_page(c, b->data[i], b->B, dst,
+						     b->cbound, &clen, err);
 			if (st != MDF_OK)
 				return mdf_err_push(err, "pfn 0x%llx",
 						    (unsigned long long)b->pfn[i]);

@@ -2,7 +2,7 @@
  * tests/tools/codecfloor.c - the least time one thread needs to read and
  * compress the pages a dump stores, with byte-identical output.
  *
- * usage: codecfloor lzo|zlib|zstd DUMPFILE VMCORE
+ * usage: codecfloor lzo|zlib|zstd DUMPFILE VMCORE [OUTFILE]
  *
  * DUMPFILE is a kdump-compressed dump made from the ELF VMCORE; its
  * bitmap says which pages are stored.  Each of those pages is taken from
@@ -12,6 +12,11 @@
  * timed, so the time is the library plus the first touch of the page
  * bytes: what any single-threaded writer pays before it writes anything.
  * Prints "pages N seconds S".
+ *
+ * With OUTFILE, each page's stored bytes (compressed, or the page when
+ * that is not smaller) also go to OUTFILE in OUT_FILE_BUF pieces, as the
+ * writer's sink does, and the line gains "write W": the seconds spent
+ * copying into the buffer and in pwrite().  OUTFILE is removed at the end.
  *
  * `make bench` puts it next to upstream's wall time: a one-thread target
  * below S / upstream's wall cannot be met.
@@ -27,6 +32,7 @@
 #include "compress.h"
 #include "diskdump_read.h"
 #include "elf_info.h"
+#include "output.h"
 #include "readmem.h"
 
 static double now(void)
@@ -53,15 +59,23 @@ int main(int argc, char **argv)
 	struct readmem rm;
 	struct compressor comp = { 0 };
 	enum mdf_codec mc;
-	unsigned char *out, *scratch;
-	size_t B, cap;
-	double t = 0;
-	uint64_t pages = 0;
-	int dfd, vfd;
+	unsigned char *out, *scratch, *wbuf = NULL;
+	size_t B, cap, wlen = 0;
+	double t = 0, tw = 0;
+	uint64_t pages = 0, woff = 0;
+	int dfd, vfd, wfd = -1;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: codecfloor lzo|zlib|zstd DUMPFILE VMCORE\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: codecfloor lzo|zlib|zstd DUMPFILE VMCORE [OUTFILE]\n");
 		return 2;
+	}
+	if (argc == 5) {
+		wfd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		wbuf = malloc(OUT_FILE_BUF);
+		if (wfd < 0 || !wbuf) {
+			perror(argv[4]);
+			return 1;
+		}
 	}
 	if (strcmp(argv[1], "lzo") == 0) {
 		mc = MDF_CODEC_LZO;
@@ -114,8 +128,46 @@ int main(int argc, char **argv)
 		if (st != MDF_OK)
 			return fail(argv[1], &err);
 		pages++;
+		if (wfd >= 0) {
+			const unsigned char *src = n < B ? out : p;
+			size_t len = n < B ? n : B;
+
+			t0 = now();
+			while (len) {
+				size_t k = OUT_FILE_BUF - wlen < len ? OUT_FILE_BUF - wlen : len;
+
+				memcpy(wbuf + wlen, src, k);
+				wlen += k;
+				src += k;
+				len -= k;
+				if (wlen == OUT_FILE_BUF) {
+					if (pwrite(wfd, wbuf, wlen, (off_t)woff) != (ssize_t)wlen) {
+						perror(argv[4]);
+						return 1;
+					}
+					woff += wlen;
+					wlen = 0;
+				}
+			}
+			tw += now() - t0;
+		}
 	}
-	printf("pages %llu seconds %.3f\n", (unsigned long long)pages, t);
+	if (wfd >= 0) {
+		double t0 = now();
+
+		if (wlen && pwrite(wfd, wbuf, wlen, (off_t)woff) != (ssize_t)wlen) {
+			perror(argv[4]);
+			return 1;
+		}
+		tw += now() - t0;
+		close(wfd);
+		unlink(argv[4]);
+		free(wbuf);
+		printf("pages %llu seconds %.3f write %.3f\n",
+		       (unsigned long long)pages, t, tw);
+	} else {
+		printf("pages %llu seconds %.3f\n", (unsigned long long)pages, t);
+	}
 	compressor_release(&comp);
 	free(out);
 	free(scratch);
