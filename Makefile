@@ -150,8 +150,9 @@ tsan-check:
 fuzz:
 	@for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
-		clang -std=c11 -D_GNU_SOURCE -I. -Itests $(PKG_CFLAGS) -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
-		  -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) $(PKG_LIBS) -lpthread || exit 1; \
+		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests $(PKG_CFLAGS) \
+		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) $(PKG_LIBS) -lpthread || exit 1; \
 		echo "built build/$$n (run: build/$$n tests/fuzz/corpus/$${n#fuzz_})"; \
 	done
 
