@@ -701,14 +701,15 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		.page_ref = src_page_ref, .page_release = src_page_release,
 	};
 	size_t bufsize = (size_t)ctx->page_size << o->block_order;
+	size_t min_buf = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
 	struct kdump_write_params kp;
 	struct kdump_write_stats ks;
 	struct compressor comp = { 0 };
 	enum mdf_status st;
 	double t0;
 
-	if (bufsize < (o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF))
-		bufsize = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
+	if (bufsize < min_buf)
+		bufsize = min_buf;
 	/* Refiltering keeps what the input already dropped. */
 	level |= ctx->old_level;
 	ctx->built_valid = false; /* new rules: every cycle is built anew */

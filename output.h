@@ -39,8 +39,9 @@ struct out_sink {
  * writes were slower: since Linux 6.16 ext4 backs a buffered write with a
  * page-cache folio as large as the write, and the high-order free blocks
  * those folios come from are the ones a VM balloon with free page reporting
- * hands back to the host.  1 MiB writes cost 0.2-0.3 s more system time than
- * 256 KiB per 750 MiB in back-to-back runs here (README, "Performance").
+ * hands back to the host.  In back-to-back -l -d 0 runs on a 2 GiB dump
+ * here, 1 MiB writes lost 0.2-1.1 s in 2 of 6 runs, 256 KiB writes in none
+ * (README, "Performance").
  * A pipe (-F) has no page cache behind it and keeps 1 MiB.
  */
 #define OUT_FILE_BUF (256u << 10)
