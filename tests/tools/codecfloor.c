@@ -14,14 +14,15 @@
  * Prints "pages N seconds S".
  *
  * With OUTFILE, each page's stored bytes (compressed, or the page when
- * that is not smaller) also go to OUTFILE in OUT_FILE_BUF pieces, as the
- * writer's sink does, and the line gains "write W": the seconds spent
- * copying into the buffer and in pwrite().  OUTFILE is removed at the end.
+ * that is not smaller) also go to OUTFILE through the writer's own sink
+ * (output.h, OUT_FILE_BUF pieces), and the line gains "write W": the
+ * seconds spent in it.  OUTFILE is removed at the end.
  *
  * `make bench` puts it next to upstream's wall time: a one-thread target
  * below S / upstream's wall cannot be met.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,24 +60,20 @@ int main(int argc, char **argv)
 	struct readmem rm;
 	struct compressor comp = { 0 };
 	enum mdf_codec mc;
-	unsigned char *out, *scratch, *wbuf = NULL;
-	size_t B, cap, wlen = 0;
+	struct out_sink sink;
+	bool writing = argc == 5;
+	unsigned char *out, *scratch;
+	size_t B, cap;
 	double t = 0, tw = 0;
 	uint64_t pages = 0, woff = 0;
-	int dfd, vfd, wfd = -1;
+	int dfd, vfd;
 
 	if (argc != 4 && argc != 5) {
 		fprintf(stderr, "usage: codecfloor lzo|zlib|zstd DUMPFILE VMCORE [OUTFILE]\n");
 		return 2;
 	}
-	if (argc == 5) {
-		wfd = open(argv[4], O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		wbuf = malloc(OUT_FILE_BUF);
-		if (wfd < 0 || !wbuf) {
-			perror(argv[4]);
-			return 1;
-		}
-	}
+	if (writing && out_open_file(&sink, argv[4], true, 0, OUT_FILE_BUF, &err) != MDF_OK)
+		return fail(argv[4], &err);
 	if (strcmp(argv[1], "lzo") == 0) {
 		mc = MDF_CODEC_LZO;
 	} else if (strcmp(argv[1], "zlib") == 0) {
@@ -128,41 +125,25 @@ int main(int argc, char **argv)
 		if (st != MDF_OK)
 			return fail(argv[1], &err);
 		pages++;
-		if (wfd >= 0) {
-			const unsigned char *src = n < B ? out : p;
+		if (writing) {
 			size_t len = n < B ? n : B;
 
 			t0 = now();
-			while (len) {
-				size_t k = OUT_FILE_BUF - wlen < len ? OUT_FILE_BUF - wlen : len;
-
-				memcpy(wbuf + wlen, src, k);
-				wlen += k;
-				src += k;
-				len -= k;
-				if (wlen == OUT_FILE_BUF) {
-					if (pwrite(wfd, wbuf, wlen, (off_t)woff) != (ssize_t)wlen) {
-						perror(argv[4]);
-						return 1;
-					}
-					woff += wlen;
-					wlen = 0;
-				}
-			}
+			st = out_write(&sink, woff, n < B ? out : p, len, &err);
 			tw += now() - t0;
+			if (st != MDF_OK)
+				return fail(argv[4], &err);
+			woff += len;
 		}
 	}
-	if (wfd >= 0) {
+	if (writing) {
 		double t0 = now();
+		enum mdf_status st = out_close(&sink, &err);
 
-		if (wlen && pwrite(wfd, wbuf, wlen, (off_t)woff) != (ssize_t)wlen) {
-			perror(argv[4]);
-			return 1;
-		}
 		tw += now() - t0;
-		close(wfd);
 		unlink(argv[4]);
-		free(wbuf);
+		if (st != MDF_OK)
+			return fail(argv[4], &err);
 		printf("pages %llu seconds %.3f write %.3f\n",
 		       (unsigned long long)pages, t, tw);
 	} else {
