@@ -9,8 +9,9 @@
  *
  * filter_cycle() is checked for the carry of exclusions across cycles
  * (no struct pages needed) and, when the real vmcores are in
- * $MDF_VMCORE_CACHE (see tests/realvm.h), on them: one big cycle and cycles of 1000 pfns must agree, and the 6.1
- * counts must equal upstream makedumpfile's report for that dump.
+ * $MDF_VMCORE_CACHE (see tests/realvm.h), on them: one big cycle and
+ * cycles of 1000 pfns must agree, and the 6.1 counts must equal upstream
+ * makedumpfile's report for that dump.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -1307,7 +1308,8 @@ static void cycle_real(const char *name, const struct real_want *want)
 }
 
 /* The counts upstream makedumpfile 1.7.2 reports for this dump at -d 31
- * (the "31" report in ../shared/vmcores/fx-v61-512m.json): free 0x91c1, cache 0x324b, private 0x30a, user 0x252e. */
+ * (the "31" report in ../shared/vmcores/fx-v61-512m.json): free 0x91c1,
+ * cache 0x324b, private 0x30a, user 0x252e. */
 static void cycle_real_v61(void)
 {
 	static const struct real_want want = { 0x91c1, 0x324b, 0x30a, 0x252e };

@@ -11,8 +11,8 @@
  *
  * The real-vmcore case walks the free lists of fx-v61-512m.elf and
  * fx-v612-512m.elf in $MDF_VMCORE_CACHE (see tests/realvm.h; skipped when
- * absent) and compares them with
- * what the buddy marker in struct page finds.
+ * absent) and compares them with what the buddy marker in struct page
+ * finds.
  */
 #include <fcntl.h>
 #include <stdint.h>
