@@ -307,6 +307,20 @@ static enum mdf_status elf_info_build_ranges(struct elf_info *ei,
 	return MDF_OK;
 }
 
+/*
+ * /proc/kcore gives every PT_LOAD that is not the direct map or the kernel
+ * image (vmalloc, modules, vmemmap) p_paddr -1, since Linux 4.11 (commit
+ * 464920104bf7, "/proc/kcore: update physical address for kcore ram and
+ * text"; before it every p_paddr there is 0).  Such a segment is no
+ * physical memory: it is left out of the loads.
+ */
+static bool elf_info_no_paddr(const struct elf_info *ei, const GElf_Phdr *ph)
+{
+	uint64_t none = ei->ei_class == ELFCLASS64 ? UINT64_MAX : UINT32_MAX;
+
+	return ph->p_type == PT_LOAD && ph->p_paddr == none;
+}
+
 static enum mdf_status elf_info_check_phdrs(struct elf_info *ei,
 					    const GElf_Phdr *ph, size_t phnum,
 					    struct mdf_err *err)
@@ -331,7 +345,7 @@ static enum mdf_status elf_info_check_phdrs(struct elf_info *ei,
 					   ph[i].p_offset, ph[i].p_filesz, err);
 		if (st != MDF_OK)
 			return st;
-		if (ph[i].p_type == PT_LOAD &&
+		if (ph[i].p_type == PT_LOAD && !elf_info_no_paddr(ei, &ph[i]) &&
 		    ph[i].p_memsz > UINT64_MAX - ph[i].p_paddr)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "PT_LOAD %zu: physical address 0x%llx+0x%llx overflows",
@@ -347,7 +361,7 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 	Elf *elf = ei->elf;
 	GElf_Ehdr eh;
 	GElf_Phdr *ph = NULL;
-	size_t phnum, entsize;
+	size_t phnum, entsize, nload_phdrs = 0;
 	enum mdf_status st;
 
 	if (!gelf_getehdr(elf, &eh))
@@ -400,6 +414,8 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 			goto out;
 		}
 		if (ph[i].p_type == PT_LOAD)
+			nload_phdrs++;
+		if (ph[i].p_type == PT_LOAD && !elf_info_no_paddr(ei, &ph[i]))
 			ei->nloads++;
 	}
 	st = elf_info_check_phdrs(ei, ph, phnum, err);
@@ -419,7 +435,7 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 		for (size_t i = 0; i < phnum; i++) {
 			struct elf_load *l;
 
-			if (ph[i].p_type != PT_LOAD)
+			if (ph[i].p_type != PT_LOAD || elf_info_no_paddr(ei, &ph[i]))
 				continue;
 			l = &ei->loads[k++];
 			l->phdr_index = (unsigned)i;
@@ -434,6 +450,11 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 	if (st != MDF_OK)
 		goto out;
 	st = elf_info_read_notes(ei, ph, phnum, err);
+	if (st == MDF_ERR_FORMAT && !ei->vmcoreinfo && ei->nloads < nload_phdrs)
+		/* kcore's note: Linux 4.19, commit 23c85094fe18 ("proc/kcore:
+		 * add vmcoreinfo note to /proc/kcore"). */
+		st = mdf_err_set(err, MDF_ERR_FORMAT,
+				 "no VMCOREINFO note (/proc/kcore has one from Linux 4.19 on)");
 out:
 	free(ph);
 	return st;

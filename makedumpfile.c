@@ -33,15 +33,20 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	st = dump_open(ctx);
 	if (st != MDF_OK)
 		return st;
-	st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+	st = ctx->opts.dry_run || ctx->opts.mem_usage ? dump_dry_run(ctx)
+						      : dump_write(ctx);
 	/* Unmap the input first, so the report counts the munmap calls, the
 	 * scan threads' too. */
 	scan_pool_stop(ctx->scan, &ctx->cache.stats);
 	cache_release(&ctx->cache);
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.elapsed = pi_now() - ctx->t_start;
-	if (st == MDF_OK || st == MDF_ERR_NOSPC)
+	if (st == MDF_OK && ctx->opts.mem_usage) {
+		pi_report(&ctx->pr, &ctx->report, false);
+		pi_mem_usage(&ctx->pr, &ctx->report);
+	} else if (st == MDF_OK || st == MDF_ERR_NOSPC) {
 		pi_report(&ctx->pr, &ctx->report, ctx->opts.dry_run);
+	}
 	return st;
 }
 
@@ -88,6 +93,7 @@ int main(int argc, char **argv)
 		if (st == MDF_OK)
 			pi_completed(&ctx->pr, ctx->opts.dumpfile);
 		break;
+	case MDF_ACT_MEM_USAGE: /* no "Completed" line after its table */
 	case MDF_ACT_DUMP:
 	default:
 		st = run_dump(ctx);

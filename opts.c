@@ -24,6 +24,7 @@ enum {
 	OPT_PARTIAL_DMESG,
 	OPT_SPLIT,
 	OPT_REASSEMBLE,
+	OPT_MEM_USAGE,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -164,11 +165,36 @@ static enum mdf_status check_split(struct mdf_opts *o, int nargs,
 	return MDF_OK;
 }
 
+/*
+ * --mem-usage VMCORE: it counts every page type and writes nothing, so
+ * options that choose what or how to write do not go with it.
+ */
+static enum mdf_status check_mem_usage(struct mdf_opts *o, int nargs,
+				       char **args, struct mdf_err *err)
+{
+	if (o->action != MDF_ACT_DUMP || o->split || o->dump_dmesg ||
+	    o->dry_run || o->flatten || o->format != MDF_FMT_KDUMP ||
+	    o->codec != MDF_CODEC_NONE || o->ndump_levels || o->size_limit ||
+	    o->debug_bitmap || o->debug_bitmap1)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--mem-usage writes no dump: it takes no -d, -c, -l, -p, -z, -E, -F, -L, -R, --split, --reassemble, --dump-dmesg, --dry-run or --debug-bitmap");
+	if (nargs != 1)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--mem-usage needs exactly one operand: VMCORE (e.g. /proc/kcore)");
+	o->action = MDF_ACT_MEM_USAGE;
+	o->vmcore = args[0];
+	o->dump_levels[0] = 31;
+	o->ndump_levels = 1;
+	return MDF_OK;
+}
+
 static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 					  char **args, struct mdf_err *err)
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->mem_usage)
+		return check_mem_usage(o, nargs, args, err);
 	if (o->action == MDF_ACT_REASSEMBLE || o->split)
 		return check_split(o, nargs, args, err);
 	if (o->partial_dmesg && !o->dump_dmesg)
@@ -249,8 +275,8 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "version", no_argument, NULL, 'v' },
 		{ "split", no_argument, NULL, OPT_SPLIT },
 		{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
+		{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 		/* recognised but not provided */
-		{ "mem-usage", no_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "eppic", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -342,6 +368,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case OPT_PARTIAL_DMESG: o->partial_dmesg = true; break;
 		case OPT_SPLIT: o->split = true; break;
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
+		case OPT_MEM_USAGE: o->mem_usage = true; break;
 		case OPT_NOT_SUPPORTED:
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option --%s is not supported by this makedumpfile",

@@ -22,6 +22,8 @@ enum mdf_action {
 	MDF_ACT_DMESG,     /* --dump-dmesg VMCORE DMESGFILE (dumpfile = DMESGFILE) */
 	MDF_ACT_REASSEMBLE, /* --reassemble PART1 PART2.. DUMPFILE
 			       (split_files = the parts, dumpfile = DUMPFILE) */
+	MDF_ACT_MEM_USAGE, /* --mem-usage VMCORE (usually /proc/kcore): page
+			      counts by type at dump level 31, nothing written */
 };
 
 enum mdf_format {
@@ -68,6 +70,7 @@ struct mdf_opts {
 	 * and dumpfile = split_files[0]; --reassemble: the parts.  Points
 	 * into argv. */
 	bool split;                  /* --split */
+	bool mem_usage;              /* --mem-usage (action MDF_ACT_MEM_USAGE) */
 	char *const *split_files;
 	unsigned nsplit;
 	const char *argv0;

@@ -3,6 +3,7 @@
  */
 #include "print_info.h"
 #include "compress.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <time.h>
@@ -71,6 +72,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  makedumpfile -F [-c|-l|-p|-z|-E] [-d DL] [options] VMCORE > STREAM\n"
 "  makedumpfile -R DUMPFILE < STREAM\n"
 "  makedumpfile --dry-run [-d DL] [options] VMCORE\n"
+"  makedumpfile --mem-usage [options] VMCORE\n"
 "  makedumpfile --dump-dmesg [--partial-dmesg] VMCORE DMESGFILE\n"
 "  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
@@ -94,6 +96,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --non-mmap      never mmap the input (same as --mmap=never)\n"
 "  --mmap=never|try|always  how the input is mapped (default try)\n"
 "  --dry-run       do everything but write the dump\n"
+"  --mem-usage     count the pages of each type that -d 31 would drop, in\n"
+"                  a table; VMCORE is usually /proc/kcore (Linux 4.19 on)\n"
 "  --show-stats    print the final report (message level 16)\n"
 "  --check-params  only check the command line\n"
 "  --dump-dmesg    write the kernel log of VMCORE to DMESGFILE\n"
@@ -214,6 +218,38 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 			r->elapsed, mib, mib / r->elapsed);
 	}
 	fputc('\n', f);
+	fflush(f);
+}
+
+void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r)
+{
+	static const struct {
+		const char *type;  /* with its tabs: the column is 16 wide */
+		const char *excludable, *what;
+	} rows[] = {
+		{ "ZERO\t\t", "yes", "Pages filled with zero" },
+		{ "NON_PRI_CACHE\t", "yes", "Cache pages without private flag" },
+		{ "PRI_CACHE\t", "yes", "Cache pages with private flag" },
+		{ "USER\t\t", "yes", "User process pages" },
+		{ "FREE\t\t", "yes", "Free pages" },
+		{ "KERN_DATA\t", "no", "Dumpable kernel data " },
+	};
+	const struct mdf_page_counts *c = &r->pages;
+	const uint64_t n[] = { c->zero, c->cache, c->cache_private, c->user,
+			       c->free, c->remaining };
+	FILE *f = p->msg;
+
+	if (!(p->level & ML_COMMON))
+		return;
+	fputs("\nTYPE\t\tPAGES\t\t\tEXCLUDABLE\tDESCRIPTION\n", f);
+	fputs("----------------------------------------------------------------------\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++)
+		fprintf(f, "%s%-16llu\t%s\t\t%s\n", rows[i].type,
+			(unsigned long long)n[i], rows[i].excludable, rows[i].what);
+	fprintf(f, "\npage size:\t\t%-16llu\n", (unsigned long long)r->page_size);
+	fprintf(f, "Total pages on system:\t%-16llu\n", (unsigned long long)c->present);
+	fprintf(f, "Total size on system:\t%-16llu Byte\n\n",
+		(unsigned long long)(c->present * r->page_size));
 	fflush(f);
 }
 

@@ -82,6 +82,14 @@ void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
 void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	       bool force);
 
+/**
+ * --mem-usage: the page counts of @r as makedumpfile's table (tabs and
+ * column widths as upstream prints them, for scripts that parse it).
+ * KERN_DATA is what dump level 31 keeps; hwpoison, offline and unaccepted
+ * pages are in no row, as upstream leaves them out.
+ */
+void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r);
+
 void pi_completed(const struct mdf_printer *p, const char *dumpfile);
 
 /** Like pi_completed(), for a --split set of @n files. */

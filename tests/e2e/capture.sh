@@ -11,7 +11,11 @@
 #  - the flattened stream, rearranged with our -R, equals a direct -c -d 31;
 #  - the report shows that /proc/vmcore was mmap()ed (mmap >= 1, no fallback
 #    to read), and that the --non-mmap run of the same dump read it instead;
-#  - the kernel log of the in-capture dump holds the lab's LAB-MARKER.
+#  - the kernel log of the in-capture dump holds the lab's LAB-MARKER;
+#  - --mem-usage on the capture kernel's live /proc/kcore: its total is
+#    the System RAM of /proc/iomem to the page, its rows add up, and its
+#    free and cache pages agree with /proc/meminfo (the system is live:
+#    within 10 %).
 # Takes about a minute (512M guest, 45-57 s measured), so it only runs with
 # MDF_CAPTURE_TEST=1; needs qemu-system-x86, a linux-image package,
 # busybox-static, kexec-tools and cpio (see .ci/run or the lab's README).
@@ -128,4 +132,54 @@ line=$(grep '^Input:' "$H/report-read.txt" 2>/dev/null | head -n 1)
 if [[ "$line" == "Input: mmap 0,"* ]] && grep -q '^report-read.cmp=same' "$H/results.txt" 2>/dev/null; then
 	ok "capture-non-mmap-same-dump ($line)"
 else notok "capture-non-mmap-same-dump" "$line $(grep '^report-read\.' "$H/results.txt" 2>/dev/null | tr '\n' ' ')"; fi
+# --mem-usage on a live /proc/kcore, against what the kernel says of itself.
+if grep -q '^memusage=no-kcore' "$H/results.txt" 2>/dev/null; then
+	skip "capture-mem-usage" "the capture kernel has no /proc/kcore"
+elif ! grep -q '^memusage.rc=0' "$H/results.txt" 2>/dev/null; then
+	notok "capture-mem-usage" "$(grep '^memusage' "$H/results.txt" 2>/dev/null) $(tail -n 2 "$H/memusage.log" 2>/dev/null | tr '\n' ' ')"
+else
+	why=$(python3 - "$H" <<'PY'
+import re, sys
+h = sys.argv[1]
+table = open(h + "/memusage.txt").read()
+rows = {m.group(1): int(m.group(2)) for m in
+        re.finditer(r"^(ZERO|NON_PRI_CACHE|PRI_CACHE|USER|FREE|KERN_DATA)\t+(\d+) *\t", table, re.M)}
+m = re.search(r"^Total pages on system:\t(\d+) *$", table, re.M)
+total = int(m.group(1)) if m else None
+m = re.search(r"^page size:\t\t(\d+) *$", table, re.M)
+ps = int(m.group(1)) if m else 4096
+bad = []
+if len(rows) != 6 or total is None:
+    bad.append("table rows %s, total %s" % (sorted(rows), total))
+else:
+    # System RAM in /proc/iomem (top-level lines), in whole pages: kcore
+    # has one PT_LOAD per range.
+    ram = 0
+    for line in open(h + "/iomem.txt"):
+        m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) : System RAM$", line)
+        if m:
+            a, b = int(m.group(1), 16), int(m.group(2), 16) + 1
+            ram += max(0, b // ps - (a + ps - 1) // ps)
+    if total != ram:
+        bad.append("total %d pages, /proc/iomem System RAM %d" % (total, ram))
+    if sum(rows.values()) != total:
+        bad.append("rows add up to %d, total %d" % (sum(rows.values()), total))
+    def meminfo(name, key):
+        t = open(h + "/" + name).read()
+        m = re.search(r"^%s:\s+(\d+) kB" % key, t, re.M)
+        return int(m.group(1)) * 1024 // ps
+    for row, keys in (("FREE", ("MemFree",)), ("NON_PRI_CACHE+PRI_CACHE", ("Cached", "Buffers"))):
+        got = sum(rows[r] for r in row.split("+"))
+        seen = [sum(meminfo(f, k) for k in keys) for f in ("meminfo-before.txt", "meminfo-after.txt")]
+        lo, hi = min(seen) * 0.9 - 64, max(seen) * 1.1 + 64
+        if not lo <= got <= hi:
+            bad.append("%s %d pages, /proc/meminfo %s says %s" % (row, got, "+".join(keys), seen))
+print("; ".join(bad))
+PY
+)
+	counts=$(awk -F'\t+' '/^(ZERO|NON_PRI_CACHE|PRI_CACHE|USER|FREE|KERN_DATA)\t/ { printf "%s %d, ", $1, $2 }
+		/^Total pages on system:/ { printf "total %d", $2 }' "$H/memusage.txt")
+	if [ -z "$why" ]; then ok "capture-mem-usage-live-kcore ($counts)"
+	else notok "capture-mem-usage-live-kcore" "$why"; fi
+fi
 exit 0

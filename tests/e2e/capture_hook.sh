@@ -16,6 +16,10 @@
 #                  final report has "Input: mmap N, munmap N, read N",
 #                  the evidence that /proc/vmcore was mmap()ed
 #   report-read.txt  the same with --non-mmap (read(2) only)
+#   memusage.txt   makedumpfile --mem-usage /proc/kcore: the capture
+#                  kernel's own live memory, with iomem.txt and
+#                  meminfo-before.txt / meminfo-after.txt (what the kernel
+#                  says of itself around that run) to compare it with
 #   results.txt    one "key=value" line per step (rc, seconds, cmp results)
 # The output of the two extra runs is compared with vmcore here (busybox cmp)
 # and deleted.  Exit status: 0 when every step succeeded.
@@ -99,6 +103,19 @@ for tag in report report-read; do
 	fi
 	rm -f "$OUT/vmcore-$tag"
 done
+# 5. --mem-usage on a live /proc/kcore (this kernel's; the sizing step of
+# kdump users, run by hand in the first kernel).
+if [ -r /proc/kcore ]; then
+	memusage() {
+		"$M" --mem-usage /proc/kcore > "$OUT/memusage.txt" 2> "$OUT/memusage.log"
+	}
+	cat /proc/iomem > "$OUT/iomem.txt"
+	cat /proc/meminfo > "$OUT/meminfo-before.txt"
+	step memusage memusage
+	cat /proc/meminfo > "$OUT/meminfo-after.txt"
+else
+	note "memusage=no-kcore"
+fi
 note "input_mmap=$(grep '^Input:' "$OUT/report.txt" | head -n 1)"
 note "input_read=$(grep '^Input:' "$OUT/report-read.txt" | head -n 1)"
 sync

@@ -106,6 +106,7 @@ struct gen_spec {
 	bool no_struct_pages;    /* VMCOREINFO only, no fake kernel in memory */
 	uint64_t crashtime;
 	uint64_t crash_start, crash_size;  /* RAM not in the dump (crashkernel=) */
+	bool kcore;              /* also /proc/kcore's PT_LOADs with p_paddr -1 */
 
 	struct gen_ram *ram;
 	size_t nram;

@@ -27,7 +27,13 @@
 
 struct seg {
 	uint64_t paddr, vaddr, filesz, memsz, offset;
+	bool nophys;   /* kcore's vmalloc, modules, vmemmap: p_paddr -1 */
 };
+
+/* The segments /proc/kcore adds with p_paddr -1 (Linux 4.11 on), as
+ * (vaddr, size); their bytes are left zero. */
+#define KCORE_EXTRA 3
+#define KCORE_EXTRA_SIZE 0x200000
 
 struct out {
 	int fd;
@@ -43,6 +49,8 @@ static enum mdf_status phys_write(void *ctx, uint64_t pa, const void *buf, size_
 	uint64_t end = pa + len;
 	for (size_t i = 0; i < o->nsegs; i++) {
 		const struct seg *sg = &o->segs[i];
+		if (sg->nophys)
+			continue;
 		uint64_t lo = MDF_MAX(pa, sg->paddr);
 		uint64_t hi = MDF_MIN(end, sg->paddr + sg->filesz);
 		if (lo >= hi)
@@ -151,7 +159,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 		p->p_flags = PF_R | PF_W | PF_X;
 		p->p_offset = o->segs[i].offset;
 		p->p_vaddr = o->segs[i].vaddr;
-		p->p_paddr = o->segs[i].paddr;
+		p->p_paddr = o->segs[i].nophys ? UINT64_MAX : o->segs[i].paddr;
 		p->p_filesz = o->segs[i].filesz;
 		p->p_memsz = o->segs[i].memsz;
 	}
@@ -236,7 +244,7 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	uint64_t notesz = 0;
 	enum mdf_status st;
 
-	o.segs = calloc(spec->nram + 1, sizeof(*o.segs));
+	o.segs = calloc(spec->nram + 1 + KCORE_EXTRA, sizeof(*o.segs));
 	if (!o.segs)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "segments: out of memory");
 	if (spec->text_phdr) {
@@ -252,6 +260,17 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 		sg->filesz = spec->ram[i].filesz;
 		sg->memsz = spec->ram[i].memsz;
 	}
+	size_t nmem = o.nsegs; /* the segments with file offsets from the gaps */
+	if (spec->kcore) {
+		const uint64_t va[KCORE_EXTRA] = { spec->vmalloc_start, 0xffffffffa0000000ULL,
+						   spec->vmemmap };
+		for (size_t i = 0; i < KCORE_EXTRA; i++) {
+			struct seg *sg = &o.segs[o.nsegs++];
+			sg->nophys = true;
+			sg->vaddr = va[i];
+			sg->filesz = sg->memsz = KCORE_EXTRA_SIZE;
+		}
+	}
 	st = build_notes(spec, k, &notes, &notesz, err);
 	if (st)
 		goto out;
@@ -261,7 +280,7 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	uint64_t off = align_up(note_off + notesz, GEN_PAGE_SIZE);
 	for (size_t i = 0; i < o.nsegs; i++) {
 		/* The gap of a ram range (text has none): unaligned offsets. */
-		if (!spec->text_phdr || i > 0)
+		if (i < nmem && (!spec->text_phdr || i > 0))
 			off += spec->ram[i - (spec->text_phdr ? 1 : 0)].gap;
 		o.segs[i].offset = off;
 		off += o.segs[i].filesz;

@@ -371,6 +371,9 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		} else {
 			return bad(err, line, "usage: vmcoreinfo set KEY=VALUE | del KEY", "");
 		}
+	} else if (strcmp(d, "kcore") == 0) {
+		NEED(1);
+		s->kcore = true;
 	} else if (strcmp(d, "break") == 0) {
 		if (nw < 2)
 			return bad(err, line, "break needs a kind", "");

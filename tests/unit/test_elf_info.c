@@ -846,6 +846,49 @@ static void t_err_no_vmcoreinfo(void)
 	corpus_save("no-vmcoreinfo.core", s.img, sizeof(s.img));
 }
 
+/*
+ * /proc/kcore: PT_LOADs with p_paddr -1 (vmalloc, modules, vmemmap) are no
+ * physical memory and are left out; without a VMCOREINFO note the message
+ * says which kernels have one.
+ */
+static void t_kcore_nophys(void)
+{
+	static const int cls[] = { CLS64, CLS32 };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(cls); i++) {
+		uint64_t none = cls[i] == CLS64 ? UINT64_MAX : UINT32_MAX;
+		struct std_core s;
+		struct elf_info ei;
+		struct mdf_err err;
+		enum mdf_status st;
+		int fd;
+
+		std_core(&s, cls[i], LSB);
+		s.c.nph = 5;
+		s.c.ph[3] = (struct tph){ PT_LOAD_, 0x800, 0xc8000000, none, 0x600, 0x600 };
+		s.c.ph[4] = (struct tph){ PT_LOAD_, 0x900, 0xf0000000, none, 0x100, 0x100000 };
+		core_headers(&s.c, s.img);
+		fd = std_open(&ei, &s, sizeof(s.img), &err, &st);
+		T_ASSERT(fd >= 0);
+		T_OK(st, &err);
+		T_EQ_U64(ei.nloads, 2);
+		T_EQ_U64(ei.loads[0].paddr, 0x100000);
+		T_EQ_U64(ei.loads[1].paddr, 0x100400);
+		T_EQ_U64(elf_info_max_paddr(&ei), 0x100c00);
+		elf_info_close(&ei);
+		close(fd);
+		if (cls[i] == CLS64)
+			corpus_save("kcore-nophys.core", s.img, sizeof(s.img));
+
+		/* The same without the note: the kcore hint. */
+		s.img[STD_NOTE_OFF + s.vmci_desc - 12 + 9] = 'X';
+		st = open_bytes(s.img, sizeof(s.img), &err);
+		T_EQ_STR(err.msg, TPATH ": no VMCOREINFO note (/proc/kcore has one "
+			 "from Linux 4.19 on)");
+		T_EQ_U64(st, MDF_ERR_FORMAT);
+	}
+}
+
 /* ---- a real x86_64 /proc/vmcore copy ---- */
 
 static void t_real_vmcore(void)
@@ -929,6 +972,7 @@ int main(void)
 	T_RUN(t_err_sizes);
 	T_RUN(t_err_note_past_segment);
 	T_RUN(t_err_no_vmcoreinfo);
+	T_RUN(t_kcore_nophys);
 	T_RUN(t_real_vmcore);
 	return t_done();
 }

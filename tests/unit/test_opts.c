@@ -360,22 +360,11 @@ static void help_version(void)
 
 static void unsupported(void)
 {
-	static const char *const longs[] = {
-		"mem-usage",
-	};
 	static const char *const long_args[] = {
 		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
 		"xen_phys_start", "work-dir", "splitblock-size", "extension",
 	};
 
-	for (unsigned i = 0; i < ARRAY_SIZE(longs); i++) {
-		char a[64], m[128];
-
-		snprintf(a, sizeof(a), "--%s", longs[i]);
-		snprintf(m, sizeof(m), "option --%s is not supported by this makedumpfile",
-			 longs[i]);
-		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out1", "out2");
-	}
 	for (unsigned i = 0; i < ARRAY_SIZE(long_args); i++) {
 		char a[64], m[128];
 
@@ -397,6 +386,48 @@ static void unsupported(void)
 		 "-e", "in", "out");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
 		 "-X", "in", "out");
+}
+
+/* --mem-usage VMCORE: level 31, one operand, nothing that writes. */
+static void mem_usage(void)
+{
+	static const char *const no_writes =
+		"--mem-usage writes no dump: it takes no -d, -c, -l, -p, -z, -E, -F, -L, "
+		"-R, --split, --reassemble, --dump-dmesg, --dry-run or --debug-bitmap";
+	static const char *const one_operand =
+		"--mem-usage needs exactly one operand: VMCORE (e.g. /proc/kcore)";
+
+	OK("--mem-usage", "/proc/kcore");
+	T_EQ_U64(o.action, MDF_ACT_MEM_USAGE);
+	T_EQ_STR(o.vmcore, "/proc/kcore");
+	T_ASSERT(o.dumpfile == NULL);
+	T_EQ_U64(opts_dump_level(&o), 31);
+	T_ASSERT(!o.dry_run);
+	/* What only changes how the input is read or what is printed. */
+	OK("--mem-usage", "--num-threads", "2", "--non-mmap", "--message-level", "31",
+	   "-f", "-D", "--cyclic-buffer", "1024", "/proc/kcore");
+	T_EQ_U64(o.action, MDF_ACT_MEM_USAGE);
+	T_EQ_U64(o.num_threads, 2);
+	T_EQ_U64(o.mmap, MDF_MMAP_NEVER);
+	OK("/proc/kcore", "--mem-usage");
+	T_EQ_U64(o.action, MDF_ACT_MEM_USAGE);
+
+	T_REJECT(MDF_ERR_ARG, one_operand, "--mem-usage");
+	T_REJECT(MDF_ERR_ARG, one_operand, "--mem-usage", "/proc/kcore", "out");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "-d", "31", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "-l", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "-E", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "-F", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "-L", "1M", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "--dry-run", "/proc/kcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "--dump-dmesg", "/proc/kcore", "x");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "--split", "/proc/kcore", "a", "b");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "--reassemble", "a", "b", "c");
+	T_REJECT(MDF_ERR_ARG, no_writes, "-R", "--mem-usage", "out");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--mem-usage", "--debug-bitmap", "b", "/proc/kcore");
+	/* -h and -v win, as with every other option. */
+	OK("--mem-usage", "-h");
+	T_EQ_U64(o.action, MDF_ACT_HELP);
 }
 
 static void unknown(void)
@@ -471,6 +502,7 @@ int main(void)
 	T_RUN(flags_and_files);
 	T_RUN(help_version);
 	T_RUN(unsupported);
+	T_RUN(mem_usage);
 	T_RUN(unknown);
 	T_RUN(operands);
 	T_RUN(repeated_calls);

@@ -304,6 +304,61 @@ static void report_exact(void)
 	teardown();
 }
 
+/*
+ * --mem-usage: upstream's table, tab for tab (scripts parse it).  The
+ * counts are the report's; KERN_DATA is what -d 31 keeps, Total the pages
+ * present.  The rows were checked against a table upstream printed for a
+ * live 64 GiB arm64 /proc/kcore (kexec list, July 2023).
+ */
+static void mem_usage_table(void)
+{
+	struct mdf_report r;
+
+	memset(&r, 0, sizeof(r));
+	r.page_size = 4096;
+	r.pages.total = 16600000;
+	r.pages.present = 16512804;
+	r.pages.zero = 76234;
+	r.pages.cache = 147613;
+	r.pages.cache_private = 3847;
+	r.pages.user = 15276;
+	r.pages.free = 15809884;
+	r.pages.remaining = 459950;
+	setup(ML_COMMON, false);
+	pi_mem_usage(&pr, &r);
+	CHECK_TEXT(out,
+		   "\n"
+		   "TYPE\t\tPAGES\t\t\tEXCLUDABLE\tDESCRIPTION\n"
+		   "----------------------------------------------------------------------\n"
+		   "ZERO\t\t76234           \tyes\t\tPages filled with zero\n"
+		   "NON_PRI_CACHE\t147613          \tyes\t\tCache pages without private flag\n"
+		   "PRI_CACHE\t3847            \tyes\t\tCache pages with private flag\n"
+		   "USER\t\t15276           \tyes\t\tUser process pages\n"
+		   "FREE\t\t15809884        \tyes\t\tFree pages\n"
+		   "KERN_DATA\t459950          \tno\t\tDumpable kernel data \n"
+		   "\n"
+		   "page size:\t\t4096            \n"
+		   "Total pages on system:\t16512804        \n"
+		   "Total size on system:\t67636445184      Byte\n"
+		   "\n");
+	CHECK_TEXT(errs, "");
+	teardown();
+
+	/* A number wider than the column pushes the tab out, as printf does. */
+	r.pages.free = 12345678901234567ULL;
+	setup(ML_COMMON, false);
+	pi_mem_usage(&pr, &r);
+	CHECK(strstr(cap_text(&out), "FREE\t\t12345678901234567\tyes\t\tFree pages\n") != NULL);
+	teardown();
+
+	/* It is the command's output: only a message level without the
+	 * common messages (bit 2) silences it. */
+	setup(ML_ERROR | ML_PROGRESS, false);
+	pi_mem_usage(&pr, &r);
+	CHECK_TEXT(out, "");
+	teardown();
+}
+
 static void report_extras(void)
 {
 	struct mdf_report r;
@@ -537,6 +592,7 @@ int main(void)
 	T_RUN(completed);
 	T_RUN(report_exact);
 	T_RUN(report_extras);
+	T_RUN(mem_usage_table);
 	T_RUN(progress_plain);
 	T_RUN(progress_tty);
 	T_RUN(usage_version);
