@@ -79,7 +79,10 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	r->has_mapcount = ki->off.page__mapcount.set;
 	r->off_mapcount = ki->off.page__mapcount.v;
 	/* 7.1 renamed page.compound_head to page.compound_info in VMCOREINFO
-	 * (upstream makedumpfile f50c015); bit 0 still marks a tail page. */
+	 * (upstream makedumpfile f50c015; Debian's 7.0.13 image still has the
+	 * string "compound_head", its 7.1.13 image "compound_info", and a
+	 * real 7.3.4 dump says OFFSET(page.compound_info)=8); bit 0 still
+	 * marks a tail page. */
 	if (ki->off.page_compound_info.set) {
 		r->has_head = true;
 		r->off_head = ki->off.page_compound_info.v;
