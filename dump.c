@@ -112,6 +112,17 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	return cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
 }
 
+/* The ELF machine of a kdump-compressed input, from utsname.machine
+ * (uname -m); 0 when it is none we translate for. */
+static uint16_t kdump_machine(const char *uts_machine)
+{
+	if (strcmp(uts_machine, "x86_64") == 0)
+		return 62;	/* EM_X86_64 */
+	if (strcmp(uts_machine, "aarch64") == 0)
+		return 183;	/* EM_AARCH64 */
+	return 0;
+}
+
 static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 {
 	struct arch_seg_hint hints[64];
@@ -145,8 +156,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 					   ctx->opts.vmcore, ctx->dd.block_size,
 					   (unsigned long long)ctx->page_size);
 		/* The kdump header names the machine in utsname. */
-		machine = strcmp(ctx->dd.header.utsname.machine, "x86_64") == 0 ?
-			  62 /* EM_X86_64 */ : 0;
+		machine = kdump_machine(ctx->dd.header.utsname.machine);
 	}
 
 	for (size_t i = 0; i < ctx->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
@@ -747,7 +757,9 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->ki.crashtime.v;
-	kp.phys_base = (uint64_t)ctx->ki.num.phys_base.v;
+	/* NUMBER(phys_base) on x86_64, PHYS_OFFSET on arm64 (arch.h). */
+	kp.phys_base = ctx->have_arch && ctx->arch.have_phys_base ?
+		       ctx->arch.phys_base : (uint64_t)ctx->ki.num.phys_base.v;
 	if (ctx->is_kdump) {
 		kp.uts = ctx->dd.header.utsname;
 		if (!ctx->ki.crashtime.set)

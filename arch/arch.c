@@ -12,6 +12,7 @@
 /* Every supported architecture, compiled in whatever the host. */
 static const struct arch_ops *const arch_table[] = {
 	&arch_x86_64_ops,
+	&arch_arm64_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,

@@ -97,11 +97,17 @@ struct arch_state {
 
 	uint64_t page_size;           /* base page size, from PAGESIZE= */
 	unsigned page_shift;
-	unsigned levels;              /* page-table levels: x86_64 4 or 5 */
-	unsigned va_bits;             /* x86_64: 48 or 57 */
+	unsigned levels;              /* page-table levels: x86_64 4 or 5,
+				       * arm64 2 to 4 */
+	unsigned va_bits;             /* x86_64: 48 or 57; arm64: what the
+				       * walk resolves (64 - TCR_EL1.T1SZ) */
+	unsigned pgd_va_bits;         /* arm64: NUMBER(VA_BITS), what the top
+				       * table is laid out for (52 with 48 in
+				       * use); 0 on x86_64 */
 	unsigned max_physmem_bits;    /* NUMBER(MAX_PHYSMEM_BITS) or default */
 
-	/* x86_64: NUMBER(phys_base) as two's complement (equals text.paddr). */
+	/* x86_64: NUMBER(phys_base) as two's complement (equals text.paddr);
+	 * arm64: NUMBER(PHYS_OFFSET).  The kdump header's phys_base. */
 	uint64_t phys_base;
 	bool have_phys_base;
 
@@ -163,6 +169,8 @@ struct arch_ops {
 
 /** The x86_64 ops (arch/x86_64.c). */
 extern const struct arch_ops arch_x86_64_ops;
+/** The arm64 ops (arch/arm64.c). */
+extern const struct arch_ops arch_arm64_ops;
 
 /** Ops for an ELF machine number, or NULL if it is not supported. */
 const struct arch_ops *arch_ops_find(uint16_t e_machine);

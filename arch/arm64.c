@@ -1,0 +1,290 @@
+/*
+ * arch/arm64.c - arm64 (AArch64) address translation: the kernel image
+ * (kimage_voffset), the linear map of RAM, and the stage-1 walk of the
+ * kernel's TTBR1 tables with a 4, 16 or 64 KiB granule.
+ *
+ * Layout facts (Documentation/arch/arm64/memory.rst in the kernel):
+ *   kernel image   pa = va - kimage_voffset (NUMBER(kimage_voffset))
+ *   linear map     pa = va - PAGE_OFFSET + PHYS_OFFSET; PAGE_OFFSET is
+ *                  -(1 << VA_BITS) since Linux 5.4 (commit 14c127c957c1,
+ *                  "arm64: mm: Flip kernel VA space", dated 2019-08-07),
+ *                  -(1 << (VA_BITS - 1)) before; half the VA space long
+ *   vmemmap etc.   page tables only
+ * NUMBER(VA_BITS), NUMBER(kimage_voffset) and NUMBER(PHYS_OFFSET) are in
+ * VMCOREINFO since Linux 4.12 (commit 20a166243328, "arm64: kdump: add
+ * VMCOREINFO's for user-space tools"); NUMBER(TCR_EL1_T1SZ), the VA size
+ * the hardware really uses, in newer kernels (commit bbdbc11804ff, "arm64:
+ * kdump: add TCR_EL1_T1SZ to vmcoreinfo"; release not pinned down).
+ */
+#include "arch/arch.h"
+
+#include <elf.h>
+#include <stdio.h>
+
+#include "util.h"
+
+/* Descriptor bits (ARM ARM D8.3): bit 0 valid; bit 1 is "table" above the
+ * last level and "page" at it; a valid entry with bit 1 clear above the
+ * last level is a block. */
+#define ARM64_DESC_VALID (1ULL << 0)
+#define ARM64_DESC_TABLE (1ULL << 1)
+/* Output address bits of a 48-bit physical address, [47:page_shift]. */
+#define ARM64_OA_MASK_48 0x0000ffffffffffffULL
+/* 64 KiB granule with 52-bit physical addresses (FEAT_LPA): PA[51:48] are
+ * descriptor bits [15:12]. */
+#define ARM64_LPA_HI_SHIFT 12
+#define ARM64_LPA_HI_MASK 0xfULL
+
+#define ARM64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
+
+static bool arm64_kernel_version(const char *rel, unsigned *ver_ret)
+{
+	unsigned major, minor;
+
+	if (sscanf(rel, "%u.%u", &major, &minor) != 2)
+		return false;
+	*ver_ret = ARM64_KVER(major, minor);
+	return true;
+}
+
+/* Levels of a walk that resolves @va_bits with pages of 2^@page_shift:
+ * each level resolves page_shift - 3 bits. */
+static unsigned arm64_levels(unsigned va_bits, unsigned page_shift)
+{
+	unsigned per = page_shift - 3;
+
+	return (va_bits - page_shift + per - 1) / per;
+}
+
+/* The kernel's level names, leaf first; the top level is always "PGD". */
+static const char *arm64_level_name(unsigned levels, unsigned l)
+{
+	static const char names[][4] = { "PTE", "PMD", "PUD", "P4D" };
+
+	return l + 1 == levels ? "PGD" : names[l];
+}
+
+static enum mdf_status arm64_page_size(struct arch_state *st,
+				       const struct kinfo *ki,
+				       struct mdf_err *err)
+{
+	uint64_t ps = ki->page_size.set ? ki->page_size.v : 4096;
+
+	if (ps != 4096 && ps != 16384 && ps != 65536)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "PAGESIZE=%llu in VMCOREINFO, expected 4096, 16384 or 65536",
+				   (unsigned long long)ps);
+	st->page_size = ps;
+	st->page_shift = (unsigned)__builtin_ctzll(ps);
+	return MDF_OK;
+}
+
+/* VA_BITS (the configured size, which swapper_pg_dir is laid out for) and
+ * the size the walk resolves (64 - TCR_EL1.T1SZ when known). */
+static enum mdf_status arm64_va_bits(struct arch_state *st,
+				     const struct kinfo *ki,
+				     struct mdf_err *err)
+{
+	int64_t cfg = ki->num.VA_BITS.v;
+
+	if (!ki->num.VA_BITS.set)
+		return MDF_OK;	/* no walk: the message says why */
+	if (cfg < 36 || cfg > 52)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "NUMBER(VA_BITS)=%lld out of range 36..52",
+				   (long long)cfg);
+	st->pgd_va_bits = (unsigned)cfg;
+	st->va_bits = (unsigned)cfg;
+	if (ki->num.TCR_EL1_T1SZ.set) {
+		int64_t t1sz = ki->num.TCR_EL1_T1SZ.v;
+
+		if (t1sz < 64 - cfg || t1sz > 64 - 36)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "NUMBER(TCR_EL1_T1SZ)=%lld does not fit VA_BITS=%lld",
+					   (long long)t1sz, (long long)cfg);
+		st->va_bits = (unsigned)(64 - t1sz);
+	}
+	/* 52-bit VAs with 4 or 16 KiB pages (FEAT_LPA2, Linux 6.9 on) use
+	 * another descriptor format: refuse rather than misread it. */
+	if (st->va_bits > 48 && st->page_shift != 16)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "%u-bit virtual addresses with %llu-byte pages (LPA2) are not supported",
+				   st->va_bits, (unsigned long long)st->page_size);
+	st->levels = arm64_levels(st->va_bits, st->page_shift);
+	return MDF_OK;
+}
+
+static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
+				  const struct arch_seg_hint *segs, size_t nsegs,
+				  struct mdf_err *err)
+{
+	bool have_kimage = ki->num.kimage_voffset.set;
+	uint64_t kimage_voffset = (uint64_t)ki->num.kimage_voffset.v;
+	bool have_direct = false, direct_conflict = false;
+	uint64_t direct_delta = 0, ram_start = UINT64_MAX, ram_end = 0;
+	unsigned ver = 0;
+	bool have_ver = arm64_kernel_version(ki->osrelease, &ver);
+	enum mdf_status s;
+
+	s = arm64_page_size(st, ki, err);
+	if (s == MDF_OK)
+		s = arm64_va_bits(st, ki, err);
+	if (s != MDF_OK)
+		return s;
+	st->max_physmem_bits = 48;
+	if (ki->num.MAX_PHYSMEM_BITS.set) {
+		int64_t b = ki->num.MAX_PHYSMEM_BITS.v;
+
+		if (b < 32 || b > 52)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..52",
+					   (long long)b);
+		st->max_physmem_bits = (unsigned)b;
+	}
+	/* The dump header's phys_base is the start of the linear map's RAM
+	 * on arm64 (memstart_addr), as makedumpfile writes it. */
+	if (ki->num.PHYS_OFFSET.set) {
+		st->phys_base = (uint64_t)ki->num.PHYS_OFFSET.v;
+		st->have_phys_base = true;
+	}
+
+	/* The PT_LOAD hints: the one at kimage_voffset is the kernel image;
+	 * the others share one offset, the linear map's. */
+	for (size_t i = 0; i < nsegs; i++) {
+		const struct arch_seg_hint *h = &segs[i];
+		uint64_t delta = h->vaddr - h->paddr;
+
+		if (h->size == 0)
+			continue;
+		if (have_kimage && delta == kimage_voffset) {
+			if (!st->text.valid) {
+				st->text.valid = true;
+				st->text.vaddr = h->vaddr;
+				st->text.size = h->size;
+				st->text.paddr = h->paddr;
+			}
+			continue;
+		}
+		if (!have_direct) {
+			direct_delta = delta;
+			have_direct = true;
+		} else if (delta != direct_delta) {
+			direct_conflict = true;
+		}
+		ram_start = MDF_MIN(ram_start, h->paddr);
+		ram_end = MDF_MAX(ram_end, h->paddr + h->size);
+	}
+	if (have_direct && !direct_conflict) {
+		st->page_offset = direct_delta + (st->have_phys_base ? st->phys_base : 0);
+		st->page_offset_exact = st->have_phys_base;
+		st->direct.valid = true;
+		st->direct.vaddr = ram_start + direct_delta;
+		st->direct.size = ram_end - ram_start;
+		st->direct.paddr = ram_start;
+	} else if (!have_direct && st->pgd_va_bits && st->have_phys_base && have_ver) {
+		/* No PT_LOADs (a kdump-compressed input): the layout rule. */
+		unsigned vb = st->pgd_va_bits;
+
+		st->page_offset = ver >= ARM64_KVER(5, 4) ? ~0ULL << vb
+							  : ~0ULL << (vb - 1);
+		st->page_offset_exact = true;
+		st->direct.valid = true;
+		st->direct.vaddr = st->page_offset;
+		st->direct.size = 1ULL << (vb - 1);
+		st->direct.paddr = st->phys_base;
+	}
+
+	/* The page-table root lives in the kernel image. */
+	if (have_kimage && ki->sym.swapper_pg_dir.set && st->levels) {
+		st->pgd_paddr = ki->sym.swapper_pg_dir.v - kimage_voffset;
+		st->have_pgd = true;
+	}
+	if (ki->sym.vmemmap.set) {
+		st->vmemmap_base = ki->sym.vmemmap.v;
+		st->vmemmap_exact = true;
+	}
+	return MDF_OK;
+}
+
+/* The output address of a table, block or page descriptor. */
+static uint64_t arm64_desc_oa(const struct arch_state *st, uint64_t e)
+{
+	uint64_t oa = e & ARM64_OA_MASK_48 & ~(st->page_size - 1);
+
+	if (st->page_shift == 16 && st->max_physmem_bits > 48)
+		oa |= ((e >> ARM64_LPA_HI_SHIFT) & ARM64_LPA_HI_MASK) << 48;
+	return oa;
+}
+
+static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
+				  arch_read_pte_fn rd, void *arg,
+				  struct arch_walk *walk, struct mdf_err *err)
+{
+	unsigned per = st->page_shift - 3;
+	uint64_t table = st->pgd_paddr;
+
+	if (!st->have_pgd)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx: no page-table root (VMCOREINFO needs NUMBER(VA_BITS), NUMBER(kimage_voffset) and SYMBOL(swapper_pg_dir))",
+				   (unsigned long long)vaddr);
+	/* TTBR1 translates the addresses whose bits 63..va_bits are all 1. */
+	if ((vaddr >> st->va_bits) != (~0ULL >> st->va_bits))
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx is not a kernel address for %u-bit VAs",
+				   (unsigned long long)vaddr, st->va_bits);
+
+	for (unsigned l = st->levels - 1;; l--) {
+		unsigned shift = st->page_shift + l * per;
+		uint64_t idx, ep, e;
+		const char *name = arm64_level_name(st->levels, l);
+		struct arch_walk_step *step = &walk->step[walk->nsteps];
+		enum mdf_status s;
+
+		if (l + 1 == st->levels) {
+			/* The top level resolves what is left of va_bits.  A
+			 * kernel built for 52 bits that runs with 48 lays out
+			 * swapper_pg_dir for 52 and points TTBR1 into it
+			 * (TTBR1_BADDR_4852_OFFSET): index it the 52-bit way. */
+			unsigned top = st->pgd_va_bits > st->va_bits ? st->pgd_va_bits
+								     : st->va_bits;
+
+			idx = (vaddr >> shift) & ((1ULL << (top - shift)) - 1);
+		} else {
+			idx = (vaddr >> shift) & ((1ULL << per) - 1);
+		}
+		ep = table + idx * 8;
+		s = rd(arg, ep, &e, err);
+		if (s != MDF_OK)
+			return mdf_err_push(err, "virtual address 0x%llx: %s entry at paddr 0x%llx",
+					    (unsigned long long)vaddr, name,
+					    (unsigned long long)ep);
+		step->level = name;
+		step->entry_paddr = ep;
+		step->entry = e;
+		walk->nsteps++;
+
+		if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
+			return mdf_err_set(err, MDF_ERR_NODATA,
+					   "virtual address 0x%llx not mapped (%s entry 0x%llx at paddr 0x%llx not valid)",
+					   (unsigned long long)vaddr, name,
+					   (unsigned long long)e,
+					   (unsigned long long)ep);
+		/* A leaf: the last level's page, or a block above it. */
+		if (l == 0 || !(e & ARM64_DESC_TABLE)) {
+			uint64_t size = 1ULL << shift;
+
+			walk->map_size = size;
+			walk->paddr = (arm64_desc_oa(st, e) & ~(size - 1)) |
+				      (vaddr & (size - 1));
+			return MDF_OK;
+		}
+		table = arm64_desc_oa(st, e);
+	}
+}
+
+const struct arch_ops arch_arm64_ops = {
+	.name = "arm64",
+	.e_machine = EM_AARCH64,
+	.init = arm64_init,
+	.walk = arm64_walk,
+};
