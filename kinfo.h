@@ -179,6 +179,7 @@
 	X(RADIX_MMU, "RADIX_MMU")                                     \
 	X(VA_BITS, "VA_BITS")                                         \
 	X(TCR_EL1_T1SZ, "TCR_EL1_T1SZ")                               \
+	X(tcr_el1_t1sz, "tcr_el1_t1sz")                               \
 	X(PHYS_OFFSET, "PHYS_OFFSET")                                 \
 	X(kimage_voffset, "kimage_voffset")
 

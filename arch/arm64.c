@@ -13,8 +13,9 @@
  * NUMBER(VA_BITS), NUMBER(kimage_voffset) and NUMBER(PHYS_OFFSET) are in
  * VMCOREINFO since Linux 4.12 (commit 20a166243328, "arm64: kdump: add
  * VMCOREINFO's for user-space tools"); NUMBER(TCR_EL1_T1SZ), the VA size
- * the hardware really uses, in newer kernels (commit bbdbc11804ff, "arm64:
- * kdump: add TCR_EL1_T1SZ to vmcoreinfo"; release not pinned down).
+ * the hardware really uses, since Linux 5.9 (as makedumpfile's arm64 code
+ * dates it; the commit is not pinned down here).  The patch series first
+ * spelled it NUMBER(tcr_el1_t1sz), which some vendor trees still print.
  */
 #include "arch/arch.h"
 
@@ -95,8 +96,9 @@ static enum mdf_status arm64_va_bits(struct arch_state *st,
 				   (long long)cfg);
 	st->pgd_va_bits = (unsigned)cfg;
 	st->va_bits = (unsigned)cfg;
-	if (ki->num.TCR_EL1_T1SZ.set) {
-		int64_t t1sz = ki->num.TCR_EL1_T1SZ.v;
+	if (ki->num.TCR_EL1_T1SZ.set || ki->num.tcr_el1_t1sz.set) {
+		int64_t t1sz = ki->num.TCR_EL1_T1SZ.set ? ki->num.TCR_EL1_T1SZ.v
+							: ki->num.tcr_el1_t1sz.v;
 
 		if (t1sz < 64 - cfg || t1sz > 64 - 36)
 			return mdf_err_set(err, MDF_ERR_FORMAT,

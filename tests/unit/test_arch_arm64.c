@@ -354,6 +354,23 @@ static void t_walk_64k_52(void)
 	T_EQ_U64(m.log[0], st.pgd_paddr + 0x3ff * 8);
 }
 
+/* The lower-case spelling of some vendor kernels counts the same. */
+static void t_t1sz_lower_case(void)
+{
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+
+	ki_v61(&ki);
+	SET_U64(ki.num.VA_BITS, 52);
+	SET_U64(ki.page_size, 65536);
+	ki.num.TCR_EL1_T1SZ.set = false;
+	SET_U64(ki.num.tcr_el1_t1sz, 16);
+	T_OK(arch_init(&st, EM_AARCH64, &ki, NULL, 0, &err), &err);
+	T_EQ_U64(st.va_bits, 48);
+	T_EQ_U64(st.pgd_va_bits, 52);
+}
+
 /* 16 KiB pages, 47-bit VAs: three levels of 11 bits. */
 static void t_walk_16k(void)
 {
@@ -387,5 +404,6 @@ int main(void)
 	T_RUN(t_walk_39);
 	T_RUN(t_walk_64k_52);
 	T_RUN(t_walk_16k);
+	T_RUN(t_t1sz_lower_case);
 	return t_done();
 }
