@@ -5,7 +5,8 @@
  *   gen_spec.c    text spec -> struct gen_spec
  *   gen_preset.c  kernel presets: VMCOREINFO templates, page flag numbers
  *   gen_kernel.c  the fake kernel: pfn kinds, physical allocator, struct
- *                 page array, mem_section, x86_64 4-level page tables
+ *                 page array, mem_section, 4-level page tables (x86_64, or
+ *                 arm64 with a 4 KiB granule and 48-bit VAs)
  *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
  *   mkvmcore.c    main()
@@ -24,13 +25,15 @@
 
 #define GEN_PAGE_SHIFT 12
 #define GEN_PAGE_SIZE (UINT64_C(1) << GEN_PAGE_SHIFT)
-#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64 */
+#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64 and arm64 */
 #define GEN_SECTION_SHIFT 27               /* NUMBER(SECTION_SIZE_BITS) */
 #define GEN_PFN_PER_SECTION (UINT64_C(1) << (GEN_SECTION_SHIFT - GEN_PAGE_SHIFT))
-#define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section) */
+#define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section), x86_64 (46 bits) */
+#define GEN_SECTION_ROOTS_ARM64 16384      /* arm64: MAX_PHYSMEM_BITS 48 */
 #define GEN_SECTIONS_PER_ROOT 128          /* 4096 / SIZE(mem_section) */
 #define GEN_MAX_BUDDY_ORDER 10             /* LENGTH(zone.free_area) - 1 */
 #define GEN_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
+#define GEN_ARM64_KIMAGE_VADDR UINT64_C(0xffff800008000000)
 #define GEN_MAX_LEVELS 32
 
 /* Page kinds a spec can declare for pfn ranges. */
@@ -55,6 +58,9 @@ enum gen_kind {
 	GEN_K_COUNT
 };
 
+/* The crashed machine's architecture ("arch" directive). */
+enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64 };
+
 /* Page content patterns. */
 enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
 
@@ -64,6 +70,7 @@ struct gen_ram {
 	uint64_t filesz;   /* bytes present in the file (any alignment) */
 	uint64_t memsz;    /* >= filesz */
 	uint64_t gap;      /* extra bytes before its data in the file */
+	unsigned line;     /* spec line, for messages */
 };
 
 struct gen_fill {
@@ -91,6 +98,7 @@ struct gen_vmi_edit {
 struct gen_preset;
 
 struct gen_spec {
+	enum gen_arch arch;
 	const struct gen_preset *preset;  /* NULL: "kernel none" */
 	unsigned cpus;
 	uint64_t seed;
@@ -107,6 +115,9 @@ struct gen_spec {
 	uint64_t crashtime;
 	uint64_t crash_start, crash_size;  /* RAM not in the dump (crashkernel=) */
 	bool kcore;              /* also /proc/kcore's PT_LOADs with p_paddr -1 */
+	/* Set by their directives (else the arch's defaults apply). */
+	bool page_offset_set, vmemmap_set, vmalloc_set;
+	unsigned kernel_line;    /* line of the "kernel" directive, 0 if none */
 
 	struct gen_ram *ram;
 	size_t nram;
@@ -141,9 +152,10 @@ const char *gen_spec_kind_name(enum gen_kind kind);
 
 /* ---- gen_preset.c ---- */
 
-/** Page-structure semantics of one kernel version. */
+/** Page-structure semantics of one kernel version on one architecture. */
 struct gen_preset {
 	const char *name;          /* "6.1" */
+	enum gen_arch arch;
 	const char *osrelease;
 	const char *const *vmcoreinfo;   /* template lines, NULL-terminated */
 	int pg_referenced, pg_uptodate, pg_lru, pg_private, pg_swapcache;
@@ -157,10 +169,10 @@ struct gen_preset {
 	bool slab_odd_mapping;     /* offset 24 of a slab has bit 0 set */
 };
 
-/** The preset called @name ("5.10", "6.1", "6.12", "7.1"), or NULL. */
-const struct gen_preset *gen_preset_find(const char *name);
-/** Names of all presets, space separated (for messages). */
-const char *gen_preset_names(void);
+/** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch, or NULL. */
+const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch);
+/** Names of the presets of @arch, space separated (for messages). */
+const char *gen_preset_names(enum gen_arch arch);
 
 /* ---- gen_kernel.c ---- */
 
@@ -171,6 +183,7 @@ const char *gen_preset_names(void);
 struct gen_table;
 
 struct gen_kernel {
+	enum gen_arch arch;       /* page-table format, layout */
 	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */
 	uint64_t max_pfn;         /* roundup(highest PT_LOAD paddr end) / page */
 	uint8_t *kind;            /* enum gen_kind per pfn */
@@ -183,7 +196,8 @@ struct gen_kernel {
 
 	uint64_t text_va, text_pa;
 	uint64_t pgd_pa, uts_pa;
-	uint64_t roots_pa;        /* LENGTH(mem_section) root pointers */
+	uint64_t nroots;          /* LENGTH(mem_section) */
+	uint64_t roots_pa;        /* nroots root pointers */
 	uint64_t alloc_cursor;    /* allocator: next search below this pfn */
 
 	struct gen_table *tables; /* page-table pages, [0] = PGD */

@@ -1,10 +1,11 @@
 /*
- * tests/gen/gen_elf.c - the ELF64 x86_64 core file, shaped like /proc/vmcore:
+ * tests/gen/gen_elf.c - the ELF64 core file (x86_64 or AArch64), shaped like
+ * /proc/vmcore:
  *
  *   ELF header | program headers | (pad) PT_NOTE at 0x1000: one "CORE"
  *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to a page) the
  *   PT_LOAD data back to back: kernel text first (its paddr aliases RAM of
- *   a later segment, as on every x86_64 dump), then the ram ranges.
+ *   a later segment, as on every x86_64 and arm64 dump), then the ram ranges.
  *
  * The file is sized with ftruncate() and only non-zero bytes are written,
  * so a machine of 64 GiB mostly free is a sparse file.  A write to a
@@ -22,6 +23,8 @@
 #include "util.h"
 
 #define PRSTATUS_SIZE 336     /* struct elf_prstatus on x86_64 */
+#define PRSTATUS_SIZE_ARM64 392   /* 34 registers instead of 27 */
+#define PRSTATUS_MAX PRSTATUS_SIZE_ARM64
 #define PRSTATUS_PID_OFF 32
 #define FILL_BATCH 64         /* pages per write of a fill */
 
@@ -139,7 +142,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 	eh.e_ident[EI_VERSION] = EV_CURRENT;
 	eh.e_ident[EI_OSABI] = ELFOSABI_SYSV;
 	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
+	eh.e_machine = spec->arch == GEN_ARCH_ARM64 ? EM_AARCH64 : EM_X86_64;
 	eh.e_version = EV_CURRENT;
 	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
@@ -211,18 +214,19 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 			return st;
 		vlen = strlen(vmi);
 	}
-	size_t cap = spec->cpus * (12 + 8 + PRSTATUS_SIZE) + 12 + 12 + align_up(vlen, 4);
+	uint32_t prsz = spec->arch == GEN_ARCH_ARM64 ? PRSTATUS_SIZE_ARM64 : PRSTATUS_SIZE;
+	size_t cap = spec->cpus * (12 + 8 + prsz) + 12 + 12 + align_up(vlen, 4);
 	uint8_t *buf = calloc(1, cap), *p = buf;
 	if (!buf) {
 		free(vmi);
 		return mdf_err_set(err, MDF_ERR_NOMEM, "notes: out of memory");
 	}
-	uint8_t prs[PRSTATUS_SIZE];
+	uint8_t prs[PRSTATUS_MAX];
 	for (unsigned c = 0; c < spec->cpus; c++) {
 		memset(prs, 0, sizeof(prs));
 		uint32_t pid = c + 1;
 		memcpy(prs + PRSTATUS_PID_OFF, &pid, sizeof(pid));
-		put_note(&p, "CORE", NT_PRSTATUS, prs, PRSTATUS_SIZE, PRSTATUS_SIZE);
+		put_note(&p, "CORE", NT_PRSTATUS, prs, prsz, prsz);
 	}
 	if (vmi) {
 		uint32_t field = (uint32_t)vlen;
@@ -262,8 +266,10 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	}
 	size_t nmem = o.nsegs; /* the segments with file offsets from the gaps */
 	if (spec->kcore) {
-		const uint64_t va[KCORE_EXTRA] = { spec->vmalloc_start, 0xffffffffa0000000ULL,
-						   spec->vmemmap };
+		/* The arch's MODULES_VADDR. */
+		uint64_t modules = spec->arch == GEN_ARCH_ARM64 ? 0xffff800000000000ULL
+							       : 0xffffffffa0000000ULL;
+		const uint64_t va[KCORE_EXTRA] = { spec->vmalloc_start, modules, spec->vmemmap };
 		for (size_t i = 0; i < KCORE_EXTRA; i++) {
 			struct seg *sg = &o.segs[o.nsegs++];
 			sg->nophys = true;

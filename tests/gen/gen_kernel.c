@@ -15,6 +15,12 @@
  *  - the direct map is mapped with 1 GiB leaves, the text with 2 MiB ones.
  * Physical pages for all of this are taken top-down from RAM that no spec
  * line claims, like memblock does; those pfns are "kernel" pages.
+ *
+ * With "arch arm64" (Debian 6.1, 4 KiB granule, VA_BITS=48, PHYS_OFFSET 0)
+ * the same tables use the stage-1 descriptor format and are rooted at
+ * swapper_pg_dir; the linear map is at page_offset (0xffff000000000000),
+ * the kernel image at KIMAGE_VADDR + kaslr with pa = va - kimage_voffset,
+ * and mem_section has 16384 roots (MAX_PHYSMEM_BITS 48).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -29,6 +35,14 @@
 #define PTE_LEAF_4K UINT64_C(0x8000000000000163)     /* P RW A D G NX */
 #define PTE_LEAF_BIG UINT64_C(0x80000000000001e3)    /* ... PS */
 #define PTE_ADDR_MASK UINT64_C(0x000ffffffffff000)
+/* arm64, 4 KiB granule: table = next | 0x3; page (last level) = pa | 0x3 and
+ * block (PMD/PUD) = pa | 0x1, both with AF, inner shareable, DBM, PXN and
+ * UXN (the kernel's PAGE_KERNEL / PROT_SECT_NORMAL); address bits 47:12. */
+#define ARM64_TABLE UINT64_C(0x3)
+#define ARM64_PAGE UINT64_C(0x0068000000000703)
+#define ARM64_BLOCK UINT64_C(0x0068000000000701)
+#define ARM64_ADDR_MASK UINT64_C(0x0000fffffffff000)
+#define ARM64_VMALLOC_END UINT64_C(0xfffffbfff0000000)
 #define SECTION_FLAGS UINT64_C(0xf)   /* PRESENT | HAS_MEM_MAP | ONLINE | EARLY */
 #define LIST_POISON2 UINT64_C(0xdead000000000122)
 #define TAIL_MAPPING UINT64_C(0xdead000000000400)    /* 6.1 tails >= 2 */
@@ -56,11 +70,16 @@ static const char *const vmi_none[] = {
 
 static uint64_t text_start_va(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_ARM64)
+		return GEN_ARM64_KIMAGE_VADDR + s->kaslr;
 	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
 }
 
+/* arm64 randomises the image's va and pa apart: kaslr moves only the va. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_ARM64)
+		return 0x1000000 + (uint64_t)s->phys_base;
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
 }
 
@@ -142,8 +161,12 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 		unsigned shift = 39 - 9 * level;
 		unsigned i = (unsigned)(va >> shift) & 511;
 		if (level == leaf_level) {
-			uint64_t flags = level == 3 ? PTE_LEAF_4K : PTE_LEAF_BIG;
-			k->tables[t].e[i] = (pa & PTE_ADDR_MASK) | flags;
+			if (k->arch == GEN_ARCH_ARM64)
+				k->tables[t].e[i] = (pa & ARM64_ADDR_MASK) |
+						    (level == 3 ? ARM64_PAGE : ARM64_BLOCK);
+			else
+				k->tables[t].e[i] = (pa & PTE_ADDR_MASK) |
+						    (level == 3 ? PTE_LEAF_4K : PTE_LEAF_BIG);
 			return MDF_OK;
 		}
 		if (k->tables[t].child[i] < 0) {
@@ -160,7 +183,7 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 			if (st)
 				return st;
 			k->tables[t].child[i] = c;
-			k->tables[t].e[i] = tpa | PTE_TABLE;
+			k->tables[t].e[i] = tpa | (k->arch == GEN_ARCH_ARM64 ? ARM64_TABLE : PTE_TABLE);
 		}
 		t = k->tables[t].child[i];
 	}
@@ -287,11 +310,11 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 
 	k->nsections = k->npfn / GEN_PFN_PER_SECTION;
 	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
-	k->root_pa = calloc(GEN_SECTION_ROOTS, sizeof(uint64_t));
+	k->root_pa = calloc(k->nroots, sizeof(uint64_t));
 	if (!k->section_map_pa || !k->root_pa)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
 
-	st = alloc_pages(k, GEN_SECTION_ROOTS * 8 / GEN_PAGE_SIZE, 1, "mem_section roots",
+	st = alloc_pages(k, k->nroots * 8 / GEN_PAGE_SIZE, 1, "mem_section roots",
 			 &k->roots_pa, err);
 	if (st)
 		return st;
@@ -373,13 +396,28 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 				struct mdf_err *err)
 {
 	kernel_zero(k);
+	k->arch = s->arch;
+	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 46))
+	if (s->arch == GEN_ARCH_ARM64) {
+		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 48))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "kernel image paddr 0x%" PRIx64
+					   " (0x1000000 + phys_base) is not a valid page address",
+					   k->text_pa);
+		if (s->kaslr >= ARM64_VMALLOC_END - GEN_ARM64_KIMAGE_VADDR ||
+		    s->text_size > ARM64_VMALLOC_END - k->text_va)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "kernel image 0x%" PRIx64 " (kaslr 0x%" PRIx64
+					   ") runs past VMALLOC_END",
+					   k->text_va, s->kaslr);
+	} else if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 46)) {
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "kernel text paddr 0x%" PRIx64
 				   " (0x1000000 + kaslr + phys_base) is not a valid page address",
 				   k->text_pa);
+	}
 	uint64_t end = k->text_pa + s->text_size;
 	for (size_t i = 0; i < s->nram; i++)
 		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
@@ -580,7 +618,7 @@ enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kern
 	put_str(page + 1 * 65, "mkvmcore", 65);
 	put_str(page + 2 * 65, s->preset ? s->preset->osrelease : "0.0.0-mkvmcore", 65);
 	put_str(page + 3 * 65, "#1 SMP PREEMPT_DYNAMIC mkvmcore", 65);
-	put_str(page + 4 * 65, "x86_64", 65);
+	put_str(page + 4 * 65, s->arch == GEN_ARCH_ARM64 ? "aarch64" : "x86_64", 65);
 	put_str(page + 5 * 65, "(none)", 65);
 	st = wr(ctx, k->uts_pa, page, sizeof(page), err);
 	if (st || s->no_struct_pages)
@@ -594,17 +632,17 @@ enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kern
 			return st;
 	}
 
-	uint8_t *buf = calloc(1, GEN_SECTION_ROOTS * 8);
+	uint8_t *buf = calloc(1, k->nroots * 8);
 	if (!buf)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
-	for (size_t r = 0; r < GEN_SECTION_ROOTS; r++)
+	for (size_t r = 0; r < k->nroots; r++)
 		if (k->root_pa[r])
 			store_le64(buf + 8 * r, s->page_offset + k->root_pa[r]);
-	st = wr(ctx, k->roots_pa, buf, GEN_SECTION_ROOTS * 8, err);
+	st = wr(ctx, k->roots_pa, buf, k->nroots * 8, err);
 	free(buf);
 	if (st)
 		return st;
-	for (size_t r = 0; r < GEN_SECTION_ROOTS; r++) {
+	for (size_t r = 0; r < k->nroots; r++) {
 		if (!k->root_pa[r])
 			continue;
 		memset(page, 0, sizeof(page));
@@ -675,6 +713,10 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, s->page_offset + k->roots_pa);
 	if (strcmp(v, "@vmemmap") == 0)
 		return xasprintf("%" PRIx64, s->vmemmap);
+	if (strcmp(v, "@vmemmap_num") == 0)
+		return xasprintf("0x%" PRIx64, s->vmemmap);
+	if (strcmp(v, "@kimage_voffset") == 0)
+		return xasprintf("0x%" PRIx64, k->text_va - k->text_pa);
 	if (strcmp(v, "@vmalloc") == 0)
 		return xasprintf("0x%" PRIx64, s->vmalloc_start);
 	if (strcmp(v, "@phys_base") == 0)

@@ -1,12 +1,13 @@
 /*
  * tests/gen/gen_preset.c - kernel presets of the generator: the VMCOREINFO
  * text of each kernel (numbers copied from real Debian kernels: 6.1.0-57 and
- * 6.12.117, see /work/shared/vmcores) and the struct page semantics that go
- * with it.
+ * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64 from the lab) and
+ * the struct page semantics that go with it.  arm64 has only 6.1.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
- *   @kaslr @crashtime, and @T+HEX = _stext + HEX (wrapped into the text).
+ *   @kaslr @crashtime, arm64's @vmemmap_num (0x...) and @kimage_voffset,
+ *   and @T+HEX = start of the text + HEX (wrapped into the text).
  */
 #include <stddef.h>
 #include <string.h>
@@ -124,6 +125,131 @@ static const char *const vmi_6_1[] = {
 	"KERNELOFFSET=@kaslr",
 	"NUMBER(KERNEL_IMAGE_SIZE)=1073741824",
 	"NUMBER(sme_mask)=0",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
+/*
+ * Debian 6.1.0-57-arm64 (a 4 KiB page, VA_BITS=48 lab dump): no x86 lines
+ * (phys_base, init_top_pgt, pgtable_l5_enabled, node_data, KERNEL_IMAGE_SIZE,
+ * sme_mask); the arm64 layout numbers instead.  Its own PG_hwpoison (22),
+ * sizes of pglist_data/zone/free_area and symbol offsets from _text; the
+ * struct page layout is the x86_64 one (the same on both).
+ */
+static const char *const vmi_6_1_arm64[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=d34ebfe0b641cdfdc5460d84a5d1f9380050eb97",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+1cbf568",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@T+10000",
+	"SYMBOL(vmap_area_list)=@T+1d8c478",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=16384",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=27",
+	"NUMBER(MAX_PHYSMEM_BITS)=48",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=11392",
+	"SIZE(zone)=1728",
+	"SIZE(free_area)=104",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=8992",
+	"OFFSET(pglist_data.node_start_pfn)=9000",
+	"OFFSET(pglist_data.node_spanned_pages)=9016",
+	"OFFSET(pglist_data.node_id)=9024",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1536",
+	"OFFSET(zone.spanned_pages)=136",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=40",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+1ce8750",
+	"SYMBOL(printk_rb_static)=@T+1ce8820",
+	"SYMBOL(clear_seq)=@T+1f82600",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=6",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_hwpoison)=22",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+f24f28",
+	"SYMBOL(kallsyms_num_syms)=@T+f24f20",
+	"SYMBOL(kallsyms_token_table)=@T+fe58c8",
+	"SYMBOL(kallsyms_token_index)=@T+fe5c10",
+	"SYMBOL(kallsyms_offsets)=@T+ef3c98",
+	"SYMBOL(kallsyms_relative_base)=@T+f24f18",
+	"NUMBER(VA_BITS)=48",
+	"NUMBER(MODULES_VADDR)=0xffff800000000000",
+	"NUMBER(MODULES_END)=0xffff800008000000",
+	"NUMBER(VMALLOC_START)=@vmalloc",
+	"NUMBER(VMALLOC_END)=0xfffffbfff0000000",
+	"NUMBER(VMEMMAP_START)=@vmemmap_num",
+	"NUMBER(VMEMMAP_END)=0xfffffe0000000000",
+	"NUMBER(kimage_voffset)=@kimage_voffset",
+	"NUMBER(PHYS_OFFSET)=0x0",
+	"NUMBER(TCR_EL1_T1SZ)=0x10",
+	"KERNELOFFSET=@kaslr",
+	"NUMBER(KERNELPACMASK)=0xffff000000000000",
 	"CRASHTIME=@crashtime",
 	NULL,
 };
@@ -469,7 +595,8 @@ static const char *const vmi_7_1[] = {
 
 static const struct gen_preset presets[] = {
 	{
-		.name = "5.10", .osrelease = "5.10.0-35-amd64", .vmcoreinfo = vmi_5_10,
+		.name = "5.10", .arch = GEN_ARCH_X86_64, .osrelease = "5.10.0-35-amd64",
+		.vmcoreinfo = vmi_5_10,
 		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
 		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
 		.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
@@ -478,10 +605,22 @@ static const struct gen_preset presets[] = {
 		.order_in_flags1 = false, .slab_odd_mapping = false,
 	},
 	{
-		.name = "6.1", .osrelease = "6.1.0-57-amd64", .vmcoreinfo = vmi_6_1,
+		.name = "6.1", .arch = GEN_ARCH_X86_64, .osrelease = "6.1.0-57-amd64",
+		.vmcoreinfo = vmi_6_1,
 		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
 		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
 		.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
+		/* arm64 6.1: the x86_64 page flags except PG_hwpoison = 22. */
+		.name = "6.1", .arch = GEN_ARCH_ARM64, .osrelease = "6.1.0-57-arm64",
+		.vmcoreinfo = vmi_6_1_arm64,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = 22, .pg_head = 16, .pg_slab = 9,
 		.buddy_mapcount = -129, .offline_mapcount = -257,
 		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
 		.order_in_flags1 = false, .slab_odd_mapping = false,
@@ -490,7 +629,8 @@ static const struct gen_preset presets[] = {
 		/* 6.12: one page type in the top byte of page_type/_mapcount
 		 * (buddy 0xf0, offline 0xf1, hugetlb 0xf4, slab 0xf5); folio
 		 * order in the low byte of page[1].flags (6.9+). */
-		.name = "6.12", .osrelease = "6.12.117+deb13-amd64", .vmcoreinfo = vmi_6_12,
+		.name = "6.12", .arch = GEN_ARCH_X86_64, .osrelease = "6.12.117+deb13-amd64",
+		.vmcoreinfo = vmi_6_12,
 		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
 		.pg_swapcache = 10, .pg_swapbacked = 17, .pg_reserved = 13,
 		.pg_hwpoison = 20, .pg_head = 6, .pg_slab = -1,
@@ -499,7 +639,8 @@ static const struct gen_preset presets[] = {
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
 	{
-		.name = "7.1", .osrelease = "7.1.0-1-amd64", .vmcoreinfo = vmi_7_1,
+		.name = "7.1", .arch = GEN_ARCH_X86_64, .osrelease = "7.1.0-1-amd64",
+		.vmcoreinfo = vmi_7_1,
 		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
 		.pg_swapcache = 10, .pg_swapbacked = 17, .pg_reserved = 13,
 		.pg_hwpoison = 20, .pg_head = 6, .pg_slab = -1,
@@ -509,15 +650,15 @@ static const struct gen_preset presets[] = {
 	},
 };
 
-const struct gen_preset *gen_preset_find(const char *name)
+const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch)
 {
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (strcmp(presets[i].name, name) == 0)
+		if (presets[i].arch == arch && strcmp(presets[i].name, name) == 0)
 			return &presets[i];
 	return NULL;
 }
 
-const char *gen_preset_names(void)
+const char *gen_preset_names(enum gen_arch arch)
 {
-	return "5.10 6.1 6.12 7.1 none";
+	return arch == GEN_ARCH_ARM64 ? "6.1 none" : "5.10 6.1 6.12 7.1 none";
 }

@@ -176,16 +176,26 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 
 	if (strcmp(d, "kernel") == 0) {
 		NEED(2);
+		s->kernel_line = line;
 		if (strcmp(w[1], "none") == 0) {
 			s->preset = NULL;
 			s->no_struct_pages = true;
 		} else {
-			s->preset = gen_preset_find(w[1]);
+			/* The x86_64 preset; spec_finish() swaps in the arch's. */
+			s->preset = gen_preset_find(w[1], GEN_ARCH_X86_64);
 			if (!s->preset)
 				return mdf_err_set(err, MDF_ERR_FORMAT,
 						   "spec:%u: unknown kernel '%s' (one of: %s)",
-						   line, w[1], gen_preset_names());
+						   line, w[1], gen_preset_names(GEN_ARCH_X86_64));
 		}
+	} else if (strcmp(d, "arch") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "x86_64") == 0)
+			s->arch = GEN_ARCH_X86_64;
+		else if (strcmp(w[1], "arm64") == 0)
+			s->arch = GEN_ARCH_ARM64;
+		else
+			return bad(err, line, "arch is x86_64 or arm64, not", w[1]);
 	} else if (strcmp(d, "cpus") == 0) {
 		NEED(2);
 		NUM(1, v);
@@ -198,16 +208,19 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 	} else if (strcmp(d, "page_offset") == 0) {
 		NEED(2);
 		NUM(1, s->page_offset);
+		s->page_offset_set = true;
 		if (s->page_offset & ((UINT64_C(1) << 30) - 1))
 			return bad(err, line, "page_offset must be 1 GiB aligned", w[1]);
 	} else if (strcmp(d, "vmemmap") == 0) {
 		NEED(2);
 		NUM(1, s->vmemmap);
+		s->vmemmap_set = true;
 		if (s->vmemmap & ((UINT64_C(1) << 30) - 1))
 			return bad(err, line, "vmemmap must be 1 GiB aligned", w[1]);
 	} else if (strcmp(d, "vmalloc_start") == 0) {
 		NEED(2);
 		NUM(1, s->vmalloc_start);
+		s->vmalloc_set = true;
 	} else if (strcmp(d, "phys_base") == 0) {
 		NEED(2);
 		if (!util_parse_s64(w[1], &sv))
@@ -277,6 +290,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		struct gen_ram *r = &s->ram[s->nram - 1];
 		r->start = start;
 		r->filesz = r->memsz = end - start;
+		r->line = line;
 		for (int i = 3; i < nw; i++) {
 			if (strncmp(w[i], "memsz=", 6) == 0) {
 				if (!parse_num(w[i] + 6, &r->memsz) || r->memsz < r->filesz)
@@ -288,8 +302,6 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 				return bad(err, line, "unknown ram option", w[i]);
 			}
 		}
-		if (r->start + r->memsz > (UINT64_C(1) << 46))
-			return bad(err, line, "ram beyond MAX_PHYSMEM_BITS (46)", w[2]);
 	} else if (strcmp(d, "fill") == 0) {
 		uint64_t a, b;
 		if (nw < 3 || !parse_pfns(w[1], &a, &b))
@@ -420,10 +432,43 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 #undef NUM
 }
 
+/* What depends on the arch, known only after the last line. */
+static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
+{
+	unsigned phys_bits = 46;   /* NUMBER(MAX_PHYSMEM_BITS) */
+	if (s->arch == GEN_ARCH_ARM64) {
+		phys_bits = 48;
+		/* Debian 6.1 arm64, VA_BITS=48, PHYS_OFFSET 0. */
+		if (!s->page_offset_set)
+			s->page_offset = UINT64_C(0xffff000000000000);
+		if (!s->vmemmap_set)
+			s->vmemmap = UINT64_C(0xfffffc0000000000);
+		if (!s->vmalloc_set)
+			s->vmalloc_start = UINT64_C(0xffff800008000000);
+		if (s->preset) {
+			const struct gen_preset *p = gen_preset_find(s->preset->name, s->arch);
+			if (!p)
+				return mdf_err_set(err, MDF_ERR_FORMAT,
+						   "spec:%u: arch arm64 has no kernel '%s' (one of: %s)",
+						   s->kernel_line, s->preset->name,
+						   gen_preset_names(s->arch));
+			s->preset = p;
+		}
+	}
+	for (size_t i = 0; i < s->nram; i++) {
+		const struct gen_ram *r = &s->ram[i];
+		if (r->start + r->memsz > (UINT64_C(1) << phys_bits))
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: ram beyond MAX_PHYSMEM_BITS (%u)", r->line,
+					   phys_bits);
+	}
+	return MDF_OK;
+}
+
 static void spec_defaults(struct gen_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->preset = gen_preset_find("6.1");
+	s->preset = gen_preset_find("6.1", GEN_ARCH_X86_64);
 	s->cpus = 1;
 	s->seed = 1;
 	s->page_offset = UINT64_C(0xffff888000000000);
@@ -478,6 +523,11 @@ enum mdf_status gen_spec_parse(const char *text, struct gen_spec *spec,
 	if (spec->nram == 0) {
 		gen_spec_free(spec);
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec: no 'ram' line");
+	}
+	enum mdf_status st = spec_finish(spec, err);
+	if (st) {
+		gen_spec_free(spec);
+		return st;
 	}
 	if (!spec->preset)
 		spec->no_struct_pages = true;   /* no page semantics without a kernel */

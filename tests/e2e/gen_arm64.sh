@@ -1,0 +1,238 @@
+#!/bin/bash
+# arm64 dumps from the synthetic generator (tests/gen, "arch arm64": Debian
+# 6.1 layout, 4 KiB granule, VA_BITS=48, KASLR): the generator's own shape
+# (ELF machine, VMCOREINFO, an independent stage-1 walk in python), then the
+# program on it: dry-run bitmaps equal the reference at every level, the -l
+# dump's pages equal the ELF and do not depend on threads, -E, refiltering,
+# and --mem-usage rows equal what the spec declares.
+. "$(dirname "$0")/../lib.sh"
+GEN="$MDF_BUILD/tests/gen/mkvmcore"
+KPY="$MDF_SHARED/tools/kdump.py"
+V="$T/vmcore"
+HAVE_PY=1
+command -v python3 >/dev/null || HAVE_PY=
+
+# 256 MiB in two ranges with a gap; the image (pa 0x6000000) in the first,
+# its va the lab dump's (KERNELOFFSET 0x46fdd7000000).
+cat >"$T/spec" <<'SPEC'
+arch arm64
+kernel 6.1
+cpus 2
+kaslr 0x46fdd7000000
+phys_base 0x5000000
+ram 0x100000 +128M
+ram 0xa000000 +128M
+pages 0x2000+512 anon random
+pages 0x2200+256 cache text 3
+pages 0x2300+256 cache_private byte 0x5a
+pages 0x2400+64 swapcache random 9
+pages 0x2600+1024 thp order=9 random
+pages 0x2a00+512 hugetlb text
+pages 0x2c00+16 slab random
+pages 0x2c10+4 hwpoison
+pages 0x2c14+4 offline
+pages 0x3000+256 free order=8
+fill 0x4000+256 zero
+pages 0x5000+1 anon zero
+pages 0xb000+64 kernel random 4
+pages 0xc000+512 cache text 5
+pages 0xd000+512 thp order=9 random 6
+pages 0xe000+128 anon random 7
+SPEC
+# What the spec declares, as --mem-usage counts it.
+WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 512)) PRI_CACHE=256 USER=$((512 + 1024 + 512 + 1 + 512 + 128))"
+
+if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
+	notok "gen-arm64" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; exit 0
+fi
+ok "gen-arm64"
+
+if readelf -h "$V" 2>/dev/null | grep -q 'Machine: *AArch64'; then ok "gen-arm64-elf-machine"
+else notok "gen-arm64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -i machine)"; fi
+
+# The generator's arm64 shape, read without the program: VMCOREINFO lines,
+# PT_LOAD offsets, and a stage-1 walk from swapper_pg_dir to struct pages.
+cat >"$T/layout.py" <<'PY'
+import mmap, struct, sys
+f = open(sys.argv[1], "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+phoff, = struct.unpack_from("<Q", d, 32); phnum, = struct.unpack_from("<H", d, 56)
+loads, vmi, prs = [], {}, []
+for i in range(phnum):
+    t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
+    if t == 1:
+        loads.append((va, pa, fs, off))
+    elif t == 4:
+        p = off
+        while p < off + fs:
+            nn, dn, ty = struct.unpack_from("<III", d, p)
+            name = d[p + 12:p + 11 + nn]; p += 12 + (nn + 3) // 4 * 4
+            if name == b"VMCOREINFO":
+                vmi = dict(l.split("=", 1) for l in d[p:p + dn].decode().splitlines())
+            else:
+                prs.append(dn)
+            p += (dn + 3) // 4 * 4
+bad = []
+def need(cond, msg):
+    if not cond: bad.append(msg)
+def rpa(pa, n):
+    for va, p, fs, off in loads[1:]:
+        if p <= pa and pa + n <= p + fs:
+            return d[off + pa - p:off + pa - p + n]
+    raise SystemExit("paddr %#x not in a RAM PT_LOAD" % pa)
+u64 = lambda pa: struct.unpack("<Q", rpa(pa, 8))[0]
+want = {"NUMBER(VA_BITS)": "48", "NUMBER(PHYS_OFFSET)": "0x0", "NUMBER(TCR_EL1_T1SZ)": "0x10",
+        "KERNELOFFSET": "46fdd7000000", "NUMBER(KERNELPACMASK)": "0xffff000000000000",
+        "NUMBER(MAX_PHYSMEM_BITS)": "48", "LENGTH(mem_section)": "16384",
+        "OSRELEASE": "6.1.0-57-arm64", "NUMBER(VMEMMAP_START)": "0xfffffc0000000000"}
+for k, v in want.items():
+    need(vmi.get(k) == v, "%s=%s, want %s" % (k, vmi.get(k), v))
+for k in ("NUMBER(phys_base)", "SYMBOL(init_top_pgt)", "NUMBER(pgtable_l5_enabled)",
+          "NUMBER(KERNEL_IMAGE_SIZE)", "NUMBER(sme_mask)"):
+    need(k not in vmi, "x86 line %s" % k)
+need(prs == [392, 392], "NT_PRSTATUS sizes %s" % prs)
+kvo = int(vmi["NUMBER(kimage_voffset)"], 16)
+tva, tpa = loads[0][0], loads[0][1]
+need(tva == 0xffff800008000000 + 0x46fdd7000000 and tpa == int(sys.argv[2], 0) and tva - tpa == kvo,
+     "image PT_LOAD %#x -> %#x, kimage_voffset %#x" % (tva, tpa, kvo))
+need(all(va - pa == 0xffff000000000000 for va, pa, fs, off in loads[1:]), "linear map offsets")
+need(rpa(tpa + 0x3000, 4096) == d[loads[0][3] + 0x3000:loads[0][3] + 0x4000], "image alias")
+pgd = int(vmi["SYMBOL(swapper_pg_dir)"], 16) - kvo
+def walk(va):
+    t = pgd
+    for level, shift in enumerate((39, 30, 21, 12)):
+        e = u64(t + 8 * ((va >> shift) & 511))
+        oa = e & 0x0000fffffffff000
+        if not e & 1:
+            raise SystemExit("va %#x: invalid entry %#x at level %d" % (va, e, level))
+        if level == 3 or e & 3 == 1:    # page, or block (PUD/PMD)
+            need(e & 3 == (3 if level == 3 else 1) and level > 0, "leaf %#x at level %d" % (e, level))
+            need(e & 0x700 == 0x700, "leaf %#x without AF/SH" % e)
+            return (oa & ~((1 << shift) - 1)) | (va & ((1 << shift) - 1))
+        need(e == oa | 3, "table descriptor %#x at level %d" % (e, level))
+        t = oa
+def page(pfn):
+    sec = pfn >> 15
+    po = 0xffff000000000000
+    root = u64(int(vmi["SYMBOL(mem_section)"], 16) - po + 8 * (sec // 128))
+    smm = u64(root - po + 32 * (sec % 128))
+    need(smm & ~0x1f == 0xfffffc0000000000, "section_mem_map %#x" % smm)
+    return struct.unpack_from("<Q", rpa(walk((smm & ~0x1f) + 64 * pfn), 64))[0]
+for pfn in (0x2000, 0x2200, 0xe000):   # anon, cache, anon above the gap
+    need(page(pfn) >> int(vmi["NUMBER(PG_lru)"]) & 1, "pfn %#x: no PG_lru" % pfn)
+need(page(0x2c10) >> int(vmi["NUMBER(PG_hwpoison)"]) & 1, "pfn 0x2c10: no PG_hwpoison (22)")
+need(walk(int(vmi["SYMBOL(swapper_pg_dir)"], 16)) == pgd, "the image mapping")
+uts = rpa(int(vmi["SYMBOL(init_uts_ns)"], 16) - kvo, 390)
+need(uts[4 * 65:4 * 65 + 8] == b"aarch64\0", "utsname.machine %r" % uts[260:268])
+print("; ".join(bad))
+PY
+layout() { # NAME VMCORE IMAGE-PADDR
+	if [ -z "$HAVE_PY" ]; then skip "$1" "no python3"; return; fi
+	local why
+	why=$(python3 "$T/layout.py" "$2" "$3" 2>&1)
+	if [ -z "$why" ]; then ok "$1"; else notok "$1" "$why"; fi
+}
+layout gen-arm64-layout "$V" 0x6000000
+
+# Bad specs: an arm64 kernel the generator has no preset for, an unknown arch.
+n=0
+for s in 'arch arm64\nkernel 6.12\nram 0 1G' 'kernel 5.10\narch arm64\nram 0 1G' 'arch arm\nram 0 1G'; do
+	n=$((n + 1))
+	out=$(printf "$s\n" | "$GEN" - "$T/err.elf" 2>&1); rc=$?
+	if [ $rc = 1 ] && [[ "$out" == "mkvmcore: -: spec:"*arch* ]]; then ok "gen-arm64-spec-error-$n"
+	else notok "gen-arm64-spec-error-$n" "'$s': rc $rc: $out"; fi
+done
+rm -f "$T/err.elf"
+
+# Dry-run bitmaps against the reference, level by level.
+for l in 0 1 2 4 8 16 31; do
+	if ! "$MDF" --dry-run --message-level 0 -d $l --debug-bitmap "$T/b2.$l" \
+		--debug-bitmap1 "$T/b1" "$V" >"$T/dry.$l.log" 2>&1; then
+		notok "arm64-dry-run-d$l" "exit: $(tail -n1 "$T/dry.$l.log")"; continue
+	fi
+	if ! cmp -s "$T/b2.$l" "$T/ref/d$l.bitmap2"; then notok "arm64-dry-run-d$l" "bitmap2 differs from the reference"
+	elif ! cmp -s "$T/b1" "$T/ref/bitmap1"; then notok "arm64-dry-run-d$l" "bitmap1 differs from the reference"
+	else ok "arm64-dry-run-d$l"; fi
+done
+
+# The same machine with vmemmap in 4 KiB pages and an image not 2 MiB
+# aligned (4 KiB pages there too): the walk reaches the last level.
+sed -e 's/^phys_base .*/phys_base 0x5010000\nvmemmap_pte 4k/' "$T/spec" >"$T/spec4k"
+if ! "$GEN" "$T/spec4k" "$T/v4k" --ref "$T/ref4k" >"$T/gen4k.log" 2>&1; then
+	notok "gen-arm64-4k" "mkvmcore failed: $(tail -n1 "$T/gen4k.log")"
+else
+	layout gen-arm64-4k-layout "$T/v4k" 0x6010000
+	bad=""
+	for l in 0 31; do
+		"$MDF" --dry-run --message-level 0 -d $l --debug-bitmap "$T/b4k.$l" "$T/v4k" \
+			>"$T/dry4k.log" 2>&1 || { bad="$bad d$l:exit($(tail -n1 "$T/dry4k.log"))"; continue; }
+		cmp -s "$T/b4k.$l" "$T/ref4k/d$l.bitmap2" || bad="$bad d$l:bitmap2"
+	done
+	if [ -z "$bad" ]; then ok "arm64-4k-dry-run"; else notok "arm64-4k-dry-run" "$bad"; fi
+fi
+rm -f "$T/v4k"
+
+# -l -d 31: every page as in the ELF, the kdump header names the machine;
+# two threads give the same file.
+if "$MDF" -l -d 31 --message-level 0 "$V" "$T/d31" >"$T/l.log" 2>&1; then
+	if [ ! -f "$KPY" ] || [ -z "$HAVE_PY" ]; then
+		skip "arm64-l-d31-pages" "no $KPY (or python3)"
+	elif out=$(python3 "$KPY" pages "$T/d31" "$V" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
+		ok "arm64-l-d31-pages ($(echo "$out" | tail -n1))"
+	else notok "arm64-l-d31-pages" "$(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
+	m=$(dd if="$T/d31" bs=1 skip=$((12 + 4 * 65)) count=7 2>/dev/null)
+	if [ "$m" = aarch64 ]; then ok "arm64-l-d31-utsname"; else notok "arm64-l-d31-utsname" "machine '$m'"; fi
+	if "$MDF" -l -d 31 --num-threads 2 --message-level 0 "$V" "$T/d31t" >"$T/t.log" 2>&1 &&
+		cmp -s "$T/d31" "$T/d31t"; then ok "arm64-l-d31-num-threads-2"
+	else notok "arm64-l-d31-num-threads-2" "$(tail -n1 "$T/t.log") $(cmp "$T/d31" "$T/d31t" 2>&1 | head -n1)"; fi
+	# Refiltering the dump at the same level changes nothing.
+	if "$MDF" -l -d 31 --message-level 0 "$T/d31" "$T/r31" >"$T/r.log" 2>&1 &&
+		cmp -s "$T/d31" "$T/r31"; then ok "arm64-refilter-l-d31"
+	else notok "arm64-refilter-l-d31" "$(tail -n1 "$T/r.log") $(cmp "$T/d31" "$T/r31" 2>&1 | head -n1)"; fi
+else
+	notok "arm64-l-d31" "exit: $(tail -n1 "$T/l.log")"
+fi
+rm -f "$T/d31t" "$T/r31"
+
+# -E -d 31: an AArch64 ELF whose data equals the input's at the same paddrs.
+if "$MDF" -E -d 31 --message-level 0 "$V" "$T/e31" >"$T/e.log" 2>&1; then
+	if ! readelf -h "$T/e31" 2>/dev/null | grep -q 'Machine: *AArch64'; then
+		notok "arm64-E-d31" "output is not AArch64"
+	elif [ -z "$HAVE_PY" ]; then
+		ok "arm64-E-d31 (contents not checked: no python3)"
+	else
+		why=$(python3 - "$T/e31" "$V" <<'PY' 2>&1
+import mmap, struct, sys
+def loads(path):
+    f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    phoff, = struct.unpack_from("<Q", d, 32); n, = struct.unpack_from("<H", d, 56)
+    out = []
+    for i in range(n):
+        t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
+        if t == 1: out.append((va, pa, fs, off))
+    return d, out
+od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])
+bad, n = 0, 0
+for va, pa, fs, off in ol:
+    src = [s for s in il if s[0] - s[1] == va - pa and s[1] <= pa and pa + fs <= s[1] + s[2]]
+    if not src: bad += 1; continue
+    s = src[0]; n += fs
+    if od[off:off + fs] != idata[s[3] + pa - s[1]:s[3] + pa - s[1] + fs]: bad += 1
+print("%d of %d PT_LOADs differ" % (bad, len(ol)) if bad or not n else "")
+PY
+)
+		if [ -z "$why" ]; then ok "arm64-E-d31"; else notok "arm64-E-d31" "$why"; fi
+	fi
+else
+	notok "arm64-E-d31" "exit: $(tail -n1 "$T/e.log")"
+fi
+rm -f "$T/e31"
+
+# --mem-usage: the cache and user rows are the declared pages.
+if "$MDF" --mem-usage "$V" >"$T/mu.out" 2>"$T/mu.err"; then
+	got=$(awk -F'\t+' '/^(NON_PRI_CACHE|PRI_CACHE|USER)\t/ { sub(/ +$/, "", $2); printf "%s%s=%s", sep, $1, $2; sep=" " }' "$T/mu.out")
+	if [ "$got" = "$WANT_ROWS" ]; then ok "arm64-mem-usage ($got)"
+	else notok "arm64-mem-usage" "got '$got', want '$WANT_ROWS'"; fi
+else
+	notok "arm64-mem-usage" "exit: $(tail -n1 "$T/mu.err")"
+fi
+exit 0
