@@ -85,6 +85,22 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 	return MDF_OK;
 }
 
+enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
+				  unsigned dflt, struct mdf_err *err)
+{
+	int64_t b = ki->num.MAX_PHYSMEM_BITS.v;
+
+	st->max_physmem_bits = dflt;
+	if (!ki->num.MAX_PHYSMEM_BITS.set)
+		return MDF_OK;
+	if (b < 32 || b > 52)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..52",
+				   (long long)b);
+	st->max_physmem_bits = (unsigned)b;
+	return MDF_OK;
+}
+
 /* va - w->vaddr < w->size also rejects va below the window (wrap-around). */
 static bool arch_window_lookup(const struct arch_window *w, uint64_t va,
 			       uint64_t *paddr_ret)

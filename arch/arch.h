@@ -172,6 +172,14 @@ extern const struct arch_ops arch_x86_64_ops;
 /** The arm64 ops (arch/arm64.c). */
 extern const struct arch_ops arch_arm64_ops;
 
+/**
+ * For the ops' init: st->max_physmem_bits from NUMBER(MAX_PHYSMEM_BITS)
+ * (in VMCOREINFO since Linux 5.9), else @dflt.  A value outside 32..52 is
+ * an error.
+ */
+enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
+				  unsigned dflt, struct mdf_err *err) MDF_MUST_CHECK;
+
 /** Ops for an ELF machine number, or NULL if it is not supported. */
 const struct arch_ops *arch_ops_find(uint16_t e_machine);
 

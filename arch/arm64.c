@@ -133,16 +133,8 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 		s = arm64_va_bits(st, ki, err);
 	if (s != MDF_OK)
 		return s;
-	st->max_physmem_bits = 48;
-	if (ki->num.MAX_PHYSMEM_BITS.set) {
-		int64_t b = ki->num.MAX_PHYSMEM_BITS.v;
-
-		if (b < 32 || b > 52)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..52",
-					   (long long)b);
-		st->max_physmem_bits = (unsigned)b;
-	}
+	if (arch_physmem_bits(st, ki, 48, err) != MDF_OK)
+		return err->status;
 	/* The dump header's phys_base is the start of the linear map's RAM
 	 * on arm64 (memstart_addr), as makedumpfile writes it. */
 	if (ki->num.PHYS_OFFSET.set) {

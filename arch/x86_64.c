@@ -126,17 +126,10 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 	st->va_bits = st->levels == 5 ? 57 : 48;
 	high_half = ~0ULL << (st->va_bits - 1);
 
-	st->max_physmem_bits = st->levels == 5 ? X86_64_PHYSMEM_BITS_L5
-					       : X86_64_PHYSMEM_BITS_L4;
-	if (ki->num.MAX_PHYSMEM_BITS.set) {
-		int64_t b = ki->num.MAX_PHYSMEM_BITS.v;
-
-		if (b < 32 || b > 52)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..52",
-					   (long long)b);
-		st->max_physmem_bits = (unsigned)b;
-	}
+	if (arch_physmem_bits(st, ki, st->levels == 5 ? X86_64_PHYSMEM_BITS_L5
+						       : X86_64_PHYSMEM_BITS_L4,
+			      err) != MDF_OK)
+		return err->status;
 
 	/* NUMBER(sme_mask), from kernel commit "x86/kdump: Export the SME mask
 	 * to vmcoreinfo" (release not verified, about 5.1): the AMD
