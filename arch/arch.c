@@ -101,6 +101,28 @@ enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 	return MDF_OK;
 }
 
+enum mdf_status arch_walk_read(struct arch_walk *walk, const char *level,
+			       uint64_t entry_paddr, uint64_t vaddr,
+			       arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
+			       struct mdf_err *err)
+{
+	struct arch_walk_step *step;
+
+	if (walk->nsteps >= ARCH_WALK_MAX_STEPS)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "virtual address 0x%llx: more than %u page-table levels",
+				   (unsigned long long)vaddr, ARCH_WALK_MAX_STEPS);
+	if (rd(arg, entry_paddr, entry_ret, err) != MDF_OK)
+		return mdf_err_push(err, "virtual address 0x%llx: %s entry at paddr 0x%llx",
+				    (unsigned long long)vaddr, level,
+				    (unsigned long long)entry_paddr);
+	step = &walk->step[walk->nsteps++];
+	step->level = level;
+	step->entry_paddr = entry_paddr;
+	step->entry = *entry_ret;
+	return MDF_OK;
+}
+
 /* va - w->vaddr < w->size also rejects va below the window (wrap-around). */
 static bool arch_window_lookup(const struct arch_window *w, uint64_t va,
 			       uint64_t *paddr_ret)

@@ -180,6 +180,16 @@ extern const struct arch_ops arch_arm64_ops;
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 				  unsigned dflt, struct mdf_err *err) MDF_MUST_CHECK;
 
+/**
+ * For the ops' walk: read the entry at @entry_paddr through @rd and record
+ * it as the next step of @walk under the name @level.  A failed read's
+ * error names @vaddr, the level and the address.
+ */
+enum mdf_status arch_walk_read(struct arch_walk *walk, const char *level,
+			       uint64_t entry_paddr, uint64_t vaddr,
+			       arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
+			       struct mdf_err *err) MDF_MUST_CHECK;
+
 /** Ops for an ELF machine number, or NULL if it is not supported. */
 const struct arch_ops *arch_ops_find(uint16_t e_machine);
 

@@ -231,7 +231,6 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 		unsigned shift = st->page_shift + l * per;
 		uint64_t idx, ep, e;
 		const char *name = arm64_level_name(st->levels, l);
-		struct arch_walk_step *step = &walk->step[walk->nsteps];
 		enum mdf_status s;
 
 		if (l + 1 == st->levels) {
@@ -247,15 +246,9 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 			idx = (vaddr >> shift) & ((1ULL << per) - 1);
 		}
 		ep = table + idx * 8;
-		s = rd(arg, ep, &e, err);
+		s = arch_walk_read(walk, name, ep, vaddr, rd, arg, &e, err);
 		if (s != MDF_OK)
-			return mdf_err_push(err, "virtual address 0x%llx: %s entry at paddr 0x%llx",
-					    (unsigned long long)vaddr, name,
-					    (unsigned long long)ep);
-		step->level = name;
-		step->entry_paddr = ep;
-		step->entry = e;
-		walk->nsteps++;
+			return s;
 
 		if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
 			return mdf_err_set(err, MDF_ERR_NODATA,

@@ -288,26 +288,19 @@ static enum mdf_status x86_64_walk(const struct arch_state *st, uint64_t vaddr,
 		uint64_t idx = (vaddr >> shift) & ((1U << X86_64_PTRS_SHIFT) - 1);
 		uint64_t ep = table + idx * 8;
 		const char *name = x86_64_level_name(st, l);
-		struct arch_walk_step *step = &walk->step[walk->nsteps];
 		uint64_t e;
 		enum mdf_status s;
 
-		s = rd(arg, ep, &e, err);
+		s = arch_walk_read(walk, name, ep, vaddr, rd, arg, &e, err);
 		if (s != MDF_OK)
-			return mdf_err_push(err, "virtual address 0x%llx: %s entry at paddr 0x%llx",
-					    (unsigned long long)vaddr, name,
-					    (unsigned long long)ep);
-		step->level = name;
-		step->entry_paddr = ep;
-		step->entry = e;
-		walk->nsteps++;
+			return s;
 
 		e &= ~st->pte_strip_mask;
 		if (!(e & X86_64_PTE_PRESENT))
 			return mdf_err_set(err, MDF_ERR_NODATA,
 					   "virtual address 0x%llx not mapped (%s entry 0x%llx at paddr 0x%llx not present)",
 					   (unsigned long long)vaddr, name,
-					   (unsigned long long)step->entry,
+					   (unsigned long long)walk->step[walk->nsteps - 1].entry,
 					   (unsigned long long)ep);
 		/* A leaf: the PTE, or PSE set in a PMD (2 MiB) or PUD (1 GiB).
 		 * Bit 7 of a PTE is PAT, and reserved in P4D and PGD. */
