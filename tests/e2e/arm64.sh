@@ -8,7 +8,10 @@
 #  - every page of the -l and -c output equals the vmcore's (kdump.py), and
 #    libkdumpfile and drgn read our -l and -E files, kernel addresses included;
 #  - --num-threads 2, refiltering, -F | -R and --dump-dmesg (the lab's
-#    marker) agree with the direct runs; --mem-usage equals the report.
+#    marker) agree with the direct runs; --mem-usage equals the report;
+#  - Debian's makedumpfile 1.7.2 for arm64, run under qemu-user
+#    (qemu-aarch64 -L with its libraries), writes byte for byte the same
+#    -l, -c and -E files at dump levels 2, 4, 8, 16 and 31.
 # Takes about 2 minutes (downloads on the first run), so it only runs with
 # MDF_ARM64_TEST=1.  Needs qemu-system-arm, gcc-aarch64-linux-gnu and the
 # lab's tools; the arm64 kernel, busybox and kexec-tools are fetched with
@@ -52,6 +55,19 @@ EOF
 	for d in "$CACHE"/debs/*.deb; do dpkg -x "$d" "$CACHE/stage" || return 1; done
 	dpkg -x "$CACHE"/kdeb/*.deb "$CACHE/kernel" || return 1
 	touch "$CACHE/staged"
+}
+
+stage_upstream() { # Debian's arm64 makedumpfile and its libraries, for qemu-user
+	local AA=(-o APT::Architecture=arm64 -o APT::Architectures=arm64
+		  -o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=-
+		  -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::State::status="$CACHE/apt/status"
+		  -o Dir::Cache="$CACHE/apt/cache")
+	mkdir -p "$CACHE/updebs" || return 1
+	(cd "$CACHE/updebs" && apt-get "${AA[@]}" download makedumpfile libc6 libdw1 libelf1 \
+		liblzo2-2 zlib1g liblzma5 libbz2-1.0 libzstd1) >"$T/apt-up.log" 2>&1 || return 1
+	rm -rf "$CACHE/upstream"
+	for d in "$CACHE"/updebs/*.deb; do dpkg -x "$d" "$CACHE/upstream" || return 1; done
+	touch "$CACHE/upstream-staged"
 }
 
 if [ -n "${MDF_ARM64_VMCORE:-}" ]; then
@@ -184,4 +200,27 @@ if "$MDF" --mem-usage "$ELF" >"$T/mu.out" 2>/dev/null &&
 	grep -q "User process data pages : $(printf '0x%016x' "${n:-0}")" "$T/dry.log"; then
 	ok "arm64-mem-usage ($n user pages)"
 else notok "arm64-mem-usage" "$(head -n 8 "$T/mu.out" | tr '\n' ' ')"; fi
+# ---- byte for byte against upstream's own arm64 build ------------------
+if ! command -v qemu-aarch64 >/dev/null 2>&1; then
+	skip "arm64-upstream-bytes" "no qemu-aarch64 (apt-get install qemu-user)"
+elif [ ! -f "$CACHE/upstream-staged" ] && ! stage_upstream; then
+	skip "arm64-upstream-bytes" "cannot fetch makedumpfile:arm64: $(tail -n 1 "$T/apt-up.log" 2>/dev/null)"
+else
+	UP=(qemu-aarch64 -L "$CACHE/upstream" "$CACHE/upstream/usr/bin/makedumpfile")
+	ver=$("${UP[@]}" -v 2>&1 | head -n 1)
+	for opt in "-l -d 31" "-c -d 31" "-E -d 31" "-l -d 2" "-l -d 4" "-l -d 8" "-l -d 16"; do
+		tag="arm64-upstream-bytes ${opt// /}"
+		rm -f "$T/up.out" "$T/our.out"
+		# shellcheck disable=SC2086
+		if ! "${UP[@]}" $opt "$ELF" "$T/up.out" >"$T/up.log" 2>&1; then
+			notok "$tag" "$ver: $(tail -n 2 "$T/up.log" | tr '\n' ' ')"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		"$MDF" $opt "$ELF" "$T/our.out" >/dev/null 2>&1
+		if cmp -s "$T/up.out" "$T/our.out"; then ok "$tag ($(stat -c %s "$T/our.out") bytes, $ver)"
+		else notok "$tag" "$(cmp "$T/up.out" "$T/our.out" 2>&1 | head -n 1)"; fi
+	done
+	rm -f "$T/up.out" "$T/our.out"
+fi
 exit 0
