@@ -496,7 +496,8 @@ static enum mdf_status finish_incomplete(struct writer *w,
 		return mdf_err_push(err, "the dump is incomplete and its header could not be marked so");
 	return mdf_err_push(err, "%s: the dump is incomplete (%llu of %llu pages written)",
 			    w->out->path, (unsigned long long)w->stats->pages,
-			    (unsigned long long)w->l.ndumpable);
+			    (unsigned long long)(w->p->split ? w->p->part_dumpable
+							     : w->l.ndumpable));
 }
 
 enum mdf_status kdump_write_dump(const struct kdump_write_params *p,

@@ -37,6 +37,8 @@ struct kdump_write_params {
 	bool split;
 	uint64_t start_pfn, end_pfn;
 	uint64_t total_dumpable;      /* with split: skips the counting pass */
+	uint64_t part_dumpable;       /* with split: this part's pages, for
+				       * the "incomplete" message */
 };
 
 struct kdump_write_stats {

@@ -92,6 +92,8 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 
 		p.start_pfn = bounds[i];
 		p.end_pfn = bounds[i + 1];
+		p.part_dumpable = split_target(p.total_dumpable, i + 1, n) -
+				  split_target(p.total_dumpable, i, n);
 		if (i > 0) {
 			memset(&part, 0, sizeof(part));
 			part.fd = -1;
