@@ -71,6 +71,52 @@ static void input_cache_config(const struct mdf_opts *o, struct cache_config *cc
 	}
 }
 
+/*
+ * --mem-usage on a /proc/kcore without a VMCOREINFO note (Linux 4.11 to
+ * 4.18: the note came in 4.19, commit 23c85094fe18, and RHEL 8's 4.18 has
+ * none): the running kernel's /sys/kernel/vmcoreinfo names where its note
+ * is in physical memory, which kcore's PT_LOADs map since 4.11.  Only for
+ * the live /proc/kcore itself (same inode): for any other file the sysfs
+ * file describes another kernel.
+ */
+#define KCORE_PATH "/proc/kcore"
+#define SYSFS_VMCOREINFO "/sys/kernel/vmcoreinfo"
+
+static enum mdf_status kcore_vmcoreinfo(struct mdf_ctx *ctx)
+{
+	const char *in = ctx->opts.vmcore;
+	struct stat a, b;
+	char text[128];
+	uint64_t paddr, size;
+	ssize_t n;
+	int fd;
+
+	if (fstat(ctx->in_fd, &a) != 0 || stat(KCORE_PATH, &b) != 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   "%s: no VMCOREINFO note (/proc/kcore has one from Linux 4.19 on)",
+				   in);
+	fd = open(SYSFS_VMCOREINFO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
+				     "%s: no VMCOREINFO note, and cannot open %s",
+				     in, SYSFS_VMCOREINFO);
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n < 0 || !vmcoreinfo_sysfs_parse(text, (size_t)n, &paddr, &size))
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   "%s: no VMCOREINFO note, and %s does not read \"ADDRESS SIZE\"",
+				   in, SYSFS_VMCOREINFO);
+	if (elf_info_vmcoreinfo_from_memory(&ctx->elf, &ctx->cache, paddr, size,
+					    &ctx->err) != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s (the note %s names)", in,
+				    SYSFS_VMCOREINFO);
+	pi_debug(&ctx->pr, "VMCOREINFO from %s: paddr 0x%llx, 0x%llx bytes\n",
+		 SYSFS_VMCOREINFO, (unsigned long long)paddr,
+		 (unsigned long long)size);
+	return MDF_OK;
+}
+
 static enum mdf_status open_input(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -106,10 +152,15 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 		return st;
 	}
 	mdf_err_clear(&ctx->err);
-	st = elf_info_open(&ctx->elf, ctx->in_fd, o->vmcore, &ctx->err);
+	st = elf_info_open_flags(&ctx->elf, ctx->in_fd, o->vmcore,
+				 o->mem_usage ? ELF_INFO_VMCOREINFO_LATER : 0,
+				 &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	return cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
+	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
+	if (st == MDF_OK && !ctx->elf.vmcoreinfo)
+		st = kcore_vmcoreinfo(ctx);
+	return st;
 }
 
 /* The ELF machine of a kdump-compressed input, from utsname.machine
@@ -776,7 +827,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		kp.nr_cpus = (int32_t)ctx->elf.nr_cpus;
 		kp.notes = ctx->elf.notes;
 		kp.notes_len = ctx->elf.notes_len;
-		kp.have_vmcoreinfo = ctx->elf.vmcoreinfo != NULL;
+		/* A VMCOREINFO taken from memory is in no note to point at. */
+		kp.have_vmcoreinfo = ctx->elf.vmcoreinfo && !ctx->elf.vmcoreinfo_mem;
 		kp.vmcoreinfo_off = ctx->elf.vmcoreinfo_off;
 		kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
 	}

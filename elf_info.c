@@ -251,7 +251,7 @@ static enum mdf_status elf_info_read_notes(struct elf_info *ei,
 			return st;
 		pos += len;
 	}
-	if (!ei->vmcoreinfo)
+	if (!ei->vmcoreinfo && !(ei->open_flags & ELF_INFO_VMCOREINFO_LATER))
 		return mdf_err_set(err, MDF_ERR_FORMAT, "no VMCOREINFO note");
 	return MDF_OK;
 }
@@ -463,12 +463,66 @@ out:
 enum mdf_status elf_info_open(struct elf_info *ei, int fd, const char *path,
 			      struct mdf_err *err)
 {
+	return elf_info_open_flags(ei, fd, path, 0, err);
+}
+
+#define ELF_INFO_MEM_NOTE_MAX (1u << 20)
+
+enum mdf_status elf_info_vmcoreinfo_from_memory(struct elf_info *ei,
+						struct cache *cache,
+						uint64_t paddr, uint64_t size,
+						struct mdf_err *err)
+{
+	unsigned char *buf;
+	uint32_t namesz, descsz;
+	uint64_t desc_off;
+	enum mdf_status st;
+
+	if (size < ELF_INFO_NHDR_SIZE || size > ELF_INFO_MEM_NOTE_MAX)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "VMCOREINFO note of 0x%llx bytes at paddr 0x%llx: size out of range",
+				   ull(size), ull(paddr));
+	buf = malloc((size_t)size);
+	if (!buf)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	st = elf_info_read_paddr(ei, cache, paddr, buf, (size_t)size, err);
+	if (st != MDF_OK) {
+		free(buf);
+		return mdf_err_push(err, "VMCOREINFO note at paddr 0x%llx", ull(paddr));
+	}
+	/* The kernel writes the note in its own byte order. */
+	namesz = elf_info_load32(ei, buf);
+	descsz = elf_info_load32(ei, buf + 4);
+	desc_off = ELF_INFO_NHDR_SIZE + note_align(namesz);
+	/* Sizes first: the name is only read inside the buffer. */
+	if (desc_off > size || descsz > size - desc_off ||
+	    !note_name_is(buf + ELF_INFO_NHDR_SIZE, namesz, "VMCOREINFO")) {
+		free(buf);
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "no VMCOREINFO note at paddr 0x%llx (0x%llx bytes)",
+				   ull(paddr), ull(size));
+	}
+	free(ei->vmcoreinfo_mem);
+	ei->vmcoreinfo_mem = buf;
+	ei->vmcoreinfo = (const char *)buf + desc_off;
+	ei->vmcoreinfo_len = descsz;
+	while (ei->vmcoreinfo_len && ei->vmcoreinfo[ei->vmcoreinfo_len - 1] == '\0')
+		ei->vmcoreinfo_len--;
+	ei->vmcoreinfo_off = 0;
+	ei->vmcoreinfo_descsz = descsz;
+	return MDF_OK;
+}
+
+enum mdf_status elf_info_open_flags(struct elf_info *ei, int fd, const char *path,
+				    unsigned flags, struct mdf_err *err)
+{
 	enum mdf_status st;
 	long ps;
 
 	memset(ei, 0, sizeof(*ei));
 	ei->fd = fd;
 	ei->path = path;
+	ei->open_flags = flags;
 	ps = sysconf(_SC_PAGESIZE);
 	ei->host_page_size = ps > 0 ? (size_t)ps : 4096;
 
@@ -500,6 +554,7 @@ void elf_info_close(struct elf_info *ei)
 	free(ei->loads);
 	free(ei->ranges);
 	free(ei->notes);
+	free(ei->vmcoreinfo_mem);
 	memset(ei, 0, sizeof(*ei));
 	ei->fd = -1;
 }

@@ -73,6 +73,11 @@ struct elf_info {
 	size_t vmcoreinfo_len;  /* text length, without trailing NULs */
 	size_t vmcoreinfo_off;  /* offset of the descriptor within notes */
 	size_t vmcoreinfo_descsz; /* the note's n_descsz */
+	/* VMCOREINFO read from memory (elf_info_vmcoreinfo_from_memory()),
+	 * not from a note of the file: vmcoreinfo points here, and
+	 * vmcoreinfo_off means nothing. */
+	unsigned char *vmcoreinfo_mem;
+	unsigned open_flags;    /* ELF_INFO_* given to elf_info_open_flags() */
 	unsigned nr_cpus;       /* NT_PRSTATUS notes */
 };
 
@@ -85,6 +90,24 @@ struct elf_info {
  */
 enum mdf_status elf_info_open(struct elf_info *ei, int fd, const char *path,
 			      struct mdf_err *err) MDF_MUST_CHECK;
+
+/** With elf_info_open_flags(): a missing VMCOREINFO note is not an error
+ * (vmcoreinfo stays NULL; the caller finds it elsewhere or fails). */
+#define ELF_INFO_VMCOREINFO_LATER 1u
+
+/** elf_info_open() with ELF_INFO_* @flags. */
+enum mdf_status elf_info_open_flags(struct elf_info *ei, int fd, const char *path,
+				    unsigned flags, struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Take VMCOREINFO from the ELF note of @size bytes (at most 1 MiB) at
+ * physical address @paddr, read through @cache: what a live kernel's
+ * /sys/kernel/vmcoreinfo names.  The note must be named "VMCOREINFO".
+ */
+enum mdf_status elf_info_vmcoreinfo_from_memory(struct elf_info *ei,
+						struct cache *cache,
+						uint64_t paddr, uint64_t size,
+						struct mdf_err *err) MDF_MUST_CHECK;
 void elf_info_close(struct elf_info *ei);
 
 /** Locate @paddr: MDF_ERR_NODATA if no segment covers it (a hole). */

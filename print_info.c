@@ -97,7 +97,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --mmap=never|try|always  how the input is mapped (default try)\n"
 "  --dry-run       do everything but write the dump\n"
 "  --mem-usage     count the pages of each type that -d 31 would drop, in\n"
-"                  a table; VMCORE is usually /proc/kcore (Linux 4.19 on)\n"
+"                  a table; VMCORE is usually /proc/kcore (Linux 4.11 on)\n"
 "  --show-stats    print the final report (message level 16)\n"
 "  --check-params  only check the command line\n"
 "  --dump-dmesg    write the kernel log of VMCORE to DMESGFILE\n"

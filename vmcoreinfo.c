@@ -571,3 +571,18 @@ size_t vmcoreinfo_count_set(const struct kinfo *ki)
 		n += vi_present(&vi_ents[i], ki);
 	return n;
 }
+
+bool vmcoreinfo_sysfs_parse(const char *text, size_t len, uint64_t *paddr_ret,
+			    uint64_t *size_ret)
+{
+	size_t sp = 0, end = len;
+
+	while (end && (text[end - 1] == '\n' || text[end - 1] == '\0'))
+		end--;
+	while (sp < end && text[sp] != ' ')
+		sp++;
+	if (sp == 0 || sp + 1 >= end)
+		return false;
+	return vi_parse_hex(text, sp, paddr_ret) &&
+	       vi_parse_hex(text + sp + 1, end - sp - 1, size_ret);
+}

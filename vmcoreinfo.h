@@ -125,4 +125,12 @@ bool vmcoreinfo_lookup(const struct kinfo *ki, const char *key,
  */
 size_t vmcoreinfo_count_set(const struct kinfo *ki);
 
+/**
+ * Parse /sys/kernel/vmcoreinfo ("%pa %x": the physical address of the
+ * running kernel's VMCOREINFO note, then its size, both hex, e.g.
+ * "0x0000000100c66000 1024").  False unless it is exactly that.
+ */
+bool vmcoreinfo_sysfs_parse(const char *text, size_t len, uint64_t *paddr_ret,
+			    uint64_t *size_ret);
+
 #endif

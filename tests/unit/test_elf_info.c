@@ -889,6 +889,66 @@ static void t_kcore_nophys(void)
 	}
 }
 
+/*
+ * Linux 4.11-4.18 /proc/kcore: no VMCOREINFO note in the file, but the
+ * running kernel's note is in physical memory where /sys/kernel/vmcoreinfo
+ * says.  Opened with ELF_INFO_VMCOREINFO_LATER, then taken from memory.
+ */
+static void t_vmcoreinfo_from_memory(void)
+{
+	static const char text[] = "OSRELEASE=4.18.0-305.el8\nPAGESIZE=4096\n";
+	static const int data[] = { LSB, MSB };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(data); i++) {
+		struct cache_config cfg = { .nentries = 4, .policy = CACHE_MMAP_NEVER };
+		struct std_core s;
+		struct elf_info ei;
+		struct cache cache;
+		struct mdf_err err;
+		enum mdf_status st;
+		unsigned char *n;
+		int fd;
+
+		std_core(&s, CLS64, data[i]);
+		s.img[STD_NOTE_OFF + s.vmci_desc - 12 + 9] = 'X'; /* no note */
+		/* The note as the kernel keeps it, at paddr 0x100100 (file 0x900). */
+		n = s.img + 0x900;
+		memset(n, 0, 0x80);
+		put(n, data[i], 4, 11);
+		put(n + 4, data[i], 4, sizeof(text) - 1);
+		memcpy(n + 12, "VMCOREINFO", 11);
+		memcpy(n + 24, text, sizeof(text) - 1);
+		fd = memfd_with(s.img, sizeof(s.img));
+		T_ASSERT(fd >= 0);
+		st = elf_info_open(&ei, fd, TPATH, &err);
+		T_EQ_STR(err.msg, TPATH ": no VMCOREINFO note");
+		T_OK(elf_info_open_flags(&ei, fd, TPATH, ELF_INFO_VMCOREINFO_LATER, &err), &err);
+		T_ASSERT(ei.vmcoreinfo == NULL);
+		T_OK(cache_init(&cache, fd, TPATH, &cfg, &err), &err);
+		T_OK(elf_info_vmcoreinfo_from_memory(&ei, &cache, 0x100100, 0x80, &err), &err);
+		T_EQ_U64(ei.vmcoreinfo_len, sizeof(text) - 1);
+		T_ASSERT(memcmp(ei.vmcoreinfo, text, sizeof(text) - 1) == 0);
+
+		/* Not a VMCOREINFO note there; a size the note does not fit;
+		 * a size out of range; an address in no PT_LOAD. */
+		st = elf_info_vmcoreinfo_from_memory(&ei, &cache, 0x100104, 0x40, &err);
+		T_EQ_U64(st, MDF_ERR_FORMAT);
+		T_EQ_STR(err.msg, "no VMCOREINFO note at paddr 0x100104 (0x40 bytes)");
+		st = elf_info_vmcoreinfo_from_memory(&ei, &cache, 0x100100, 0x30, &err);
+		T_EQ_STR(err.msg, "no VMCOREINFO note at paddr 0x100100 (0x30 bytes)");
+		st = elf_info_vmcoreinfo_from_memory(&ei, &cache, 0x100100, 4, &err);
+		T_EQ_STR(err.msg, "VMCOREINFO note of 0x4 bytes at paddr 0x100100: size out of range");
+		st = elf_info_vmcoreinfo_from_memory(&ei, &cache, 0x200000, 0x100, &err);
+		T_EQ_U64(st, MDF_ERR_NODATA);
+		T_ASSERT(strstr(err.msg, "VMCOREINFO note at paddr 0x200000") != NULL);
+		/* The earlier good one stays. */
+		T_EQ_U64(ei.vmcoreinfo_len, sizeof(text) - 1);
+		cache_release(&cache);
+		elf_info_close(&ei);
+		close(fd);
+	}
+}
+
 /* ---- a real x86_64 /proc/vmcore copy ---- */
 
 static void t_real_vmcore(void)
@@ -973,6 +1033,7 @@ int main(void)
 	T_RUN(t_err_note_past_segment);
 	T_RUN(t_err_no_vmcoreinfo);
 	T_RUN(t_kcore_nophys);
+	T_RUN(t_vmcoreinfo_from_memory);
 	T_RUN(t_real_vmcore);
 	return t_done();
 }

@@ -13,6 +13,7 @@
 
 #include "tap.h"
 #include "realvm.h"
+#include "util.h"
 #include "vmcoreinfo.h"
 
 /* Excerpt of the 6.1.0-57-amd64 text (Debian 12 kernel), lines verbatim. */
@@ -710,6 +711,27 @@ static void t_speed(void)
 	T_ASSERT(best < 1000.0);
 }
 
+/* /sys/kernel/vmcoreinfo: "%pa %x\n", as seen on this project's machine. */
+static void t_sysfs_parse(void)
+{
+	static const char good[] = "0x0000000100c66000 1024\n";
+	static const char *const bad[] = {
+		"", "\n", "0x100c66000", "0x100c66000 ", " 1024", "0x100c66000 10x4",
+		"0x100c66000  1024", "zz 1024", "0x100c66000 1024 7",
+		"0x1234567890abcdef0 1024",
+	};
+	uint64_t pa = 0, sz = 0;
+
+	T_ASSERT(vmcoreinfo_sysfs_parse(good, sizeof(good) - 1, &pa, &sz));
+	T_EQ_U64(pa, 0x100c66000ULL);
+	T_EQ_U64(sz, 0x1024);
+	T_ASSERT(vmcoreinfo_sysfs_parse("100c66000 1024", 14, &pa, &sz));
+	T_EQ_U64(pa, 0x100c66000ULL);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		if (vmcoreinfo_sysfs_parse(bad[i], strlen(bad[i]), &pa, &sz))
+			t_fail(__FILE__, __LINE__, bad[i]);
+}
+
 int main(void)
 {
 	T_RUN(t_excerpt_61);
@@ -731,5 +753,6 @@ int main(void)
 	T_RUN(t_format_limits);
 	T_RUN(t_format_max);
 	T_RUN(t_speed);
+	T_RUN(t_sysfs_parse);
 	return t_done();
 }
