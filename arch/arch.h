@@ -128,6 +128,10 @@ struct arch_state {
 	uint64_t vmemmap_base;
 	bool vmemmap_exact;
 
+	/* arm64: descriptors in the FEAT_LPA2 format (52-bit VAs with 4 or
+	 * 16 KiB pages). */
+	bool arm64_lpa2;
+
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
 	uint64_t pte_strip_mask;

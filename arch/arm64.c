@@ -10,6 +10,8 @@
  *                  "arm64: mm: Flip kernel VA space", dated 2019-08-07),
  *                  -(1 << (VA_BITS - 1)) before; half the VA space long
  *   vmemmap etc.   page tables only
+ * 52-bit VAs: with 64 KiB pages (FEAT_LVA/LPA) or, with 4 and 16 KiB
+ * pages, FEAT_LPA2 (Linux 6.9 on).
  * NUMBER(VA_BITS), NUMBER(kimage_voffset) and NUMBER(PHYS_OFFSET) are in
  * VMCOREINFO since Linux 4.12 (commit 20a166243328, "arm64: kdump: add
  * VMCOREINFO's for user-space tools"); NUMBER(TCR_EL1_T1SZ), the VA size
@@ -35,6 +37,11 @@
  * descriptor bits [15:12]. */
 #define ARM64_LPA_HI_SHIFT 12
 #define ARM64_LPA_HI_MASK 0xfULL
+/* 4 or 16 KiB granule with FEAT_LPA2: PA[49:page_shift] in place, PA[51:50]
+ * in descriptor bits [9:8] (the shareability field without LPA2). */
+#define ARM64_OA_MASK_50 0x0003ffffffffffffULL
+#define ARM64_LPA2_HI_SHIFT 8
+#define ARM64_LPA2_HI_MASK 0x3ULL
 
 #define ARM64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
 
@@ -106,13 +113,20 @@ static enum mdf_status arm64_va_bits(struct arch_state *st,
 					   (long long)t1sz, (long long)cfg);
 		st->va_bits = (unsigned)(64 - t1sz);
 	}
-	/* 52-bit VAs with 4 or 16 KiB pages (FEAT_LPA2, Linux 6.9 on) use
-	 * another descriptor format: refuse rather than misread it. */
-	if (st->va_bits > 48 && st->page_shift != 16)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP,
-				   "%u-bit virtual addresses with %llu-byte pages (LPA2) are not supported",
-				   st->va_bits, (unsigned long long)st->page_size);
 	st->levels = arm64_levels(st->va_bits, st->page_shift);
+	/* 52-bit VAs with 4 or 16 KiB pages need FEAT_LPA2 (TCR_EL1.DS set,
+	 * Linux 6.9 on; Debian's 16k kernels run so under qemu -cpu max):
+	 * descriptors then carry PA bits 51:50 in bits 9:8. */
+	st->arm64_lpa2 = st->va_bits == 52 && st->page_shift != 16;
+	/* Such a kernel on hardware without LPA2 runs with 48 bits; with 4
+	 * KiB pages that drops a level, and how swapper_pg_dir is entered
+	 * then is not modelled here: refuse rather than misread it. */
+	if (st->pgd_va_bits > st->va_bits &&
+	    arm64_levels(st->pgd_va_bits, st->page_shift) != st->levels)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "a kernel built for %u-bit VAs running with %u bits and %llu-byte pages is not supported",
+				   st->pgd_va_bits, st->va_bits,
+				   (unsigned long long)st->page_size);
 	return MDF_OK;
 }
 
@@ -175,8 +189,11 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 		st->direct.vaddr = ram_start + direct_delta;
 		st->direct.size = ram_end - ram_start;
 		st->direct.paddr = ram_start;
-	} else if (!have_direct && st->pgd_va_bits && st->have_phys_base && have_ver) {
-		/* No PT_LOADs (a kdump-compressed input): the layout rule. */
+	} else if (!have_direct && st->pgd_va_bits && st->pgd_va_bits <= 48 &&
+		   st->va_bits == st->pgd_va_bits && st->have_phys_base && have_ver) {
+		/* No PT_LOADs (a kdump-compressed input): the layout rule, for
+		 * the layouts it is known for (52-bit kernels size the linear
+		 * map at boot: those walk every address instead). */
 		unsigned vb = st->pgd_va_bits;
 
 		st->page_offset = ver >= ARM64_KVER(5, 4) ? ~0ULL << vb
@@ -203,8 +220,12 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 /* The output address of a table, block or page descriptor. */
 static uint64_t arm64_desc_oa(const struct arch_state *st, uint64_t e)
 {
-	uint64_t oa = e & ARM64_OA_MASK_48 & ~(st->page_size - 1);
+	uint64_t oa;
 
+	if (st->arm64_lpa2)
+		return (e & ARM64_OA_MASK_50 & ~(st->page_size - 1)) |
+		       ((e >> ARM64_LPA2_HI_SHIFT) & ARM64_LPA2_HI_MASK) << 50;
+	oa = e & ARM64_OA_MASK_48 & ~(st->page_size - 1);
 	if (st->page_shift == 16 && st->max_physmem_bits > 48)
 		oa |= ((e >> ARM64_LPA_HI_SHIFT) & ARM64_LPA_HI_MASK) << 48;
 	return oa;

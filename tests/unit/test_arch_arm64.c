@@ -147,11 +147,12 @@ static void t_init_errors(void)
 	T_EQ_U64(arch_init(&st, EM_AARCH64, &ki, NULL, 0, &err), MDF_ERR_FORMAT);
 	T_MSG(err, "arm64: NUMBER(TCR_EL1_T1SZ)=8 does not fit VA_BITS=48");
 
+	/* A 52-bit 4 KiB-page kernel running with 48 bits loses a level. */
 	ki_v61(&ki);
 	SET_U64(ki.num.VA_BITS, 52);
-	SET_U64(ki.num.TCR_EL1_T1SZ, 12);
+	SET_U64(ki.num.TCR_EL1_T1SZ, 16);
 	T_EQ_U64(arch_init(&st, EM_AARCH64, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
-	T_MSG(err, "arm64: 52-bit virtual addresses with 4096-byte pages (LPA2) are not supported");
+	T_MSG(err, "arm64: a kernel built for 52-bit VAs running with 48 bits and 4096-byte pages is not supported");
 
 	/* No VA_BITS (before 4.12): init works, the walk says what is missing. */
 	ki_v61(&ki);
@@ -302,6 +303,51 @@ static void t_walk_64k_52(void)
 	T_EQ_U64(m.log[0], st.pgd_paddr + 0x3ff * 8);
 }
 
+/*
+ * FEAT_LPA2: 16 KiB pages, 52-bit VAs in use (Debian's 6.12 arm64-16k
+ * kernel under qemu -cpu max: VA_BITS=52, TCR_EL1_T1SZ=0xc).  Four levels
+ * (shifts 47, 36, 25, 14; the top one 5 bits); PA[51:50] are descriptor
+ * bits [9:8], in table descriptors too.  No linear-map window from the
+ * layout rule without PT_LOADs.
+ */
+static void t_walk_16k_lpa2(void)
+{
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct arch_walk w;
+	uint64_t va = 0xfff0000000004321ULL; /* the linear map's first page */
+
+	ki_v61(&ki);
+	SET_U64(ki.page_size, 16384);
+	SET_U64(ki.num.VA_BITS, 52);
+	SET_U64(ki.num.TCR_EL1_T1SZ, 12);
+	SET_U64(ki.num.MAX_PHYSMEM_BITS, 52);
+	T_OK(arch_init(&st, EM_AARCH64, &ki, NULL, 0, &err), &err);
+	T_EQ_U64(st.levels, 4);
+	T_EQ_U64(st.va_bits, 52);
+	T_ASSERT(st.arm64_lpa2);
+	T_ASSERT(!st.direct.valid);
+	/* [51:47] 0, [46:36] 0, [35:25] 0, [24:14] 1.  The PUD table is at
+	 * PA 0x4_0000_4100_0000 (bit 50 set: descriptor bit 8). */
+	fake_put(&m, st.pgd_paddr, 0x41000000ULL | 0x100 | TBL);
+	fake_put(&m, 0x0004000041000000ULL, 0x41004000ULL | TBL);
+	fake_put(&m, 0x41004000ULL, 0x41008000ULL | TBL);
+	/* The page at PA 0x8_0000_5678_0000 (bit 51: descriptor bit 9), with
+	 * attribute bits the kernel sets (AF, UXN, PXN, DBM). */
+	fake_put(&m, 0x41008000ULL + 8, 0x56780000ULL | 0x200 | 0x0068000000000403ULL);
+	T_OK(arch_walk(&st, va, fake_read, &m, &w, &err), &err);
+	T_EQ_U64(w.paddr, 0x0008000056780321ULL);
+	T_EQ_U64(w.nsteps, 4);
+	T_EQ_U64(w.map_size, 16384);
+	/* Without LPA2 (48-bit VAs) bits 9:8 are shareability, not address. */
+	SET_U64(ki.num.VA_BITS, 48);
+	SET_U64(ki.num.TCR_EL1_T1SZ, 16);
+	T_OK(arch_init(&st, EM_AARCH64, &ki, NULL, 0, &err), &err);
+	T_ASSERT(!st.arm64_lpa2);
+}
+
 /* The lower-case spelling of some vendor kernels counts the same. */
 static void t_t1sz_lower_case(void)
 {
@@ -353,5 +399,6 @@ int main(void)
 	T_RUN(t_walk_64k_52);
 	T_RUN(t_walk_16k);
 	T_RUN(t_t1sz_lower_case);
+	T_RUN(t_walk_16k_lpa2);
 	return t_done();
 }
