@@ -31,21 +31,36 @@ if [ "${MDF_ARM64_TEST:-0}" != 1 ] && [ -z "${MDF_ARM64_VMCORE:-}" ]; then
 fi
 
 # ---- the vmcore ------------------------------------------------------
-stage() { # fetch and unpack the arm64 kernel and user space into $CACHE
-	local AA k
-	mkdir -p "$CACHE/apt/lists/partial" "$CACHE/apt/cache" "$CACHE/debs" "$CACHE/kdeb" || return 1
-	touch "$CACHE/apt/status"
-	cat >"$CACHE/apt/sources.list" <<'EOF'
-deb [trusted=yes] http://deb.debian.org/debian bookworm main
-deb [trusted=yes] http://deb.debian.org/debian-security bookworm-security main
-EOF
+# apt_opts DIR: AA = apt-get options for a separate arm64 apt state in DIR.
+apt_opts() {
 	AA=(-o APT::Architecture=arm64 -o APT::Architectures=arm64
-	    -o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=-
-	    -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::State::status="$CACHE/apt/status"
-	    -o Dir::Cache="$CACHE/apt/cache")
-	apt-get "${AA[@]}" update >"$T/apt.log" 2>&1 || return 1
-	k=$(apt-cache "${AA[@]}" search '^linux-image-6\.1\.0-[0-9]*-arm64$' 2>/dev/null |
-		awk '{print $1}' | sort -V | tail -n 1)
+	    -o Dir::Etc::sourcelist="$1/sources.list" -o Dir::Etc::sourceparts=-
+	    -o Dir::State::Lists="$1/lists" -o Dir::State::status="$1/status"
+	    -o Dir::Cache="$1/cache")
+}
+
+# apt_state DIR LOG SOURCE-LINE...: create that apt state, fetch its indexes.
+apt_state() {
+	local dir=$1 log=$2
+	shift 2
+	mkdir -p "$dir/lists/partial" "$dir/cache" || return 1
+	touch "$dir/status"
+	printf 'deb [trusted=yes] %s\n' "$@" >"$dir/sources.list"
+	apt_opts "$dir"
+	apt-get "${AA[@]}" update >"$log" 2>&1
+}
+
+# newest PATTERN: the newest package whose name matches (apt-cache regex).
+newest() {
+	apt-cache "${AA[@]}" search "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
+}
+
+stage() { # bookworm's newest 6.1 arm64 kernel and the user space, into $CACHE
+	local k
+	apt_state "$CACHE/apt" "$T/apt.log" "http://deb.debian.org/debian bookworm main" \
+		"http://deb.debian.org/debian-security bookworm-security main" || return 1
+	mkdir -p "$CACHE/debs" "$CACHE/kdeb" || return 1
+	k=$(newest '^linux-image-6\.1\.0-[0-9]*-arm64$')
 	[ -n "$k" ] || return 1
 	(cd "$CACHE/kdeb" && apt-get "${AA[@]}" download "$k") >>"$T/apt.log" 2>&1 || return 1
 	# busybox, kexec-tools and the libraries kexec links (Debian builds it with Xen).
@@ -60,10 +75,7 @@ EOF
 }
 
 stage_upstream() { # Debian's arm64 makedumpfile and its libraries, for qemu-user
-	local AA=(-o APT::Architecture=arm64 -o APT::Architectures=arm64
-		  -o Dir::Etc::sourcelist="$CACHE/apt/sources.list" -o Dir::Etc::sourceparts=-
-		  -o Dir::State::Lists="$CACHE/apt/lists" -o Dir::State::status="$CACHE/apt/status"
-		  -o Dir::Cache="$CACHE/apt/cache")
+	apt_opts "$CACHE/apt"
 	mkdir -p "$CACHE/updebs" || return 1
 	(cd "$CACHE/updebs" && apt-get "${AA[@]}" download makedumpfile libc6 libdw1 libelf1 \
 		liblzo2-2 zlib1g liblzma5 libbz2-1.0 libzstd1) >"$T/apt-up.log" 2>&1 || return 1
@@ -72,19 +84,11 @@ stage_upstream() { # Debian's arm64 makedumpfile and its libraries, for qemu-use
 	touch "$CACHE/upstream-staged"
 }
 
-# stage_16k: trixie's arm64-16k kernel (16 KiB pages, LPA2), into $CACHE/kernel16k.
-stage_16k() {
-	local AA k
-	mkdir -p "$CACHE/apt16/lists/partial" "$CACHE/apt16/cache" "$CACHE/kdeb16" || return 1
-	touch "$CACHE/apt16/status"
-	echo "deb [trusted=yes] http://deb.debian.org/debian trixie main" >"$CACHE/apt16/sources.list"
-	AA=(-o APT::Architecture=arm64 -o APT::Architectures=arm64
-	    -o Dir::Etc::sourcelist="$CACHE/apt16/sources.list" -o Dir::Etc::sourceparts=-
-	    -o Dir::State::Lists="$CACHE/apt16/lists" -o Dir::State::status="$CACHE/apt16/status"
-	    -o Dir::Cache="$CACHE/apt16/cache")
-	apt-get "${AA[@]}" update >"$T/apt16.log" 2>&1 || return 1
-	k=$(apt-cache "${AA[@]}" search '^linux-image-6\.12\.[0-9]*\+deb13-arm64-16k-unsigned$' 2>/dev/null |
-		awk '{print $1}' | sort -V | tail -n 1)
+stage_16k() { # trixie's arm64-16k kernel (16 KiB pages, LPA2), into $CACHE/kernel16k
+	local k
+	apt_state "$CACHE/apt16" "$T/apt16.log" "http://deb.debian.org/debian trixie main" || return 1
+	mkdir -p "$CACHE/kdeb16" || return 1
+	k=$(newest '^linux-image-6\.12\.[0-9]*\+deb13-arm64-16k-unsigned$')
 	[ -n "$k" ] || return 1
 	(cd "$CACHE/kdeb16" && apt-get "${AA[@]}" download "$k") >>"$T/apt16.log" 2>&1 || return 1
 	rm -rf "$CACHE/kernel16k"
