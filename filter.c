@@ -16,33 +16,6 @@
 
 #include "util.h"
 
-unsigned filter_parse_kver(const char *s)
-{
-	unsigned v[3] = { 0, 0, 0 };
-	int i = 0;
-
-	if (!s || *s < '0' || *s > '9')
-		return 0;
-	while (i < 3) {
-		unsigned n = 0;
-		int digits = 0;
-
-		while (*s >= '0' && *s <= '9' && digits < 6) {
-			n = n * 10 + (unsigned)(*s++ - '0');
-			digits++;
-		}
-		if (!digits)
-			break;
-		v[i++] = n;
-		if (*s != '.')
-			break;
-		s++;
-	}
-	if (i < 2)
-		return 0;
-	return filter_kver(v[0], v[1], v[2]);
-}
-
 static uint64_t bit(const struct kinfo_s64 *n)
 {
 	return n->set && n->v >= 0 && n->v < 64 ? 1ULL << n->v : 0;
@@ -57,7 +30,7 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	memset(warn, 0, sizeof(*warn));
 	r->dump_level = dump_level;
 	r->big_endian = big_endian;
-	r->kver = filter_parse_kver(ki->osrelease);
+	r->kver = util_parse_kver(ki->osrelease);
 	r->needs_memmap = (dump_level & ~DL_EXCLUDE_ZERO) != 0;
 	/* Hwpoison and offline pages go at every level, when we can see them;
 	 * without struct pages that is simply not possible. */
@@ -142,7 +115,7 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	} else if (ki->off.folio__folio_order.set) {
 		r->order_src = ORDER_FOLIO_FIELD;
 		r->off_order = ki->off.folio__folio_order.v;
-	} else if (r->kver >= filter_kver(6, 6, 0)) {
+	} else if (r->kver >= util_kver(6, 6, 0)) {
 		r->order_src = ORDER_PAGE1_FLAGS;
 	} else {
 		r->order_src = ORDER_NONE;

@@ -110,15 +110,6 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     struct page_verdict *ret);
 
-/** KERNEL_VERSION(a, b, c) as the kernel packs it. */
-static inline unsigned filter_kver(unsigned a, unsigned b, unsigned c)
-{
-	return (a << 16) + (b << 8) + (c > 255 ? 255 : c);
-}
-
-/** Parse "6.12.117+deb13-amd64" -> KERNEL_VERSION(6,12,117); 0 if not. */
-unsigned filter_parse_kver(const char *osrelease);
-
 /** Newest kernel whose struct page rules this file knows. */
 #define FILTER_NEWEST_KNOWN_KVER_MAJOR 7
 

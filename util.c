@@ -124,3 +124,30 @@ bool util_is_zero(const void *p, size_t len)
 			return false;
 	return true;
 }
+
+unsigned util_parse_kver(const char *s)
+{
+	unsigned v[3] = { 0, 0, 0 };
+	int i = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	while (i < 3) {
+		unsigned n = 0;
+		int digits = 0;
+
+		while (*s >= '0' && *s <= '9' && digits < 6) {
+			n = n * 10 + (unsigned)(*s++ - '0');
+			digits++;
+		}
+		if (!digits)
+			break;
+		v[i++] = n;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	if (i < 2)
+		return 0;
+	return util_kver(v[0], v[1], v[2]);
+}

@@ -86,4 +86,14 @@ static inline void store_le64(void *p, uint64_t v)
 /** True if all @len bytes at @p are zero (@len a multiple of 8, @p aligned). */
 bool util_is_zero(const void *p, size_t len);
 
+/** KERNEL_VERSION(a, b, c) as the kernel packs it (c clamped to 255). */
+static inline unsigned util_kver(unsigned a, unsigned b, unsigned c)
+{
+	return (a << 16) + (b << 8) + (c > 255 ? 255 : c);
+}
+
+/** Parse an OSRELEASE such as "6.12.117+deb13-amd64" into
+ * KERNEL_VERSION(6,12,117); 0 when it does not start "MAJOR.MINOR". */
+unsigned util_parse_kver(const char *osrelease);
+
 #endif

@@ -101,6 +101,13 @@ enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 	return MDF_OK;
 }
 
+const char *arch_level_name(unsigned levels, unsigned l)
+{
+	static const char names[][4] = { "PTE", "PMD", "PUD", "P4D" };
+
+	return l + 1 == levels ? "PGD" : names[l];
+}
+
 enum mdf_status arch_walk_read(struct arch_walk *walk, const char *level,
 			       uint64_t entry_paddr, uint64_t vaddr,
 			       arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,

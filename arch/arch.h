@@ -184,6 +184,11 @@ extern const struct arch_ops arch_arm64_ops;
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 				  unsigned dflt, struct mdf_err *err) MDF_MUST_CHECK;
 
+/** For the ops' walk: the kernel's name of level @l (0 = the leaf level)
+ * of a walk with @levels levels: "PTE", "PMD", "PUD", "P4D", and "PGD"
+ * for the top one. */
+const char *arch_level_name(unsigned levels, unsigned l);
+
 /**
  * For the ops' walk: read the entry at @entry_paddr through @rd and record
  * it as the next step of @walk under the name @level.  A failed read's

@@ -22,7 +22,6 @@
 #include "arch/arch.h"
 
 #include <elf.h>
-#include <stdio.h>
 
 #include "util.h"
 
@@ -43,18 +42,6 @@
 #define ARM64_LPA2_HI_SHIFT 8
 #define ARM64_LPA2_HI_MASK 0x3ULL
 
-#define ARM64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
-
-static bool arm64_kernel_version(const char *rel, unsigned *ver_ret)
-{
-	unsigned major, minor;
-
-	if (sscanf(rel, "%u.%u", &major, &minor) != 2)
-		return false;
-	*ver_ret = ARM64_KVER(major, minor);
-	return true;
-}
-
 /* Levels of a walk that resolves @va_bits with pages of 2^@page_shift:
  * each level resolves page_shift - 3 bits. */
 static unsigned arm64_levels(unsigned va_bits, unsigned page_shift)
@@ -62,14 +49,6 @@ static unsigned arm64_levels(unsigned va_bits, unsigned page_shift)
 	unsigned per = page_shift - 3;
 
 	return (va_bits - page_shift + per - 1) / per;
-}
-
-/* The kernel's level names, leaf first; the top level is always "PGD". */
-static const char *arm64_level_name(unsigned levels, unsigned l)
-{
-	static const char names[][4] = { "PTE", "PMD", "PUD", "P4D" };
-
-	return l + 1 == levels ? "PGD" : names[l];
 }
 
 static enum mdf_status arm64_page_size(struct arch_state *st,
@@ -138,8 +117,7 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 	uint64_t kimage_voffset = (uint64_t)ki->num.kimage_voffset.v;
 	bool have_direct = false, direct_conflict = false;
 	uint64_t direct_delta = 0, ram_start = UINT64_MAX, ram_end = 0;
-	unsigned ver = 0;
-	bool have_ver = arm64_kernel_version(ki->osrelease, &ver);
+	unsigned kver = util_parse_kver(ki->osrelease); /* 0: unknown */
 	enum mdf_status s;
 
 	s = arm64_page_size(st, ki, err);
@@ -190,13 +168,13 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 		st->direct.size = ram_end - ram_start;
 		st->direct.paddr = ram_start;
 	} else if (!have_direct && st->pgd_va_bits && st->pgd_va_bits <= 48 &&
-		   st->va_bits == st->pgd_va_bits && st->have_phys_base && have_ver) {
+		   st->va_bits == st->pgd_va_bits && st->have_phys_base && kver) {
 		/* No PT_LOADs (a kdump-compressed input): the layout rule, for
 		 * the layouts it is known for (52-bit kernels size the linear
 		 * map at boot: those walk every address instead). */
 		unsigned vb = st->pgd_va_bits;
 
-		st->page_offset = ver >= ARM64_KVER(5, 4) ? ~0ULL << vb
+		st->page_offset = kver >= util_kver(5, 4, 0) ? ~0ULL << vb
 							  : ~0ULL << (vb - 1);
 		st->page_offset_exact = true;
 		st->direct.valid = true;
@@ -251,7 +229,7 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 	for (unsigned l = st->levels - 1;; l--) {
 		unsigned shift = st->page_shift + l * per;
 		uint64_t idx, ep, e;
-		const char *name = arm64_level_name(st->levels, l);
+		const char *name = arch_level_name(st->levels, l);
 		enum mdf_status s;
 
 		if (l + 1 == st->levels) {

@@ -12,7 +12,6 @@
 #include "arch/arch.h"
 
 #include <elf.h>
-#include <stdio.h>
 
 #include "util.h"
 
@@ -56,46 +55,24 @@
 #define X86_64_PTE_PHYS_MASK 0x000ffffffffff000ULL
 #define X86_64_PTRS_SHIFT 9
 
-/* Parse "major.minor" at the start of OSRELEASE. */
-static bool x86_64_kernel_version(const char *rel, unsigned *ver_ret)
-{
-	unsigned major, minor;
-
-	if (sscanf(rel, "%u.%u", &major, &minor) != 2)
-		return false;
-	*ver_ret = major << 16 | minor;
-	return true;
-}
-
-#define X86_64_KVER(major, minor) ((unsigned)(major) << 16 | (unsigned)(minor))
-
 /* Is KASLR known to be off?  KERNELOFFSET= came with kernel-text KASLR
  * in Linux 3.14 (commit b6085a865762); randomization of the direct map and
  * vmalloc bases (CONFIG_RANDOMIZE_MEMORY, commits 021182e52fe0 and
  * a95ae27c2ee1) came in 4.8, of the vmemmap base in 4.9.  Without either
  * fact: unknown. */
-static bool x86_64_kaslr_off(const struct kinfo *ki, bool have_ver, unsigned ver)
+static bool x86_64_kaslr_off(const struct kinfo *ki, unsigned kver)
 {
 	if (ki->kernel_offset.set)
 		return ki->kernel_offset.v == 0;
-	return have_ver && ver < X86_64_KVER(4, 8);
-}
-
-/* The kernel's level names, leaf first; the top level is always "PGD". */
-static const char *x86_64_level_name(const struct arch_state *st, unsigned l)
-{
-	static const char names[][4] = { "PTE", "PMD", "PUD", "P4D" };
-
-	return l + 1 == st->levels ? "PGD" : names[l];
+	return kver && kver < util_kver(4, 8, 0);
 }
 
 static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki,
 				   const struct arch_seg_hint *segs, size_t nsegs,
 				   struct mdf_err *err)
 {
-	unsigned ver = 0;
-	bool have_ver = x86_64_kernel_version(ki->osrelease, &ver);
-	bool kaslr_off = x86_64_kaslr_off(ki, have_ver, ver);
+	unsigned kver = util_parse_kver(ki->osrelease); /* 0: unknown */
+	bool kaslr_off = x86_64_kaslr_off(ki, kver);
 	uint64_t image_size = X86_64_IMAGE_SIZE_GUESS;
 	uint64_t high_half;
 	bool have_direct = false, direct_conflict = false;
@@ -225,13 +202,13 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		st->page_offset = direct_delta;
 		st->page_offset_exact = true;
 	} else if (st->levels == 5) {
-		st->page_offset = have_ver && ver < X86_64_KVER(4, 20)
+		st->page_offset = kver && kver < util_kver(4, 20, 0)
 				  ? X86_64_PAGE_OFFSET_L5_PRE_4_20 : X86_64_PAGE_OFFSET_L5;
-		st->page_offset_exact = kaslr_off && have_ver && !direct_conflict;
+		st->page_offset_exact = kaslr_off && kver && !direct_conflict;
 	} else {
-		st->page_offset = have_ver && ver < X86_64_KVER(4, 20)
+		st->page_offset = kver && kver < util_kver(4, 20, 0)
 				  ? X86_64_PAGE_OFFSET_L4_PRE_4_20 : X86_64_PAGE_OFFSET_L4;
-		st->page_offset_exact = kaslr_off && have_ver && !direct_conflict;
+		st->page_offset_exact = kaslr_off && kver && !direct_conflict;
 	}
 	if (st->page_offset_exact) {
 		/* With KASLR the vmalloc area may start inside page_offset +
@@ -287,7 +264,7 @@ static enum mdf_status x86_64_walk(const struct arch_state *st, uint64_t vaddr,
 		unsigned shift = X86_64_PAGE_SHIFT + l * X86_64_PTRS_SHIFT;
 		uint64_t idx = (vaddr >> shift) & ((1U << X86_64_PTRS_SHIFT) - 1);
 		uint64_t ep = table + idx * 8;
-		const char *name = x86_64_level_name(st, l);
+		const char *name = arch_level_name(st->levels, l);
 		uint64_t e;
 		enum mdf_status s;
 

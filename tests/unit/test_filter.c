@@ -745,25 +745,6 @@ out:
 
 /* ---- single cases --------------------------------------------------------- */
 
-static void parse_kver(void)
-{
-	T_EQ_U64(filter_parse_kver("6.12.117+deb13-amd64"), filter_kver(6, 12, 117));
-	T_EQ_U64(filter_parse_kver("6.12.117+deb13-amd64"), 0x060c75);
-	T_EQ_U64(filter_parse_kver("5.10.0-30-amd64"), 0x050a00);
-	T_EQ_U64(filter_parse_kver("6.1.0-57-amd64"), 0x060100);
-	T_EQ_U64(filter_parse_kver("7.1"), 0x070100);
-	T_EQ_U64(filter_parse_kver("7.1-rc3"), 0x070100);
-	T_EQ_U64(filter_parse_kver("2.6.32-754.el6.x86_64"), 0x020620);
-	T_EQ_U64(filter_parse_kver("4.19.300"), 0x0413ff);  /* sublevel clamps */
-	T_EQ_U64(filter_parse_kver(""), 0);
-	T_EQ_U64(filter_parse_kver("abc"), 0);
-	T_EQ_U64(filter_parse_kver("6"), 0);
-	T_EQ_U64(filter_parse_kver("6."), 0);
-	T_EQ_U64(filter_parse_kver("v6.1"), 0);
-	T_EQ_U64(filter_parse_kver(NULL), 0);
-	T_EQ_U64(filter_kver(6, 6, 0), 0x060600);
-}
-
 static void init_errors(void)
 {
 	struct filter_rules r;
@@ -1349,7 +1330,6 @@ int main(void)
 			t_run(name, per_preset[j].fn);
 		}
 	}
-	T_RUN(parse_kver);
 	T_RUN(init_errors);
 	T_RUN(init_warnings);
 	T_RUN(missing_numbers_keep);

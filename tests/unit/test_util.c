@@ -415,6 +415,26 @@ static void is_zero(void)
 	memset(zbuf, 0, sizeof(zbuf));
 }
 
+/* OSRELEASE -> KERNEL_VERSION, for the filter's and the arch layers' rules. */
+static void parse_kver(void)
+{
+	T_EQ_U64(util_parse_kver("6.12.117+deb13-amd64"), util_kver(6, 12, 117));
+	T_EQ_U64(util_parse_kver("6.12.117+deb13-amd64"), 0x060c75);
+	T_EQ_U64(util_parse_kver("5.10.0-30-amd64"), 0x050a00);
+	T_EQ_U64(util_parse_kver("6.1.0-57-amd64"), 0x060100);
+	T_EQ_U64(util_parse_kver("7.1"), 0x070100);
+	T_EQ_U64(util_parse_kver("7.1-rc3"), 0x070100);
+	T_EQ_U64(util_parse_kver("2.6.32-754.el6.x86_64"), 0x020620);
+	T_EQ_U64(util_parse_kver("4.19.300"), 0x0413ff);  /* sublevel clamps */
+	T_EQ_U64(util_parse_kver(""), 0);
+	T_EQ_U64(util_parse_kver("abc"), 0);
+	T_EQ_U64(util_parse_kver("6"), 0);
+	T_EQ_U64(util_parse_kver("6."), 0);
+	T_EQ_U64(util_parse_kver("v6.1"), 0);
+	T_EQ_U64(util_parse_kver(NULL), 0);
+	T_EQ_U64(util_kver(6, 6, 0), 0x060600);
+}
+
 int main(void)
 {
 	T_RUN(parse_u64);
@@ -427,5 +447,6 @@ int main(void)
 	T_RUN(endian);
 	T_RUN(alignment);
 	T_RUN(is_zero);
+	T_RUN(parse_kver);
 	return t_done();
 }
