@@ -3,6 +3,7 @@
  */
 #include "dump.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -93,9 +94,8 @@ static enum mdf_status kcore_vmcoreinfo(struct mdf_ctx *ctx)
 
 	if (fstat(ctx->in_fd, &a) != 0 || stat(KCORE_PATH, &b) != 0 ||
 	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
-		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				   "%s: no VMCOREINFO note (/proc/kcore has one from Linux 4.19 on)",
-				   in);
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT, "%s: %s", in,
+				   ELF_INFO_NO_KCORE_VMCOREINFO);
 	fd = open(SYSFS_VMCOREINFO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
@@ -168,9 +168,9 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 static uint16_t kdump_machine(const char *uts_machine)
 {
 	if (strcmp(uts_machine, "x86_64") == 0)
-		return 62;	/* EM_X86_64 */
+		return EM_X86_64;
 	if (strcmp(uts_machine, "aarch64") == 0)
-		return 183;	/* EM_AARCH64 */
+		return EM_AARCH64;
 	return 0;
 }
 

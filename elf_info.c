@@ -451,10 +451,7 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 		goto out;
 	st = elf_info_read_notes(ei, ph, phnum, err);
 	if (st == MDF_ERR_FORMAT && !ei->vmcoreinfo && ei->nloads < nload_phdrs)
-		/* kcore's note: Linux 4.19, commit 23c85094fe18 ("proc/kcore:
-		 * add vmcoreinfo note to /proc/kcore"). */
-		st = mdf_err_set(err, MDF_ERR_FORMAT,
-				 "no VMCOREINFO note (/proc/kcore has one from Linux 4.19 on)");
+		st = mdf_err_set(err, MDF_ERR_FORMAT, ELF_INFO_NO_KCORE_VMCOREINFO);
 out:
 	free(ph);
 	return st;

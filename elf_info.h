@@ -91,6 +91,12 @@ struct elf_info {
 enum mdf_status elf_info_open(struct elf_info *ei, int fd, const char *path,
 			      struct mdf_err *err) MDF_MUST_CHECK;
 
+/** The message for a /proc/kcore-shaped file without VMCOREINFO (the
+ * note came in Linux 4.19, commit 23c85094fe18, "proc/kcore: add
+ * vmcoreinfo note to /proc/kcore"). */
+#define ELF_INFO_NO_KCORE_VMCOREINFO \
+	"no VMCOREINFO note (/proc/kcore has one from Linux 4.19 on)"
+
 /** With elf_info_open_flags(): a missing VMCOREINFO note is not an error
  * (vmcoreinfo stays NULL; the caller finds it elsewhere or fails). */
 #define ELF_INFO_VMCOREINFO_LATER 1u
