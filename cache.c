@@ -2,9 +2,9 @@
  * cache.c - input bytes by file offset: mmap()ed windows used in place and
  * pread() buffers, held in entries of any length (see cache.h).
  *
- * Where upstream maps 4 MiB windows (thousands of mmap/munmap calls per
- * dump), a window here is the whole span when window_max allows: one mmap
- * per PT_LOAD for a sequential pass.
+ * Where upstream maps 4 MiB windows (262,144 mmap calls for a pass over
+ * 1 TiB), a window here is 256 MiB: 4,096 calls for that pass, and 1 MiB
+ * of page tables for the two windows the budget allows at once.
  */
 #include "cache.h"
 
@@ -19,8 +19,47 @@
 
 #define CACHE_DEFAULT_ENTRIES 16
 #define CACHE_DEFAULT_READ_AHEAD ((size_t)256 << 10)
-#define CACHE_DEFAULT_WINDOW_64 ((uint64_t)1 << 40) /* 1 TiB */
-#define CACHE_DEFAULT_WINDOW_32 ((uint64_t)64 << 20) /* 64 MiB */
+#define CACHE_DEFAULT_WINDOW_64 ((uint64_t)256 << 20)
+#define CACHE_DEFAULT_WINDOW_32 ((uint64_t)64 << 20)
+/* Two windows of the default size. */
+#define CACHE_DEFAULT_BUDGET_64 (2 * CACHE_DEFAULT_WINDOW_64)
+#define CACHE_DEFAULT_BUDGET_32 (2 * CACHE_DEFAULT_WINDOW_32)
+
+void cache_budget_init(struct cache_budget *b, uint64_t limit)
+{
+	if (!limit)
+		limit = sizeof(void *) >= 8 ? CACHE_DEFAULT_BUDGET_64
+					    : CACHE_DEFAULT_BUDGET_32;
+	b->limit = limit;
+	atomic_init(&b->mapped, 0);
+	atomic_init(&b->peak, 0);
+}
+
+uint64_t cache_budget_peak(const struct cache_budget *b)
+{
+	return atomic_load(&((struct cache_budget *)b)->peak);
+}
+
+/* Take @len bytes of the budget; false when they would exceed it. */
+static bool budget_take(struct cache_budget *b, uint64_t len)
+{
+	uint64_t cur = atomic_load(&b->mapped), peak;
+
+	do {
+		if (len > b->limit || cur > b->limit - len)
+			return false;
+	} while (!atomic_compare_exchange_weak(&b->mapped, &cur, cur + len));
+	cur += len;
+	peak = atomic_load(&b->peak);
+	while (peak < cur && !atomic_compare_exchange_weak(&b->peak, &peak, cur))
+		;
+	return true;
+}
+
+static void budget_give(struct cache_budget *b, uint64_t len)
+{
+	atomic_fetch_sub(&b->mapped, len);
+}
 
 static const char *cache_name(const struct cache *c)
 {
@@ -41,6 +80,7 @@ static void cache_discard_unmap(struct cache *c, struct cache_entry *e)
 		/* munmap() only fails for a bad range, which we never pass. */
 		(void)munmap(e->map_addr, e->map_len);
 		c->stats.munmaps++;
+		budget_give(c->budget, e->map_len);
 	}
 	e->map_addr = NULL;
 	e->map_len = 0;
@@ -58,6 +98,7 @@ static void cache_entry_reset(struct cache_entry *e)
 	e->pins = 0;
 	e->map_addr = NULL;
 	e->map_len = 0;
+	e->map_off = 0;
 }
 
 static void cache_list_push_front(struct cache_list *l, struct cache_entry *e)
@@ -105,6 +146,9 @@ enum mdf_status cache_init(struct cache *c, int fd, const char *name,
 	memset(c, 0, sizeof(*c));
 	c->fd = fd;
 	c->name = name;
+	c->released = cf.released;
+	cache_budget_init(&c->own_budget, 0);
+	c->budget = cf.budget ? cf.budget : &c->own_budget;
 	if (ps <= 0 || (ps & (ps - 1)) != 0)
 		return mdf_err_set(err, MDF_ERR_INTERNAL,
 				   "%s: unusable host page size %ld",
@@ -163,6 +207,7 @@ void cache_stats_add(struct cache_stats *dst, const struct cache_stats *src)
 	dst->reads += src->reads;
 	dst->read_bytes += src->read_bytes;
 	dst->evictions += src->evictions;
+	dst->budget_reads += src->budget_reads;
 }
 
 void cache_release(struct cache *c)
@@ -290,6 +335,50 @@ void cache_free(struct cache *c, struct cache_entry *e)
 	cache_free_push(c, e);
 }
 
+/* Take @e off the used list and unmap it (it is idle: no pins). */
+static void cache_drop(struct cache *c, struct cache_entry *e)
+{
+	cache_list_remove(&c->used, e);
+	if (e->discard)
+		e->discard(c, e);
+	cache_free_push(c, e);
+}
+
+/* The least recently used window nobody holds, or NULL. */
+static struct cache_entry *cache_idle_window(struct cache *c)
+{
+	struct cache_entry *e;
+
+	for (e = c->used.tail; e && (e->pins || !e->map_addr); e = e->prev)
+		;
+	return e;
+}
+
+/*
+ * Make room in the budget for a window of @len bytes over file [ws, we):
+ * idle windows that overlap it go first (the new one replaces them, and
+ * they may have released bytes), then idle windows from the LRU end.
+ * False when the rest of the budget is pinned or held by other caches.
+ */
+static bool cache_room(struct cache *c, uint64_t ws, uint64_t we)
+{
+	struct cache_entry *e, *prev;
+
+	for (e = c->used.tail; e; e = prev) {
+		prev = e->prev;
+		if (e->map_addr && !e->pins && e->map_off < we &&
+		    ws < e->map_off + e->map_len)
+			cache_drop(c, e);
+	}
+	while (!budget_take(c->budget, we - ws)) {
+		e = cache_idle_window(c);
+		if (!e)
+			return false;
+		cache_drop(c, e);
+	}
+	return true;
+}
+
 /*
  * Try to serve [off, off+len) of a mappable span from a new window.
  * MDF_OK with *ret NULL means "read it instead".
@@ -334,15 +423,22 @@ static enum mdf_status cache_map(struct cache *c, uint64_t off, size_t len,
 	}
 	if (we > (uint64_t)INT64_MAX)
 		return MDF_OK; /* beyond off_t: let pread report it */
+	if (!cache_room(c, ws, we)) {
+		c->stats.budget_reads++;
+		return MDF_OK;
+	}
 
 	st = cache_take(c, 0, &e, err);
-	if (st != MDF_OK)
+	if (st != MDF_OK) {
+		budget_give(c->budget, we - ws);
 		return st;
+	}
 	addr = mmap(NULL, (size_t)(we - ws), PROT_READ, MAP_PRIVATE, c->fd,
 		    (off_t)ws);
 	if (addr == MAP_FAILED) {
 		int errnum = errno;
 
+		budget_give(c->budget, we - ws);
 		cache_free(c, e);
 		c->stats.mmap_failures++;
 		if (c->policy == CACHE_MMAP_ALWAYS)
@@ -360,6 +456,7 @@ static enum mdf_status cache_map(struct cache *c, uint64_t off, size_t len,
 	e->buf = addr;
 	e->map_addr = addr;
 	e->map_len = e->len;
+	e->map_off = ws;
 	e->discard = cache_discard_unmap;
 	cache_add(c, e);
 	*ret = e;
@@ -437,7 +534,9 @@ static enum mdf_status cache_fill(struct cache *c, uint64_t off, size_t len,
 		*ret = e;
 		return MDF_OK;
 	}
-	if (span->mappable && c->policy != CACHE_MMAP_NEVER) {
+	/* A small request does not get a window of its own. */
+	if (span->mappable && c->policy != CACHE_MMAP_NEVER &&
+	    len >= c->page_size) {
 		st = cache_map(c, off, len, span, &e, err);
 		if (st != MDF_OK)
 			return st;
@@ -519,31 +618,57 @@ enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 void cache_done(struct cache *c, uint64_t off, uint64_t len)
 {
 	uint64_t ps = c->page_size, end;
+	struct cache_entry *e, *next;
 
 	if (!len || !ps)
 		return;
 	end = len > UINT64_MAX - off ? UINT64_MAX : off + len;
-	for (struct cache_entry *e = c->used.head; e; e = e->next) {
-		uint64_t a, b;
+	for (e = c->used.head; e; e = next) {
+		uint64_t a, b, eend = e->off + e->len;
 
+		next = e->next;
 		if (!e->map_addr)
 			continue;
 		a = MDF_MAX(off, e->off);
-		b = MDF_MIN(end, e->off + e->len);
+		b = MDF_MIN(end, eend);
 		if (a >= b)
 			continue;
-		/* Round outward to 64 KiB, the kernel's fault-around size: a
-		 * fault maps the neighbouring pages too, and they must go as
-		 * well or a sparse pass keeps half of what it touched.  Safe
-		 * even for bytes still in use: the mapping is read-only and
-		 * private, so a later access refaults the same file bytes. */
+		/* Round the start down to 64 KiB, the kernel's fault-around
+		 * size: a fault maps the neighbouring pages too, and those
+		 * before the range must go as well or a sparse pass keeps
+		 * half of what it touched.  The end is not rounded up: the
+		 * bytes after it may be the reader's next ones, and released
+		 * bytes cost a new window; the next release takes them. */
 		a = MDF_MAX(align_down(a, CACHE_FAULT_AROUND), e->off);
-		b = MDF_MIN(align_up(b, CACHE_FAULT_AROUND), e->off + e->len);
 		a = align_up(a, ps);
 		b = align_down(b, ps);
-		if (a < b)
-			/* /proc/vmcore (VM_PFNMAP) answers EINVAL: harmless. */
-			(void)madvise((unsigned char *)e->map_addr + (a - e->off),
-				      (size_t)(b - a), MADV_DONTNEED);
+		if (a >= b)
+			continue;
+		/* /proc/vmcore (VM_PFNMAP) answers EINVAL: its pages stay
+		 * mapped until munmap, and the budget bounds them. */
+		(void)madvise((unsigned char *)e->map_addr + (a - e->map_off),
+			      (size_t)(b - a), MADV_DONTNEED);
+		if (c->released)
+			c->released((unsigned char *)e->map_addr + (a - e->map_off),
+				    (size_t)(b - a));
+		/* Never hand out [a, b) again: keep what lies after it, or
+		 * else what lies before it. */
+		if (b < eend) {
+			e->buf += b - e->off;
+			e->len = (size_t)(eend - b);
+			e->off = b;
+		} else {
+			e->len = (size_t)(a - e->off);
+		}
+		if (!e->len && !e->pins)
+			cache_drop(c, e);
 	}
+}
+
+void cache_trim(struct cache *c)
+{
+	struct cache_entry *e;
+
+	while ((e = cache_idle_window(c)) != NULL)
+		cache_drop(c, e);
 }

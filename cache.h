@@ -24,10 +24,28 @@
  * for instance.  Mapped windows never cross a span, read-ahead never
  * crosses a span, and a span that is not "mappable" (its start or end is
  * not page-aligned: the "fractional" pieces of a segment) is always read.
+ *
+ * Windows are bounded.  mmap() of /proc/vmcore fills the page tables of
+ * the whole window at once (remap_pfn_range: 2 MiB of page tables per GiB
+ * mapped), in a capture kernel whose memory is a small fixed reservation.
+ * So a window is at most window_max bytes (256 MiB), and every cache of a
+ * run draws its windows from one struct cache_budget (512 MiB mapped at
+ * once, 1 MiB of page tables): a new window first unmaps the cache's own
+ * least recently used idle windows, and when the budget still has no room
+ * (the rest is pinned, or held by other caches) the bytes are read
+ * instead.  Requests smaller than a page (page-table entries, list
+ * pointers) are read on a miss rather than given a window of their own.
+ *
+ * Released bytes are never touched again.  cache_done() drops the pages
+ * of a window from the process (MADV_DONTNEED) and shrinks the entry to
+ * the bytes it did not release, so a later request for released bytes
+ * misses and gets a fresh window (which replaces the old one) or a read:
+ * on /proc/vmcore a touch of a released page could fault (SIGBUS).
  */
 #ifndef MDF_CACHE_H
 #define MDF_CACHE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,7 +75,25 @@ struct cache_entry {
 	size_t rcap;
 	void *map_addr;           /* mapping to munmap, or NULL */
 	size_t map_len;
+	uint64_t map_off;         /* file offset of map_addr[0] */
 };
+
+/*
+ * How many bytes the caches of a run may have mapped at once, shared by
+ * all of them (the scan threads' caches and the main one).  Thread-safe.
+ */
+struct cache_budget {
+	uint64_t limit;
+	_Atomic uint64_t mapped;  /* now */
+	_Atomic uint64_t peak;    /* the most at any time */
+};
+
+/** Set up @b for at most @limit mapped bytes (0: the default, 512 MiB on
+ *  64-bit hosts). */
+void cache_budget_init(struct cache_budget *b, uint64_t limit);
+
+/** The most bytes mapped at once so far. */
+uint64_t cache_budget_peak(const struct cache_budget *b);
 
 /* Where the bytes of one request come from, as the input format sees it. */
 struct cache_span {
@@ -69,8 +105,13 @@ struct cache_config {
 	size_t nentries;        /* 0: default (16) */
 	enum cache_mmap_policy policy;
 	size_t read_ahead;      /* bytes per pread at least; 0: default (256 KiB) */
-	uint64_t window_max;    /* largest mapping; 0: default (whole span on
-				   64-bit hosts up to 1 TiB, 64 MiB on 32-bit) */
+	uint64_t window_max;    /* largest mapping; 0: default (256 MiB on
+				   64-bit hosts, 64 MiB on 32-bit) */
+	struct cache_budget *budget; /* shared with other caches; NULL: a
+					budget of the cache's own (default) */
+	/* Tests: called with the address range of every cache_done()
+	 * release, after it (to make those bytes inaccessible). */
+	void (*released)(void *addr, size_t len);
 };
 
 struct cache_stats {
@@ -78,6 +119,7 @@ struct cache_stats {
 	uint64_t mmaps, munmaps, mmap_failures;
 	uint64_t reads, read_bytes;
 	uint64_t evictions;
+	uint64_t budget_reads;    /* reads because the map budget was full */
 };
 
 /* A doubly linked list of entries (through prev/next). */
@@ -95,6 +137,9 @@ struct cache {
 	size_t nentries;
 	uint64_t file_size;        /* st_size of a regular file, 0 if unknown:
 				      no window reaches a page past it */
+	struct cache_budget *budget; /* &own_budget or a shared one */
+	struct cache_budget own_budget;
+	void (*released)(void *addr, size_t len);
 	struct cache_entry *entries;
 	struct cache_entry *free_list;              /* singly linked via next */
 	struct cache_list pending;                  /* being filled */
@@ -184,9 +229,16 @@ enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 			    uint64_t off, const struct cache_span *span,
 			    struct mdf_err *err) MDF_MUST_CHECK;
 
-/** Hint: the bytes [off, off+len) will not be read again soon.  Mapped
- *  pages in that range are dropped from this process (MADV_DONTNEED) so
- *  that a sequential pass keeps its resident set small. */
+/** The bytes [off, off+len) will not be read again soon.  Mapped pages in
+ *  that range (its start rounded down to the kernel's 64 KiB fault-around)
+ *  are dropped from this process (MADV_DONTNEED), so that a sequential pass
+ *  keeps its resident set small, and are never handed out again: their
+ *  entry shrinks to the bytes after them (or, when none are left after
+ *  them, before them); an entry left with nothing is unmapped. */
 void cache_done(struct cache *c, uint64_t off, uint64_t len);
+
+/** Unmap every window nobody holds (before other caches start to map:
+ *  the budget is shared). */
+void cache_trim(struct cache *c);
 
 #endif

@@ -61,10 +61,13 @@ static uint64_t mem_free_bytes(void)
 }
 
 /* How the input is cached (--non-mmap etc.): the main cache and every
- * scan thread's use the same. */
-static void input_cache_config(const struct mdf_opts *o, struct cache_config *cc)
+ * scan thread's use the same, and share one map budget. */
+static void input_cache_config(struct mdf_ctx *ctx, struct cache_config *cc)
 {
+	const struct mdf_opts *o = &ctx->opts;
+
 	memset(cc, 0, sizeof(*cc));
+	cc->budget = &ctx->map_budget;
 	switch (o->mmap) {
 	case MDF_MMAP_NEVER: cc->policy = CACHE_MMAP_NEVER; break;
 	case MDF_MMAP_ALWAYS: cc->policy = CACHE_MMAP_ALWAYS; break;
@@ -130,7 +133,8 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	if (ctx->in_fd < 0)
 		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
 				     "cannot open %s", o->vmcore);
-	input_cache_config(o, &cc);
+	cache_budget_init(&ctx->map_budget, 0);
+	input_cache_config(ctx, &cc);
 	/* A kdump-compressed input is filtered again (refiltering). */
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) == MDF_OK &&
 	    diskdump_probe(head, got)) {
@@ -302,7 +306,9 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	    ctx->mm.model == MEMMAP_NONE || ctx->max_pfn <= SCAN_ALIGN_PFNS ||
 	    ctx->cycle_pfns < SCAN_ALIGN_PFNS)
 		return MDF_OK;
-	input_cache_config(&ctx->opts, &cc);
+	input_cache_config(ctx, &cc);
+	/* The threads' windows together fit the budget. */
+	cc.window_max = ctx->map_budget.limit / ctx->opts.num_threads;
 	memset(&sc, 0, sizeof(sc));
 	sc.nthreads = ctx->opts.num_threads;
 	sc.fd = ctx->in_fd;
@@ -502,6 +508,9 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 	enum mdf_status st;
 
 	if (ctx->scan && ctx->rules.scan && ctx->mm.model != MEMMAP_NONE) {
+		/* The threads map windows of their own from the shared
+		 * budget: give back what this thread holds. */
+		cache_trim(&ctx->cache);
 		st = scan_cycle(ctx->scan, &ctx->rules, &ctx->mm, &ctx->present,
 				&ctx->dumpable, &ctx->carry, counts, &res, &parts,
 				&ctx->err);

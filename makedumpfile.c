@@ -40,6 +40,7 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	scan_pool_stop(ctx->scan, &ctx->cache.stats);
 	cache_release(&ctx->cache);
 	ctx->report.cache = ctx->cache.stats;
+	ctx->report.map_peak = cache_budget_peak(&ctx->map_budget);
 	ctx->report.elapsed = pi_now() - ctx->t_start;
 	if (st == MDF_OK && ctx->opts.mem_usage) {
 		pi_report(&ctx->pr, &ctx->report, false);

@@ -41,6 +41,7 @@ struct mdf_ctx {
 
 	int in_fd;
 	struct cache cache;
+	struct cache_budget map_budget; /* every input cache's windows */
 	struct elf_info elf;       /* ELF input, or */
 	struct diskdump_info dd;   /* kdump-compressed input (refiltering) */
 	bool is_kdump;

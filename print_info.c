@@ -201,12 +201,18 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 			(unsigned long long)s->hits,
 			(unsigned long long)s->misses,
 			lookups ? 100.0 * (double)s->hits / (double)lookups : 0.0);
-		fprintf(f, "Input: mmap %llu, munmap %llu, read %llu (%llu bytes)%s\n",
+		fprintf(f, "Input: mmap %llu, munmap %llu, read %llu (%llu bytes)",
 			(unsigned long long)s->mmaps,
 			(unsigned long long)s->munmaps,
 			(unsigned long long)s->reads,
-			(unsigned long long)s->read_bytes,
-			s->mmap_failures ? ", mmap failed: fell back to read" : "");
+			(unsigned long long)s->read_bytes);
+		if (s->budget_reads)
+			fprintf(f, ", %llu of them for want of map room",
+				(unsigned long long)s->budget_reads);
+		if (s->mmaps)
+			fprintf(f, ", mapped at most %llu MiB at once",
+				(unsigned long long)((r->map_peak + (1 << 20) - 1) >> 20));
+		fputs(s->mmap_failures ? ", mmap failed: fell back to read\n" : "\n", f);
 	}
 	for (unsigned i = 0; i < r->nphases; i++)
 		fprintf(f, "STEP [%-28s] : %f seconds\n", r->phases[i].name,

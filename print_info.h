@@ -51,6 +51,7 @@ struct mdf_report {
 	struct mdf_page_counts pages;
 	struct cache_stats cache;
 	bool have_cache;
+	uint64_t map_peak;      /* input bytes mapped at once, at most */
 	uint64_t write_bytes;
 	bool wrote;
 	struct {

@@ -90,8 +90,10 @@ static enum mdf_status worker_process(void *job_arg, void *state,
 
 	st = filter_cycle(job->rules, &job->mm, &w->rm, &job->present,
 			  &job->dumpable, w->buf, &job->carry, &job->counts, err);
-	/* The part is done: let its input bytes go from this mapping. */
+	/* The part is done: let its input bytes go from this mapping, and
+	 * its windows go back to the budget the writer maps from. */
 	readmem_retire_flush(&w->rm);
+	cache_trim(&w->cache);
 	return st;
 }
 

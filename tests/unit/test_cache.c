@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,8 +105,11 @@ static void t_init_defaults(void)
 	T_EQ_U64(c.policy, CACHE_MMAP_NEVER);
 	T_EQ_U64(c.page_size, g_ps);
 	T_EQ_U64(c.file_size, g_size);
-	T_EQ_U64(c.window_max, sizeof(void *) >= 8 ? (uint64_t)1 << 40
+	T_EQ_U64(c.window_max, sizeof(void *) >= 8 ? (uint64_t)256 << 20
 						   : (uint64_t)64 << 20);
+	/* Its own budget: two windows of the default size. */
+	T_ASSERT(c.budget == &c.own_budget);
+	T_EQ_U64(c.budget->limit, 2 * c.window_max);
 	cache_release(&c);
 
 	cfg.window_max = g_ps - 1;
@@ -434,9 +438,12 @@ static void t_map_whole_span(void)
 	uint64_t n = 0;
 
 	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
+	/* A page-sized request maps; the small ones after it hit. */
 	for (uint64_t off = sp.start; off < sp.end; off += 512, n++) {
-		T_OK(cache_get(&c, off, 512, &sp, &p, &err), &err);
-		T_ASSERT(pat_check(p, off, 512));
+		size_t len = off == sp.start ? g_ps : 512;
+
+		T_OK(cache_get(&c, off, len, &sp, &p, &err), &err);
+		T_ASSERT(pat_check(p, off, len));
 	}
 	T_EQ_U64(c.stats.mmaps, 1);
 	T_EQ_U64(c.stats.reads, 0);
@@ -459,6 +466,31 @@ static void t_map_whole_span(void)
 	T_EQ_U64(c.stats.munmaps, 1);
 }
 
+/* A request smaller than a page does not get a window on a miss. */
+static void t_small_reads(void)
+{
+	struct cache c;
+	struct cache_config cfg = cfg_of(CACHE_MMAP_ALWAYS, 4, g_ps, 0);
+	struct cache_span sp = span_of(0, 64 * (uint64_t)g_ps, true);
+	const unsigned char *p;
+	struct mdf_err err;
+
+	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
+	T_OK(cache_get(&c, 40 * (uint64_t)g_ps + 8, 8, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 40 * (uint64_t)g_ps + 8, 8));
+	T_EQ_U64(c.stats.mmaps, 0);
+	T_EQ_U64(c.stats.reads, 1);
+	T_EQ_U64(c.stats.read_bytes, g_ps);   /* with its read-ahead */
+	/* A page maps the span; small requests in it hit the window. */
+	T_OK(cache_get(&c, 0, g_ps, &sp, &p, &err), &err);
+	T_EQ_U64(c.stats.mmaps, 1);
+	T_OK(cache_get(&c, 20 * (uint64_t)g_ps + 8, 8, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 20 * (uint64_t)g_ps + 8, 8));
+	T_EQ_U64(c.stats.mmaps, 1);
+	T_EQ_U64(c.stats.reads, 1);
+	cache_release(&c);
+}
+
 static void t_window_max(void)
 {
 	struct cache c;
@@ -469,17 +501,21 @@ static void t_window_max(void)
 	struct mdf_err err;
 
 	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
-	for (uint64_t off = 0; off < sp.end; off += 256) {
-		T_OK(cache_get(&c, off, 256, &sp, &p, &err), &err);
-		T_ASSERT(pat_check(p, off, 256));
+	for (uint64_t off = 0; off < sp.end; off += g_ps / 2) {
+		if (off % w == 0) { /* a page-sized request maps the tile */
+			T_OK(cache_get(&c, off, g_ps, &sp, &p, &err), &err);
+			T_ASSERT(pat_check(p, off, g_ps));
+		}
+		T_OK(cache_get(&c, off, g_ps / 2, &sp, &p, &err), &err);
+		T_ASSERT(pat_check(p, off, g_ps / 2));
 		T_ASSERT(c.used.head->len <= w);
 	}
 	T_EQ_U64(c.stats.mmaps, 16);
 	T_EQ_U64(c.stats.munmaps, 13);  /* three windows still cached */
 	T_EQ_U64(c.stats.reads, 0);
 	/* A request straddling two tiles gets a window of its own. */
-	T_OK(cache_get(&c, w - 8, 16, &sp, &p, &err), &err);
-	T_ASSERT(pat_check(p, w - 8, 16));
+	T_OK(cache_get(&c, w - 8, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, w - 8, g_ps));
 	T_EQ_U64(c.used.head->off, align_down(w - 8, g_ps));
 	T_EQ_U64(c.used.head->len, w);
 	T_EQ_U64(c.stats.mmaps, 17);
@@ -596,7 +632,8 @@ static void t_mmap_failure_try(void)
 		T_ASSERT(!"cache_init");
 	}
 	for (uint64_t off = base; off < sp.end; off += 1000) {
-		size_t len = MDF_MIN(1000, sp.end - off);
+		/* The first request is a page: it tries a window. */
+		size_t len = MDF_MIN(off == base ? g_ps : 1000, sp.end - off);
 
 		if (cache_get(&c, off, len, &sp, &p, &err) != MDF_OK ||
 		    !pat_check(p, off, len))
@@ -632,7 +669,7 @@ static void t_mmap_failure_always(void)
 	}
 	sp = span_of(base, base + 2 * g_ps, true);
 	if (cache_init(&c, fd, "/proc/self/mem", &cfg, &err) == MDF_OK) {
-		st = cache_get(&c, base, 8, &sp, &p, &err);
+		st = cache_get(&c, base, g_ps, &sp, &p, &err);
 		cache_release(&c);
 	}
 	close(fd);
@@ -677,8 +714,8 @@ static void t_short_read(void)
 	T_OK(cache_get(&c, g_size - 8, 8, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, g_size - 8, 8));
 	T_EQ_U64(c.stats.mmaps, 0);
-	T_OK(cache_get(&c, 8, 8, &sp, &p, &err), &err);
-	T_ASSERT(pat_check(p, 8, 8));
+	T_OK(cache_get(&c, 8, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 8, g_ps));
 	T_EQ_U64(c.stats.mmaps, 1);
 	T_EQ_U64(c.used.head->len, 64 * (uint64_t)g_ps);
 	cache_release(&c);
@@ -711,22 +748,196 @@ static void t_cache_done(void)
 	struct mdf_err err;
 
 	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
+	/* A forward pass releasing what it read: the window shrinks ahead
+	 * of the reader and is unmapped when nothing is left of it. */
 	for (uint64_t off = 0; off < sp.end; off += g_ps) {
 		T_OK(cache_get(&c, off, g_ps, &sp, &p, &err), &err);
 		T_ASSERT(pat_check(p, off, g_ps));
+		T_EQ_U64(c.used.head->off, off);
 		cache_done(&c, off, g_ps);
 	}
+	T_EQ_U64(c.stats.mmaps, 1);
+	T_EQ_U64(c.stats.munmaps, 1);
+	T_ASSERT(c.used.head == NULL);
 	cache_done(&c, 0, UINT64_MAX);   /* whole range, no overflow */
 	cache_done(&c, 17, 3 * g_ps);    /* unaligned ends */
 	cache_done(&c, 5, 0);
-	/* Still readable (refaulted from the file), still the same window. */
-	for (uint64_t off = 0; off < sp.end; off += 1024) {
-		T_OK(cache_get(&c, off, 1024, &sp, &p, &err), &err);
-		T_ASSERT(pat_check(p, off, 1024));
-	}
-	T_EQ_U64(c.stats.mmaps, 1);
-	T_EQ_U64(c.stats.munmaps, 0);
+	/* Released bytes come back through a new window. */
+	T_OK(cache_get(&c, 0, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 0, g_ps));
+	T_EQ_U64(c.stats.mmaps, 2);
+	/* A release in the middle keeps what lies after it... */
+	cache_done(&c, 16 * (uint64_t)g_ps + 3, 4 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->off, 20 * (uint64_t)g_ps);
+	T_OK(cache_get(&c, 40 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 40 * (uint64_t)g_ps, g_ps));
+	T_EQ_U64(c.stats.mmaps, 2);
+	/* ...so the bytes before it need a window again, which replaces the
+	 * old one (it maps the same bytes). */
+	T_OK(cache_get(&c, 2 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 2 * (uint64_t)g_ps, g_ps));
+	T_EQ_U64(c.stats.mmaps, 3);
+	T_EQ_U64(c.stats.munmaps, 2);
+	/* A release that reaches the end keeps what lies before it. */
+	cache_done(&c, 48 * (uint64_t)g_ps, 20 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->off, 0);
+	T_EQ_U64(c.used.head->len, 48 * (uint64_t)g_ps);
+	/* Less than a page releases nothing. */
+	cache_done(&c, 32 * (uint64_t)g_ps + 1, g_ps - 2);
+	T_EQ_U64(c.used.head->len, 48 * (uint64_t)g_ps);
 	cache_release(&c);
+	T_EQ_U64(c.stats.munmaps, 3);
+}
+
+/* Windows of 4 pages, a budget of 2 of them. */
+static void t_budget(void)
+{
+	struct cache a, b;
+	struct cache_budget bud;
+	uint64_t w = 4 * (uint64_t)g_ps;
+	struct cache_config cfg = cfg_of(CACHE_MMAP_TRY, 8, g_ps, w);
+	struct cache_span sp = span_of(0, 64 * (uint64_t)g_ps, true);
+	struct cache_entry *pin1, *pin2;
+	const unsigned char *p;
+	struct mdf_err err;
+
+	cache_budget_init(&bud, 2 * w);
+	cfg.budget = &bud;
+	T_OK(cache_init(&a, g_fd, g_path, &cfg, &err), &err);
+	T_OK(cache_init(&b, g_fd, g_path, &cfg, &err), &err);
+	T_ASSERT(a.budget == &bud && b.budget == &bud);
+	for (uint64_t t = 0; t < 3; t++) {
+		T_OK(cache_get(&a, t * w, g_ps, &sp, &p, &err), &err);
+		T_ASSERT(pat_check(p, t * w, g_ps));
+	}
+	/* The third window unmapped the least recently used one first. */
+	T_EQ_U64(a.stats.mmaps, 3);
+	T_EQ_U64(a.stats.munmaps, 1);
+	T_EQ_U64(atomic_load(&bud.mapped), 2 * w);
+	T_EQ_U64(cache_budget_peak(&bud), 2 * w);
+	/* Both windows pinned: a fourth tile is read, not mapped. */
+	T_OK(cache_get_pinned(&a, w, g_ps, &sp, &p, &pin1, &err), &err);
+	T_OK(cache_get_pinned(&a, 2 * w, g_ps, &sp, &p, &pin2, &err), &err);
+	T_OK(cache_get(&a, 3 * w, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 3 * w, g_ps));
+	T_EQ_U64(a.stats.mmaps, 3);
+	T_EQ_U64(a.stats.budget_reads, 1);
+	T_ASSERT(!cache_entry_mapped(a.used.head));
+	/* The other cache finds no room either... */
+	T_OK(cache_get(&b, 5 * w, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 5 * w, g_ps));
+	T_EQ_U64(b.stats.mmaps, 0);
+	T_EQ_U64(b.stats.budget_reads, 1);
+	/* ...until the first one gives its windows back. */
+	cache_unpin(&a, pin1);
+	cache_trim(&a);
+	T_EQ_U64(a.stats.munmaps, 2);    /* the idle one; the pinned stays */
+	T_ASSERT(cache_entry_mapped(pin2) && pin2->pins == 1);
+	T_OK(cache_get(&b, 6 * w, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 6 * w, g_ps));
+	T_EQ_U64(b.stats.mmaps, 1);
+	T_EQ_U64(atomic_load(&bud.mapped), 2 * w);
+	cache_unpin(&a, pin2);
+	cache_release(&a);
+	cache_release(&b);
+	T_EQ_U64(atomic_load(&bud.mapped), 0);
+	T_EQ_U64(cache_budget_peak(&bud), 2 * w);
+	/* A budget below one window: everything is read. */
+	cache_budget_init(&bud, w - g_ps);
+	T_OK(cache_init(&a, g_fd, g_path, &cfg, &err), &err);
+	T_OK(cache_get(&a, 0, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 0, g_ps));
+	T_EQ_U64(a.stats.mmaps, 0);
+	T_EQ_U64(a.stats.budget_reads, 1);
+	cache_release(&a);
+}
+
+/*
+ * The reader never touches released bytes.  Every range cache_done()
+ * releases is made inaccessible (PROT_NONE) through the test hook, so a
+ * pointer the cache hands out into one would fault when checked; random
+ * requests, pins and releases over two caches sharing a small budget.
+ */
+static void protect_released(void *addr, size_t len)
+{
+	if (mprotect(addr, len, PROT_NONE) != 0)
+		abort();
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void t_released_never_touched(void)
+{
+	struct cache cs[2];
+	struct cache_budget bud;
+	uint64_t w = 4 * (uint64_t)g_ps, seed = 0x9e3779b97f4a7c15ULL;
+	struct cache_config cfg = cfg_of(CACHE_MMAP_ALWAYS, 6, 2 * g_ps, w);
+	struct cache_span sp = span_of(0, 64 * (uint64_t)g_ps, true);
+	struct cache_entry *pins[2][2] = { { NULL, NULL }, { NULL, NULL } };
+	const unsigned char *p;
+	struct mdf_err err;
+	uint64_t released = 0, remaps = 0;
+
+	cache_budget_init(&bud, 3 * w);
+	cfg.budget = &bud;
+	cfg.released = protect_released;
+	for (int i = 0; i < 2; i++)
+		T_OK(cache_init(&cs[i], g_fd, g_path, &cfg, &err), &err);
+	for (int it = 0; it < 20000; it++) {
+		uint64_t r = rnd(&seed);
+		struct cache *c = &cs[r & 1];
+		struct cache_entry **pn = pins[r & 1];
+		uint64_t off = (r >> 8) % sp.end;
+		size_t len;
+
+		switch ((r >> 4) % 8) {
+		case 0: /* release a range (the caller's contract: no pins
+			   held into it, so let them go first) */
+			for (int k = 0; k < 2; k++) {
+				cache_unpin(c, pn[k]);
+				pn[k] = NULL;
+			}
+			cache_done(c, off, (r >> 40) % (6 * w));
+			released++;
+			break;
+		case 1: /* pin, or let a pin go */
+			if (pn[r >> 63]) {
+				cache_unpin(c, pn[r >> 63]);
+				pn[r >> 63] = NULL;
+				break;
+			}
+			len = g_ps;
+			off = MDF_MIN(off, sp.end - len);
+			T_OK(cache_get_pinned(c, off, len, &sp, &p, &pn[r >> 63], &err),
+			     &err);
+			T_ASSERT(pat_check(p, off, len));
+			break;
+		default: /* a read of 8 bytes to 3 pages */
+			len = (size_t)(((r >> 32) % 4) ? ((r >> 32) % 4) * g_ps : 8);
+			off = MDF_MIN(off, sp.end - len);
+			T_OK(cache_get(c, off, len, &sp, &p, &err), &err);
+			T_ASSERT(pat_check(p, off, len));
+			break;
+		}
+		T_ASSERT(atomic_load(&bud.mapped) <= bud.limit);
+	}
+	for (int i = 0; i < 2; i++) {
+		remaps += cs[i].stats.mmaps;
+		cache_unpin(&cs[i], pins[i][0]);
+		cache_unpin(&cs[i], pins[i][1]);
+		cache_release(&cs[i]);
+	}
+	printf("# %llu releases, %llu windows mapped\n",
+	       (unsigned long long)released, (unsigned long long)remaps);
+	T_ASSERT(released > 1000 && remaps > 1000);
+	T_EQ_U64(atomic_load(&bud.mapped), 0);
+	T_ASSERT(cache_budget_peak(&bud) <= 3 * w);
 }
 
 static void t_release_twice(void)
@@ -743,7 +954,7 @@ static void t_release_twice(void)
 	cache_release(&z);
 	cache_done(&z, 0, 100);
 	T_OK(cache_init(&c, g_fd, g_path, &cfg, &err), &err);
-	T_OK(cache_get(&c, 0, 8, &sp, &p, &err), &err);
+	T_OK(cache_get(&c, 0, g_ps, &sp, &p, &err), &err);
 	T_ASSERT(cache_alloc(&c, 10) != NULL);  /* left pending */
 	cache_release(&c);
 	T_EQ_U64(c.stats.munmaps, 1);
@@ -772,6 +983,7 @@ int main(void)
 	T_RUN(t_spanning_lookup);
 	T_RUN(t_read_ahead_bounded);
 	T_RUN(t_map_whole_span);
+	T_RUN(t_small_reads);
 	T_RUN(t_window_max);
 	T_RUN(t_non_mappable_span);
 	T_RUN(t_policy_never);
@@ -780,6 +992,8 @@ int main(void)
 	T_RUN(t_short_read);
 	T_RUN(t_read_error);
 	T_RUN(t_cache_done);
+	T_RUN(t_budget);
+	T_RUN(t_released_never_touched);
 	T_RUN(t_release_twice);
 	close(g_fd);
 	unlink(g_path);
