@@ -99,6 +99,7 @@ static void cache_entry_reset(struct cache_entry *e)
 	e->map_addr = NULL;
 	e->map_len = 0;
 	e->map_off = 0;
+	e->nholes = 0;
 }
 
 static void cache_list_push_front(struct cache_list *l, struct cache_entry *e)
@@ -234,8 +235,12 @@ void cache_release(struct cache *c)
 static bool cache_entry_holds(const struct cache_entry *e, uint64_t off,
 			      size_t len)
 {
-	return off >= e->off && off - e->off <= e->len &&
-	       len <= e->len - (off - e->off);
+	if (off < e->off || off - e->off > e->len || len > e->len - (off - e->off))
+		return false;
+	for (unsigned i = 0; i < e->nholes; i++)
+		if (off < e->holes[i].end && e->holes[i].start < off + len)
+			return false;
+	return true;
 }
 
 static struct cache_entry *cache_lookup(struct cache *c, uint64_t off,
@@ -612,8 +617,70 @@ enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 	return MDF_OK;
 }
 
-/* fault_around_bytes default (mm/memory.c) */
-#define CACHE_FAULT_AROUND (64ULL << 10)
+/* Drop the holes of @e that lie outside it, and shrink it past the holes
+ * that reach one of its ends. */
+static void cache_trim_ends(struct cache_entry *e)
+{
+	unsigned i = 0;
+
+	while (i < e->nholes) {
+		uint64_t hs = e->holes[i].start, he = e->holes[i].end;
+		uint64_t eend = e->off + e->len;
+
+		if (he <= e->off || hs >= eend) {
+			/* outside */
+		} else if (hs <= e->off) {
+			he = MDF_MIN(he, eend);
+			e->buf += he - e->off;
+			e->len = (size_t)(eend - he);
+			e->off = he;
+		} else if (he >= eend) {
+			e->len = (size_t)(hs - e->off);
+		} else {
+			i++;
+			continue;
+		}
+		/* Gone: look at the others again, the entry changed. */
+		e->holes[i] = e->holes[--e->nholes];
+		i = 0;
+	}
+}
+
+/*
+ * Never hand out [a, b) of @e again (a < b, inside the entry): a hole,
+ * merged with the holes it touches; at an end of the entry the entry
+ * shrinks instead.  With no hole left to use, keep the larger side.
+ */
+static void cache_forget(struct cache_entry *e, uint64_t a, uint64_t b)
+{
+	for (unsigned i = 0; i < e->nholes;) {
+		if (a <= e->holes[i].end && e->holes[i].start <= b) {
+			a = MDF_MIN(a, e->holes[i].start);
+			b = MDF_MAX(b, e->holes[i].end);
+			e->holes[i] = e->holes[--e->nholes];
+		} else {
+			i++;
+		}
+	}
+	if (e->nholes == CACHE_HOLES) {
+		uint64_t eend = e->off + e->len;
+
+		/* Keep the larger side of [a, b), with its holes. */
+		if (eend - b >= a - e->off) {
+			e->buf += b - e->off;
+			e->len = (size_t)(eend - b);
+			e->off = b;
+		} else {
+			e->len = (size_t)(a - e->off);
+		}
+		cache_trim_ends(e);
+		return;
+	}
+	e->holes[e->nholes].start = a;
+	e->holes[e->nholes].end = b;
+	e->nholes++;
+	cache_trim_ends(e);
+}
 
 void cache_done(struct cache *c, uint64_t off, uint64_t len)
 {
@@ -629,19 +696,11 @@ void cache_done(struct cache *c, uint64_t off, uint64_t len)
 		next = e->next;
 		if (!e->map_addr)
 			continue;
-		a = MDF_MAX(off, e->off);
-		b = MDF_MIN(end, eend);
-		if (a >= b)
-			continue;
-		/* Round the start down to 64 KiB, the kernel's fault-around
-		 * size: a fault maps the neighbouring pages too, and those
-		 * before the range must go as well or a sparse pass keeps
-		 * half of what it touched.  The end is not rounded up: the
-		 * bytes after it may be the reader's next ones, and released
-		 * bytes cost a new window; the next release takes them. */
-		a = MDF_MAX(align_down(a, CACHE_FAULT_AROUND), e->off);
-		a = align_up(a, ps);
-		b = align_down(b, ps);
+		/* The whole pages of the range, no more: the bytes around it
+		 * may be the next ones read, and released bytes cost a new
+		 * window. */
+		a = align_up(MDF_MAX(off, e->off), ps);
+		b = align_down(MDF_MIN(end, eend), ps);
 		if (a >= b)
 			continue;
 		/* /proc/vmcore (VM_PFNMAP) answers EINVAL: its pages stay
@@ -651,15 +710,7 @@ void cache_done(struct cache *c, uint64_t off, uint64_t len)
 		if (c->released)
 			c->released((unsigned char *)e->map_addr + (a - e->map_off),
 				    (size_t)(b - a));
-		/* Never hand out [a, b) again: keep what lies after it, or
-		 * else what lies before it. */
-		if (b < eend) {
-			e->buf += b - e->off;
-			e->len = (size_t)(eend - b);
-			e->off = b;
-		} else {
-			e->len = (size_t)(a - e->off);
-		}
+		cache_forget(e, a, b);
 		if (!e->len && !e->pins)
 			cache_drop(c, e);
 	}

@@ -37,10 +37,11 @@
  * pointers) are read on a miss rather than given a window of their own.
  *
  * Released bytes are never touched again.  cache_done() drops the pages
- * of a window from the process (MADV_DONTNEED) and shrinks the entry to
- * the bytes it did not release, so a later request for released bytes
- * misses and gets a fresh window (which replaces the old one) or a read:
- * on /proc/vmcore a touch of a released page could fault (SIGBUS).
+ * of a window from the process (MADV_DONTNEED) and the entry no longer
+ * holds them (it shrinks, or keeps them as a hole), so a later request for
+ * released bytes misses and gets a fresh window (which replaces the old
+ * one) or a read: on /proc/vmcore a touch of a released page could fault
+ * (SIGBUS).
  */
 #ifndef MDF_CACHE_H
 #define MDF_CACHE_H
@@ -60,6 +61,9 @@ enum cache_mmap_policy {
 
 enum cache_state { CACHE_FREE, CACHE_PENDING, CACHE_USED };
 
+/* Released ranges an entry remembers inside itself; past that, it is cut. */
+#define CACHE_HOLES 4
+
 struct cache;
 
 struct cache_entry {
@@ -76,6 +80,9 @@ struct cache_entry {
 	void *map_addr;           /* mapping to munmap, or NULL */
 	size_t map_len;
 	uint64_t map_off;         /* file offset of map_addr[0] */
+	/* Released ranges inside [off, off+len): never handed out again. */
+	struct { uint64_t start, end; } holes[CACHE_HOLES];
+	unsigned nholes;
 };
 
 /*
@@ -229,12 +236,12 @@ enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 			    uint64_t off, const struct cache_span *span,
 			    struct mdf_err *err) MDF_MUST_CHECK;
 
-/** The bytes [off, off+len) will not be read again soon.  Mapped pages in
- *  that range (its start rounded down to the kernel's 64 KiB fault-around)
- *  are dropped from this process (MADV_DONTNEED), so that a sequential pass
+/** The bytes [off, off+len) will not be read again soon.  The whole
+ *  mapped pages in that range are dropped from this process (MADV_DONTNEED), so that a sequential pass
  *  keeps its resident set small, and are never handed out again: their
- *  entry shrinks to the bytes after them (or, when none are left after
- *  them, before them); an entry left with nothing is unmapped. */
+ *  entry shrinks when they are at one of its ends, or remembers them as a
+ *  hole (CACHE_HOLES of them; past that it keeps only its larger side); an
+ *  entry left with nothing is unmapped. */
 void cache_done(struct cache *c, uint64_t off, uint64_t len);
 
 /** Unmap every window nobody holds (before other caches start to map:

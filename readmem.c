@@ -33,23 +33,37 @@ static enum mdf_status raw_read(struct readmem *rm, uint64_t paddr, void *buf,
 }
 
 /*
- * Retired bytes are released 4 MiB at a time, in whole 2 MiB blocks behind
- * the reader: page-cache folios of up to 2 MiB are mapped whole on a
- * fault, so releasing only the bytes read would leave the rest of each
- * folio mapped.  A pass that moves forward with small gaps (the struct
- * page scan skips free blocks) is treated as one range.
+ * Retired bytes are released 4 MiB at a time.  A pass that moves forward
+ * with small gaps (the struct page scan skips free blocks) is treated as
+ * one range.  Exactly the bytes read, and the gaps between them, are
+ * released: the bytes before the range may be the next ones read (the
+ * struct pages of ascending pfns can lie at descending addresses), and
+ * released bytes cost a new window.
  */
 #define RETIRE_BATCH (4ULL << 20)
-#define RETIRE_BLOCK (2ULL << 20)
 #define RETIRE_GAP (4ULL << 20)
 
 void readmem_retire_flush(struct readmem *rm)
 {
 	if (rm->done_len)
-		cache_done(rm->cache, align_down(rm->done_off, RETIRE_BLOCK),
-			   rm->done_off + rm->done_len -
-			   align_down(rm->done_off, RETIRE_BLOCK));
+		cache_done(rm->cache, rm->done_off, rm->done_len);
 	rm->done_len = 0;
+}
+
+/* The bytes handed out in place last time are done with now. */
+static void retire_returned(struct readmem *rm)
+{
+	if (rm->have_returned) {
+		rm->have_returned = false;
+		readmem_retire(rm, rm->returned_off, rm->returned_len);
+	}
+}
+
+static void hold_returned(struct readmem *rm, uint64_t off, uint64_t len)
+{
+	rm->have_returned = true;
+	rm->returned_off = off;
+	rm->returned_len = len;
 }
 
 void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
@@ -64,17 +78,8 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 		rm->done_off = off;
 		rm->done_len = len;
 	}
-	if (rm->done_len >= RETIRE_BATCH) {
-		/* Release the whole blocks behind us; keep the one in use. */
-		uint64_t s = align_down(rm->done_off, RETIRE_BLOCK);
-		uint64_t e = align_down(rm->done_off + rm->done_len, RETIRE_BLOCK);
-
-		if (e > s) {
-			cache_done(rm->cache, s, e - s);
-			rm->done_len = rm->done_off + rm->done_len - e;
-			rm->done_off = e;
-		}
-	}
+	if (rm->done_len >= RETIRE_BATCH)
+		readmem_retire_flush(rm);
 }
 
 /* True when physical [@paddr, @paddr + @len) is one run of bytes of the
@@ -192,12 +197,13 @@ enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
 	struct elf_loc loc;
 	struct mdf_err ignore;
 
+	retire_returned(rm);
 	/* In place when one translation and one file range cover it all. */
 	if (!rm->dd && len &&
 	    readmem_vtop(rm, vaddr, &pa, &contig, &ignore) == MDF_OK &&
 	    contig >= len && file_run(rm, pa, len, &loc) &&
 	    cache_get(rm->cache, loc.off, len, &loc.span, ret, &ignore) == MDF_OK) {
-		readmem_retire(rm, loc.off, len);
+		hold_returned(rm, loc.off, len);
 		return MDF_OK;
 	}
 	/* Else (or on any error, which the copying read reports) copy. */
@@ -232,11 +238,7 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		(void)scratch;
 		return diskdump_get_page(rm->dd, rm->cache, pfn, ret, err);
 	}
-	/* The page handed out last time is done with now. */
-	if (rm->have_returned) {
-		readmem_retire(rm, rm->returned_off, ps);
-		rm->have_returned = false;
-	}
+	retire_returned(rm);
 	if (file_run(rm, pa, ps, &loc)) {
 		struct cache *c = rm->cache;
 		struct cache_entry *e;
@@ -259,10 +261,8 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 			}
 			cache_unpin(c, e);
 		}
-		if (st == MDF_OK) {
-			rm->have_returned = true;
-			rm->returned_off = loc.off;
-		}
+		if (st == MDF_OK)
+			hold_returned(rm, loc.off, ps);
 		return st;
 	}
 	/* Assemble: file pieces, zero tails, zeros for holes inside the page. */

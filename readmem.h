@@ -32,14 +32,18 @@ struct readmem {
 	uint64_t walks;                  /* page-table walks made */
 	/* input bytes already consumed, not yet released (see readmem_retire) */
 	uint64_t done_off, done_len;
-	bool have_returned;              /* a zero-copy page is out */
-	uint64_t returned_off;
+	/* the bytes handed out in place last (a page or a view): in use by
+	 * the caller until its next in-place read */
+	bool have_returned;
+	uint64_t returned_off, returned_len;
 };
 
 /**
- * The bytes at file offset [@off, @off + @len) will not be read again soon:
- * drop them from this process's mappings (cache_done), in batches, so a
- * sequential pass over a large dump keeps a flat resident set.
+ * The bytes at file offset [@off, @off + @len) are done with and will not
+ * be read again soon: drop them from this process's mappings (cache_done),
+ * in batches, so a sequential pass over a large dump keeps a flat resident
+ * set.  Only bytes nobody uses any more: what was released is never handed
+ * out again from the same mapping.
  */
 void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len);
 

@@ -766,27 +766,50 @@ static void t_cache_done(void)
 	T_OK(cache_get(&c, 0, g_ps, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, 0, g_ps));
 	T_EQ_U64(c.stats.mmaps, 2);
-	/* A release in the middle keeps what lies after it... */
+	/* A release in the middle is a hole: the bytes around it still hit,
+	 * the whole pages inside [16.x, 20.x) pages are not handed out... */
 	cache_done(&c, 16 * (uint64_t)g_ps + 3, 4 * (uint64_t)g_ps);
-	T_EQ_U64(c.used.head->off, 20 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->off, 0);
+	T_EQ_U64(c.used.head->nholes, 1);
 	T_OK(cache_get(&c, 40 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
 	T_ASSERT(pat_check(p, 40 * (uint64_t)g_ps, g_ps));
+	T_OK(cache_get(&c, 16 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 16 * (uint64_t)g_ps, g_ps));
 	T_EQ_U64(c.stats.mmaps, 2);
-	/* ...so the bytes before it need a window again, which replaces the
-	 * old one (it maps the same bytes). */
-	T_OK(cache_get(&c, 2 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
-	T_ASSERT(pat_check(p, 2 * (uint64_t)g_ps, g_ps));
+	/* ...so they need a window again, which replaces the old one (it
+	 * maps the same bytes). */
+	T_OK(cache_get(&c, 18 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 18 * (uint64_t)g_ps, g_ps));
 	T_EQ_U64(c.stats.mmaps, 3);
 	T_EQ_U64(c.stats.munmaps, 2);
+	T_ASSERT(c.used.head->nholes == 0 && c.used.head->next == NULL);
+	/* Holes next to each other merge; one at an end shrinks the entry. */
+	cache_done(&c, 10 * (uint64_t)g_ps, 2 * (uint64_t)g_ps);
+	cache_done(&c, 12 * (uint64_t)g_ps, 2 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->nholes, 1);
+	cache_done(&c, 0, 10 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->nholes, 0);
+	T_EQ_U64(c.used.head->off, 14 * (uint64_t)g_ps);
 	/* A release that reaches the end keeps what lies before it. */
 	cache_done(&c, 48 * (uint64_t)g_ps, 20 * (uint64_t)g_ps);
-	T_EQ_U64(c.used.head->off, 0);
-	T_EQ_U64(c.used.head->len, 48 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->off, 14 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->len, 34 * (uint64_t)g_ps);
 	/* Less than a page releases nothing. */
 	cache_done(&c, 32 * (uint64_t)g_ps + 1, g_ps - 2);
-	T_EQ_U64(c.used.head->len, 48 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->nholes, 0);
+	/* Past CACHE_HOLES holes, the entry keeps the larger side. */
+	for (uint64_t k = 0; k < CACHE_HOLES; k++)
+		cache_done(&c, (16 + 2 * k) * (uint64_t)g_ps, g_ps);
+	T_EQ_U64(c.used.head->nholes, CACHE_HOLES);
+	cache_done(&c, 30 * (uint64_t)g_ps, g_ps);
+	T_EQ_U64(c.used.head->off, 31 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->len, 17 * (uint64_t)g_ps);
+	T_EQ_U64(c.used.head->nholes, 0);
+	T_OK(cache_get(&c, 24 * (uint64_t)g_ps, g_ps, &sp, &p, &err), &err);
+	T_ASSERT(pat_check(p, 24 * (uint64_t)g_ps, g_ps));
+	T_EQ_U64(c.stats.mmaps, 4);
 	cache_release(&c);
-	T_EQ_U64(c.stats.munmaps, 3);
+	T_EQ_U64(c.stats.munmaps, 4);
 }
 
 /* Windows of 4 pages, a budget of 2 of them. */
