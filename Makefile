@@ -11,8 +11,8 @@
 #   make install              PREFIX=/usr/local DESTDIR=
 #
 # Optional libraries are probed with pkg-config; override with
-# HAVE_ZSTD=0/1, HAVE_SNAPPY=0/1.  Objects go to build/<flavour>/ so that
-# sanitizer, static and plain builds never mix.
+# HAVE_ZSTD=0/1, HAVE_SNAPPY=0/1, HAVE_LIBDEFLATE=0/1.  Objects go to
+# build/<flavour>/ so that sanitizer, static and plain builds never mix.
 
 PROG       := makedumpfile
 CC         ?= cc
@@ -25,6 +25,7 @@ VERSION    := 0.1.0
 
 HAVE_ZSTD   ?= $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1 || echo 0)
 HAVE_SNAPPY ?= $(shell $(PKG_CONFIG) --exists snappy 2>/dev/null && echo 1 || echo 0)
+HAVE_LIBDEFLATE ?= $(shell $(PKG_CONFIG) --exists libdeflate 2>/dev/null && echo 1 || echo 0)
 
 PKGS := zlib lzo2 libelf libdw
 ifeq ($(HAVE_ZSTD),1)
@@ -32,6 +33,9 @@ PKGS += libzstd
 endif
 ifeq ($(HAVE_SNAPPY),1)
 PKGS += snappy
+endif
+ifeq ($(HAVE_LIBDEFLATE),1)
+PKGS += libdeflate
 endif
 
 # Build flavour: one object directory per set of flags.
@@ -64,7 +68,7 @@ PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
 	      -DMDF_VERSION='"$(VERSION)"' \
-	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
 	      $(PKG_CFLAGS) -pthread $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDSTATIC) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread
@@ -76,13 +80,16 @@ endif
 
 # Sources: every top-level .c and arch/*.c is part of the program; optional
 # codecs only when their library was found.
-OPTIONAL_SRCS := compress_zstd.c compress_snappy.c
+OPTIONAL_SRCS := compress_zstd.c compress_snappy.c compress_deflate.c
 LIB_SRCS := $(filter-out $(PROG).c $(OPTIONAL_SRCS),$(wildcard *.c)) $(wildcard arch/*.c)
 ifeq ($(HAVE_ZSTD),1)
 LIB_SRCS += $(wildcard compress_zstd.c)
 endif
 ifeq ($(HAVE_SNAPPY),1)
 LIB_SRCS += $(wildcard compress_snappy.c)
+endif
+ifeq ($(HAVE_LIBDEFLATE),1)
+LIB_SRCS += $(wildcard compress_deflate.c)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 MAIN_OBJ := $(B)/$(PROG).o
@@ -151,13 +158,13 @@ fuzz:
 	@for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
 		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests $(PKG_CFLAGS) \
-		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
 		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) $(PKG_LIBS) -lpthread || exit 1; \
 		echo "built build/$$n (run: build/$$n tests/fuzz/corpus/$${n#fuzz_})"; \
 	done
 
 DEPS_APT := build-essential pkg-config zlib1g-dev liblzo2-dev libelf-dev libdw-dev \
-	    libzstd-dev libsnappy-dev zstd
+	    libzstd-dev libsnappy-dev libdeflate-dev zstd
 deps:
 	@missing=""; for p in $(DEPS_APT); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -219,13 +219,21 @@ static const struct compress_ops lzo_ops = {
 
 /* ---- registry ---------------------------------------------------------- */
 
-/* The real ops, NULL for an optional codec that was not built, or for a
- * value outside the enum. */
+/* What writes zlib streams: libdeflate when it is built in. */
+static const struct compress_ops *zlib_writer(void)
+{
+	const struct compress_ops *deflate = COMPRESS_DEFLATE_OPS;
+
+	return deflate ? deflate : &zlib_ops;
+}
+
+/* The ops that compress @codec, NULL for an optional codec that was not
+ * built, or for a value outside the enum. */
 static const struct compress_ops *ops_for(enum mdf_codec codec)
 {
 	switch (codec) {
 	case MDF_CODEC_NONE: return &none_ops;
-	case MDF_CODEC_ZLIB: return &zlib_ops;
+	case MDF_CODEC_ZLIB: return zlib_writer();
 	case MDF_CODEC_LZO: return &lzo_ops;
 	case MDF_CODEC_ZSTD: return COMPRESS_ZSTD_OPS;
 	case MDF_CODEC_SNAPPY: return COMPRESS_SNAPPY_OPS;
@@ -255,6 +263,13 @@ static const char *codec_name(enum mdf_codec codec)
 	case MDF_CODEC_ZSTD: return "zstd";
 	}
 	return NULL;
+}
+
+/* The ops that decompress @codec: zlib's inflate reads every zlib stream,
+ * libdeflate's too. */
+static const struct compress_ops *decoder_for(enum mdf_codec codec)
+{
+	return codec == MDF_CODEC_ZLIB ? &zlib_ops : ops_for(codec);
 }
 
 bool compress_available(enum mdf_codec codec)
@@ -374,7 +389,7 @@ enum mdf_status decompress_page(uint32_t flag, const void *src, size_t len,
 	}
 	if (!codec_for_flag(flag, &codec))
 		return mdf_err_set(err, MDF_ERR_FORMAT, "unknown page flags 0x%x", flag);
-	ops = ops_for(codec);
+	ops = decoder_for(codec);
 	if (!ops)
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "page compressed with %s: built without %s",

@@ -1,0 +1,33 @@
+#!/bin/bash
+# tests/lab/debug_vmlinux.sh - print the path of the 6.1 fixture's debug
+# vmlinux, fetching it once: `apt-get download` of Debian's
+# linux-image-6.1.0-57-amd64-dbg (859 MB, never installed), from which only
+# ./usr/lib/debug/boot/vmlinux-6.1.0-57-amd64 (633 MB) is extracted, into
+# MDF_DBG_CACHE (/var/tmp/mdf-dbg).  The .deb is deleted afterwards.
+# Exit 1 with a message on stderr when it cannot be had.
+set -u
+VER=6.1.0-57-amd64
+PKGVER=6.1.192-3
+DIR=${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}
+OUT="$DIR/vmlinux-$VER"
+if [ -s "$OUT" ]; then echo "$OUT"; exit 0; fi
+mkdir -p "$DIR" || exit 1
+cd "$DIR" || exit 1
+deb=$(ls linux-image-$VER-dbg_*.deb 2>/dev/null | head -n 1)
+if [ -z "$deb" ]; then
+	apt-get download "linux-image-$VER-dbg=$PKGVER" >"$DIR/download.log" 2>&1 ||
+		apt-get download "linux-image-$VER-dbg" >>"$DIR/download.log" 2>&1 || {
+		echo "debug_vmlinux: apt-get download linux-image-$VER-dbg failed: $(tail -n 1 "$DIR/download.log")" >&2
+		exit 1
+	}
+	deb=$(ls linux-image-$VER-dbg_*.deb 2>/dev/null | head -n 1)
+fi
+rm -rf "$DIR/x"
+mkdir -p "$DIR/x"
+if ! dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$DIR/x" "./usr/lib/debug/boot/vmlinux-$VER"; then
+	echo "debug_vmlinux: cannot extract vmlinux-$VER from $deb" >&2
+	exit 1
+fi
+mv "$DIR/x/usr/lib/debug/boot/vmlinux-$VER" "$OUT.part" && mv "$OUT.part" "$OUT"
+rm -rf "$DIR/x" "$deb"
+echo "$OUT"
