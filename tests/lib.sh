@@ -21,3 +21,4 @@ vmcore() {
 	[ -f "$T/$name.elf" ] || zstd -q -d "$src" -o "$T/$name.elf" || return 1
 	echo "$T/$name.elf"
 }
+

@@ -21,6 +21,7 @@
 # busybox-static, kexec-tools and cpio (see .ci/run or the lab's README).
 # Everything the lab writes (disks, vmcore) stays under the temp dir.
 . "$(dirname "$0")/../lib.sh"
+. "$MDF_SRC/tests/lab/lab.sh"
 LAB="$MDF_SHARED/lab/mkvmcore.sh"
 HOOK="$MDF_SRC/tests/e2e/capture_hook.sh"
 NAME=mdf-capture
@@ -29,39 +30,17 @@ if [ "${MDF_CAPTURE_TEST:-0}" != 1 ]; then
 	skip "capture" "real kdump under qemu takes ~1 min; run with MDF_CAPTURE_TEST=1 make check TESTS=capture"
 	exit 0
 fi
-missing=""
-[ -x "$LAB" ] || [ -f "$LAB" ] || missing="$missing $LAB"
-for t in qemu-system-x86_64 cpio gzip mkfs.ext4 debugfs xz readelf file python3 gcc busybox; do
-	command -v $t >/dev/null 2>&1 || missing="$missing $t"
-done
-command -v kexec >/dev/null 2>&1 || [ -x /sbin/kexec ] || [ -x /usr/sbin/kexec ] || missing="$missing kexec"
-ls /boot/vmlinuz-* >/dev/null 2>&1 || missing="$missing /boot/vmlinuz-*"
-if command -v busybox >/dev/null 2>&1 &&
-	! file -L "$(command -v busybox)" | grep -q 'statically linked'; then
-	missing="$missing busybox-static"
-fi
+missing=$(lab_missing)
 if [ -n "$missing" ]; then
 	skip "capture" "missing:$missing (apt-get install qemu-system-x86 linux-image-amd64 busybox-static kexec-tools cpio)"
 	exit 0
 fi
 
-# The static binary goes into the capture initramfs.  Build only its
-# target, so ./makedumpfile (the last plain build) is left alone.
-STATIC="$MDF_SRC/build/static/makedumpfile"
-if ! make -C "$MDF_SRC" -s STATIC=1 -j2 build/static/makedumpfile >"$T/static.log" 2>&1 ||
-	! file "$STATIC" | grep -q 'statically linked'; then
-	notok "capture-static-build" "$(tail -n 3 "$T/static.log" | tr '\n' ' ')"
-	exit 0
-fi
+# The static binary goes into the capture initramfs.
+CAPBIN=$(capture_bin "$T/static.log") || { notok "capture-static-build" "$CAPBIN"; exit 0; }
 
 # LAB_DATA: the lab's work dir (disks, initramfs trees) under $T too.
 t0=$SECONDS
-# The capture initramfs mounts a tmpfs on /tmp, which would hide a binary
-# copied from a checkout under /tmp: give it a path outside /tmp.
-CAPDIR=/var/lib/mdf-capture/static
-CAPBIN=$CAPDIR/makedumpfile
-mkdir -p "$CAPDIR" && cp "$STATIC" "$CAPBIN" || { notok "capture" "cannot copy the static binary to $CAPDIR"; exit 0; }
-
 LAB_DATA="$T/lab" bash "$LAB" --name $NAME --mem 512M --no-kpageflags \
 	--run-in-capture "$HOOK" --capture-bin "$CAPBIN" --outdir "$T/out" \
 	--timeout 900 >"$T/lab.log" 2>&1
