@@ -544,6 +544,10 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		goto out;
 	}
 	st = pipeline_init(&w, err);
+	/* With compression threads, writing gets a thread too: this one
+	 * then only feeds them and lays out descriptors. */
+	if (st == MDF_OK && p->nthreads)
+		st = out_start_io(out, err);
 	if (st != MDF_OK)
 		goto out;
 	w.desc_pos = w.l.off_desc;

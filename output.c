@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,40 @@
 #include "util.h"
 
 #define OUT_MIN_BUF (64 << 10)
+
+/*
+ * The writing thread (out_start_io).  Buffers go round: the sink fills
+ * one (o->buf points into it), queues it full, and takes a free one.  A
+ * buffer's memory starts at a block boundary and its first byte sits at
+ * the same offset in its block as in the file, so the whole blocks inside
+ * are aligned in memory as O_DIRECT wants.
+ */
+#define IO_BLOCK 4096u
+#define IO_NBUF 4
+
+struct io_buf {
+	unsigned char *mem;      /* cap + IO_BLOCK bytes, block aligned */
+	uint64_t off;            /* file offset of the first byte */
+	size_t len;
+};
+
+struct out_io {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t more;     /* the thread: a buffer was queued, or stop */
+	pthread_cond_t done;     /* the sink: a buffer was written */
+	struct io_buf bufs[IO_NBUF];
+	unsigned head, nqueued;  /* queue: bufs[head .. head + nqueued) */
+	unsigned cur;            /* the one the sink fills (not queued) */
+	bool stop;
+	int dfd;                 /* O_DIRECT descriptor, or -1 */
+	/* set by the thread: the first failure; later buffers are dropped */
+	bool failed;
+	enum mdf_status fail_st;
+	uint64_t fail_off;
+	struct mdf_err err;
+	uint64_t syscalls;
+};
 
 static enum mdf_status alloc_buf(struct out_sink *o, size_t bufsize,
 				 struct mdf_err *err)
@@ -87,7 +122,10 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 	return raw_write(o, hdr, sizeof(hdr), err);
 }
 
-/* Write [off, off+len) now: one pwrite, or one flattened record. */
+static enum mdf_status io_queue(struct out_sink *o, struct mdf_err *err);
+
+/* Write [off, off+len) now: one pwrite, or one flattened record; with a
+ * writing thread, queue the buffer being filled (@buf is o->buf). */
 static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 			    size_t len, struct mdf_err *err)
 {
@@ -102,6 +140,8 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 				   "the size limit of %llu bytes (-L) was reached",
 				   (unsigned long long)o->limit);
 	}
+	if (o->io)
+		return io_queue(o, err);
 	if (o->flat) {
 		unsigned char rec[16];
 
@@ -125,12 +165,27 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 	return st;
 }
 
+static enum mdf_status io_wait(struct out_sink *o, struct mdf_err *err);
+
 enum mdf_status out_flush(struct out_sink *o, struct mdf_err *err)
+{
+	enum mdf_status st = MDF_OK;
+
+	if (o->buf_len)
+		st = emit(o, o->buf_off, o->buf, o->buf_len, err);
+	o->buf_len = 0;
+	if (st == MDF_OK && o->io)
+		st = io_wait(o, err);
+	return st;
+}
+
+/* Queue the buffer being filled (full, or ending a contiguous run). */
+static enum mdf_status out_pass(struct out_sink *o, struct mdf_err *err)
 {
 	enum mdf_status st;
 
-	if (!o->buf_len)
-		return MDF_OK;
+	if (!o->io)
+		return out_flush(o, err);
 	st = emit(o, o->buf_off, o->buf, o->buf_len, err);
 	o->buf_len = 0;
 	return st;
@@ -147,15 +202,18 @@ enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 
 		/* Not contiguous with the buffered bytes: flush them first. */
 		if (o->buf_len && off != o->buf_off + o->buf_len) {
-			st = out_flush(o, err);
+			st = out_pass(o, err);
 			if (st != MDF_OK)
 				return st;
 		}
 		if (!o->buf_len) {
 			o->buf_off = off;
-			/* A large piece bypasses the buffer. */
-			if (len >= o->cap)
+			/* A large piece bypasses the buffer (not the writing
+			 * thread's: it writes after this returns). */
+			if (len >= o->cap && !o->io)
 				return emit(o, off, p, len, err);
+			if (o->io)
+				o->buf = o->io->bufs[o->io->cur].mem + off % IO_BLOCK;
 		}
 		n = o->cap - o->buf_len;
 		if (n > len)
@@ -166,7 +224,7 @@ enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 		off += n;
 		len -= n;
 		if (o->buf_len == o->cap) {
-			st = out_flush(o, err);
+			st = out_pass(o, err);
 			if (st != MDF_OK)
 				return st;
 		}
@@ -182,6 +240,12 @@ enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
 	if (o->flat)
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "cannot rewrite a flattened stream");
+	if (o->io) {
+		/* Whatever is queued goes first; its failure is not ours. */
+		struct mdf_err ignore;
+
+		(void)io_wait(o, &ignore);
+	}
 	st = util_pwrite_full(o->fd, buf, len, off, err);
 	o->syscalls++;
 	if (st != MDF_OK)
@@ -189,12 +253,15 @@ enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
 	return MDF_OK;
 }
 
+static void io_stop(struct out_sink *o);
+
 enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
 {
 	enum mdf_status st = MDF_OK;
 
-	if (o->buf_len && !o->full)
+	if ((o->buf_len || o->io) && !o->full)
 		st = out_flush(o, err);
+	io_stop(o);
 	if (st == MDF_OK && o->flat && !o->full) {
 		unsigned char end[16];
 
@@ -212,6 +279,204 @@ enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
 	o->buf = NULL;
 	o->buf_len = 0;
 	return st;
+}
+
+/* ---- the writing thread ------------------------------------------------- */
+
+/* One buffer: its unaligned ends through the page cache, the whole blocks
+ * between them with O_DIRECT (when the file takes it). */
+static enum mdf_status io_write(struct out_sink *o, struct out_io *io,
+				const struct io_buf *b, struct mdf_err *err)
+{
+	const unsigned char *p = b->mem + b->off % IO_BLOCK;
+	uint64_t a = align_up(b->off, IO_BLOCK), e = align_down(b->off + b->len, IO_BLOCK);
+	enum mdf_status st;
+
+	if (io->dfd < 0 || a >= e) {
+		io->syscalls++;
+		return util_pwrite_full(o->fd, p, b->len, b->off, err);
+	}
+	if (a > b->off) {
+		io->syscalls++;
+		st = util_pwrite_full(o->fd, p, (size_t)(a - b->off), b->off, err);
+		if (st != MDF_OK)
+			return st;
+	}
+	io->syscalls++;
+	st = util_pwrite_full(io->dfd, p + (a - b->off), (size_t)(e - a), a, err);
+	if (st == MDF_ERR_IO && err->sys_errno == EINVAL) {
+		/* The file system takes no O_DIRECT writes after all. */
+		close(io->dfd);
+		io->dfd = -1;
+		io->syscalls++;
+		st = util_pwrite_full(o->fd, p + (a - b->off), (size_t)(e - a), a, err);
+	}
+	if (st != MDF_OK || e == b->off + b->len)
+		return st;
+	io->syscalls++;
+	return util_pwrite_full(o->fd, p + (e - b->off), (size_t)(b->off + b->len - e),
+				e, err);
+}
+
+static void *io_main(void *arg)
+{
+	struct out_sink *o = arg;
+	struct out_io *io = o->io;
+
+	pthread_mutex_lock(&io->lock);
+	for (;;) {
+		struct io_buf *b;
+		struct mdf_err err;
+		enum mdf_status st;
+
+		while (!io->nqueued && !io->stop)
+			pthread_cond_wait(&io->more, &io->lock);
+		if (!io->nqueued)
+			break;
+		b = &io->bufs[io->head];
+		if (!io->failed) {
+			pthread_mutex_unlock(&io->lock);
+			st = io_write(o, io, b, &err);
+			pthread_mutex_lock(&io->lock);
+			if (st != MDF_OK) {
+				io->failed = true;
+				io->fail_st = st;
+				io->fail_off = b->off;
+				io->err = err;
+			}
+		}
+		io->head = (io->head + 1) % IO_NBUF;
+		io->nqueued--;
+		pthread_cond_signal(&io->done);
+	}
+	pthread_mutex_unlock(&io->lock);
+	return NULL;
+}
+
+/* The thread's failure, as the sink's (caller holds the lock). */
+static enum mdf_status io_failure(struct out_sink *o, struct out_io *io,
+				  struct mdf_err *err)
+{
+	*err = io->err;
+	if (io->fail_st == MDF_ERR_NOSPC) {
+		o->full = true;
+		o->fail_off = io->fail_off;
+		return MDF_ERR_NOSPC;
+	}
+	return mdf_err_push(err, "%s", o->path);
+}
+
+static enum mdf_status io_queue(struct out_sink *o, struct mdf_err *err)
+{
+	struct out_io *io = o->io;
+	enum mdf_status st = MDF_OK;
+
+	pthread_mutex_lock(&io->lock);
+	if (io->failed) {
+		st = io_failure(o, io, err);
+	} else {
+		io->bufs[io->cur].off = o->buf_off;
+		io->bufs[io->cur].len = o->buf_len;
+		io->nqueued++;
+		o->written += o->buf_len;
+		pthread_cond_signal(&io->more);
+		/* The next free buffer: the one after the queue. */
+		while (io->nqueued >= IO_NBUF - 1)
+			pthread_cond_wait(&io->done, &io->lock);
+		io->cur = (io->head + io->nqueued) % IO_NBUF;
+	}
+	pthread_mutex_unlock(&io->lock);
+	return st;
+}
+
+static enum mdf_status io_wait(struct out_sink *o, struct mdf_err *err)
+{
+	struct out_io *io = o->io;
+	enum mdf_status st = MDF_OK;
+
+	pthread_mutex_lock(&io->lock);
+	while (io->nqueued)
+		pthread_cond_wait(&io->done, &io->lock);
+	if (io->failed)
+		st = io_failure(o, io, err);
+	pthread_mutex_unlock(&io->lock);
+	return st;
+}
+
+enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
+{
+	struct out_io *io;
+	enum mdf_status st;
+	int ret;
+
+	if (o->flat || o->io || !o->regular)
+		return MDF_OK;
+	st = out_flush(o, err);
+	if (st != MDF_OK)
+		return st;
+	io = calloc(1, sizeof(*io));
+	if (!io)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for the writing thread");
+	for (unsigned i = 0; i < IO_NBUF; i++) {
+		if (posix_memalign((void **)&io->bufs[i].mem, IO_BLOCK, o->cap + IO_BLOCK)) {
+			while (i--)
+				free(io->bufs[i].mem);
+			free(io);
+			return mdf_err_set(err, MDF_ERR_NOMEM,
+					   "out of memory for the write buffers");
+		}
+	}
+	/* The same file again, for the whole blocks; -1 when the file
+	 * system refuses O_DIRECT. */
+	io->dfd = open(o->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	pthread_mutex_init(&io->lock, NULL);
+	pthread_cond_init(&io->more, NULL);
+	pthread_cond_init(&io->done, NULL);
+	o->io = io;
+	ret = pthread_create(&io->thread, NULL, io_main, o);
+	if (ret) {
+		o->io = NULL;
+		if (io->dfd >= 0)
+			close(io->dfd);
+		for (unsigned i = 0; i < IO_NBUF; i++)
+			free(io->bufs[i].mem);
+		pthread_mutex_destroy(&io->lock);
+		pthread_cond_destroy(&io->more);
+		pthread_cond_destroy(&io->done);
+		free(io);
+		return mdf_err_errno(err, MDF_ERR_INTERNAL, ret,
+				     "%s: cannot start the writing thread", o->path);
+	}
+	/* The thread never looks at o->buf: swap it now. */
+	free(o->buf);
+	o->buf = io->bufs[0].mem;
+	return MDF_OK;
+}
+
+/* Stop the thread (after what is queued) and free it. */
+static void io_stop(struct out_sink *o)
+{
+	struct out_io *io = o->io;
+
+	if (!io)
+		return;
+	pthread_mutex_lock(&io->lock);
+	io->stop = true;
+	pthread_cond_signal(&io->more);
+	pthread_mutex_unlock(&io->lock);
+	pthread_join(io->thread, NULL);
+	o->syscalls += io->syscalls;
+	if (io->dfd >= 0)
+		close(io->dfd);
+	for (unsigned i = 0; i < IO_NBUF; i++)
+		free(io->bufs[i].mem);
+	pthread_mutex_destroy(&io->lock);
+	pthread_cond_destroy(&io->more);
+	pthread_cond_destroy(&io->done);
+	free(io);
+	o->io = NULL;
+	o->buf = NULL;
+	o->buf_len = 0;
 }
 
 void out_discard(struct out_sink *o)

@@ -14,6 +14,8 @@
 
 #include "error.h"
 
+struct out_io;
+
 struct out_sink {
 	int fd;
 	const char *path;      /* for messages; "standard output" with -F */
@@ -30,6 +32,7 @@ struct out_sink {
 	unsigned char *buf;
 	size_t cap, buf_len;
 	uint64_t buf_off;
+	struct out_io *io;     /* the writing thread, or NULL: writes here */
 };
 
 /*
@@ -63,7 +66,23 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 			  size_t len, struct mdf_err *err) MDF_MUST_CHECK;
 
-/** Write out whatever is buffered. */
+/**
+ * Hand the writes of a file sink to a thread of their own from now on
+ * (the kdump writer does with --num-threads): out_write() queues full
+ * buffers and returns, so the calling thread goes on feeding the
+ * compression threads while the kernel copies.  Whole aligned blocks go
+ * to the file opened a second time with O_DIRECT: no page cache to fill
+ * (and, in a capture kernel, none to write back later), the data is on
+ * disk when the writes return; the unaligned ends of each buffer, and
+ * everything when O_DIRECT is refused, are written as before.  Writes stay
+ * in order, and after a failure nothing later is written: the failure
+ * (NOSPC sets full and fail_off) comes back from the next out_write(),
+ * out_flush() or out_close().  Not for a flattened stream (a no-op).
+ */
+enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Write out whatever is buffered, and with a writing thread wait until
+ *  it has written everything. */
 enum mdf_status out_flush(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
 
 /**

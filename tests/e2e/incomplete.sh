@@ -27,52 +27,58 @@ PY
 # written, as a disk with that much free space would: descriptors never
 # written are a hole, so the file may look longer than the limit but its
 # blocks stay within it (one partial block per written region above).
-"$MDF" -l -d 0 -L 4M "$T/vmcore" "$T/lim" >"$T/out" 2>"$T/err"; rc=$?
-st=$(status_of "$T/lim")
-used=$(stat -c '%b * %B' "$T/lim"); used=$((used))
-if [ $rc -eq 1 ] && [ "$st" = 0xa ] && [ "$used" -le $(((4 << 20) + (16 << 10))) ] &&
-	grep -q "size limit" "$T/err" && grep -q "incomplete" "$T/err"; then
-	ok "limit-marks-incomplete (status $st, $used bytes on disk)"
-else notok "limit-marks-incomplete" "rc=$rc status=$st used=$used: $(cat "$T/err")"; fi
-said=$(sed -n 's/.*incomplete (\([0-9]*\) of .*/\1/p' "$T/err")
-# What was written reads back right: every page with data equals the ELF.
-if [ -f "$KPY" ]; then
-	r=$(python3 - "$T/lim" "$T/vmcore" <<'PY'
-import struct, sys, ctypes, ctypes.util
-lzo = ctypes.CDLL(ctypes.util.find_library("lzo2") or "liblzo2.so.2")
-d = open(sys.argv[1], "rb").read(); e = open(sys.argv[2], "rb")
-blk = 4096; sub = struct.unpack_from("<i", d, 432)[0]; bb = struct.unpack_from("<I", d, 436)[0]
-maxpfn = struct.unpack_from("<Q", d, blk + 96)[0]
-bm2 = (1 + sub) * blk + bb * blk // 2; desc = (1 + sub + bb) * blk
-eh = e.read(64); phoff, = struct.unpack_from("<Q", eh, 32); phn, = struct.unpack_from("<H", eh, 56)
-loads = []
-for i in range(phn):
-    e.seek(phoff + i * 56); t, f, off, va, pa, fs, ms, al = struct.unpack("<IIQQQQQQ", e.read(56))
-    if t == 1: loads.append((pa, off, fs))
-good = lost = 0; i = 0
-for pfn in range(maxpfn):
-    if not d[bm2 + pfn // 8] >> (pfn % 8) & 1: continue
-    if desc + 24 * i + 24 > len(d): lost += 1; i += 1; continue
-    off, size, flags, _ = struct.unpack_from("<qIIQ", d, desc + 24 * i); i += 1
-    if off == 0: lost += 1; continue
-    raw = d[off:off + size]
-    if flags & 2:
-        out = ctypes.create_string_buffer(blk); n = ctypes.c_size_t(blk)
-        assert lzo.lzo1x_decompress_safe(raw, ctypes.c_size_t(size), out, ctypes.byref(n), None) == 0
-        raw = out.raw
-    for pa, o, fs in loads:
-        if pa <= pfn * blk < pa + fs:
-            e.seek(o + pfn * blk - pa); assert e.read(blk) == raw, hex(pfn); break
-    good += 1
-print("good %d lost %d" % (good, lost))
-PY
-)
-	if [[ "$r" == good* ]] && [[ "$r" != "good 0 "* ]]; then ok "limit-dump-readable ($r)"
-	else notok "limit-dump-readable" "$r"; fi
-	# The message counts exactly the pages a reader gets back.
-	if [[ "$r" == "good $said "* ]]; then ok "limit-count-matches-file ($said pages)"
-	else notok "limit-count-matches-file" "message says $said, file has: $r"; fi
-fi
+# With --num-threads the writes are made by a thread of their own (whole
+# blocks with O_DIRECT): the limit is found the same way.
+for thr in "" "--num-threads 2"; do
+	tag=${thr:+-threads}
+	rm -f "$T/lim"
+	"$MDF" -l -d 0 -L 4M $thr "$T/vmcore" "$T/lim" >"$T/out" 2>"$T/err"; rc=$?
+	st=$(status_of "$T/lim")
+	used=$(stat -c '%b * %B' "$T/lim"); used=$((used))
+	if [ $rc -eq 1 ] && [ "$st" = 0xa ] && [ "$used" -le $(((4 << 20) + (16 << 10))) ] &&
+		grep -q "size limit" "$T/err" && grep -q "incomplete" "$T/err"; then
+		ok "limit-marks-incomplete$tag (status $st, $used bytes on disk)"
+	else notok "limit-marks-incomplete$tag" "rc=$rc status=$st used=$used: $(cat "$T/err")"; fi
+	said=$(sed -n 's/.*incomplete (\([0-9]*\) of .*/\1/p' "$T/err")
+	# What was written reads back right: every page with data equals the ELF.
+	if [ -f "$KPY" ]; then
+		r=$(python3 - "$T/lim" "$T/vmcore" <<-'PY'
+	import struct, sys, ctypes, ctypes.util
+	lzo = ctypes.CDLL(ctypes.util.find_library("lzo2") or "liblzo2.so.2")
+	d = open(sys.argv[1], "rb").read(); e = open(sys.argv[2], "rb")
+	blk = 4096; sub = struct.unpack_from("<i", d, 432)[0]; bb = struct.unpack_from("<I", d, 436)[0]
+	maxpfn = struct.unpack_from("<Q", d, blk + 96)[0]
+	bm2 = (1 + sub) * blk + bb * blk // 2; desc = (1 + sub + bb) * blk
+	eh = e.read(64); phoff, = struct.unpack_from("<Q", eh, 32); phn, = struct.unpack_from("<H", eh, 56)
+	loads = []
+	for i in range(phn):
+	    e.seek(phoff + i * 56); t, f, off, va, pa, fs, ms, al = struct.unpack("<IIQQQQQQ", e.read(56))
+	    if t == 1: loads.append((pa, off, fs))
+	good = lost = 0; i = 0
+	for pfn in range(maxpfn):
+	    if not d[bm2 + pfn // 8] >> (pfn % 8) & 1: continue
+	    if desc + 24 * i + 24 > len(d): lost += 1; i += 1; continue
+	    off, size, flags, _ = struct.unpack_from("<qIIQ", d, desc + 24 * i); i += 1
+	    if off == 0: lost += 1; continue
+	    raw = d[off:off + size]
+	    if flags & 2:
+	        out = ctypes.create_string_buffer(blk); n = ctypes.c_size_t(blk)
+	        assert lzo.lzo1x_decompress_safe(raw, ctypes.c_size_t(size), out, ctypes.byref(n), None) == 0
+	        raw = out.raw
+	    for pa, o, fs in loads:
+	        if pa <= pfn * blk < pa + fs:
+	            e.seek(o + pfn * blk - pa); assert e.read(blk) == raw, hex(pfn); break
+	    good += 1
+	print("good %d lost %d" % (good, lost))
+	PY
+	)
+		if [[ "$r" == good* ]] && [[ "$r" != "good 0 "* ]]; then ok "limit-dump-readable$tag ($r)"
+		else notok "limit-dump-readable$tag" "$r"; fi
+		# The message counts exactly the pages a reader gets back.
+		if [[ "$r" == "good $said "* ]]; then ok "limit-count-matches-file$tag ($said pages)"
+		else notok "limit-count-matches-file$tag" "message says $said, file has: $r"; fi
+	fi
+done
 
 # ELF output: e_flags bit 0.
 "$MDF" -E -d 0 -L 4M "$T/vmcore" "$T/lim.elf" >/dev/null 2>"$T/err"; rc=$?
@@ -83,11 +89,16 @@ else notok "limit-elf-incomplete-flag" "rc=$rc e_flags bit0=$fl: $(cat "$T/err")
 # A full disk: a 6 MiB tmpfs (needs root and mount; skipped otherwise).
 mkdir -p "$T/small"
 if mount -t tmpfs -o size=6m tmpfs "$T/small" 2>/dev/null; then
-	"$MDF" -l -d 0 "$T/vmcore" "$T/small/dump" >/dev/null 2>"$T/err"; rc=$?
-	st=$(status_of "$T/small/dump")
-	if [ $rc -eq 1 ] && [ "$st" = 0xa ] && grep -q "No space left" "$T/err"; then ok "enospc-marks-incomplete"
-	else notok "enospc-marks-incomplete" "rc=$rc status=$st: $(cat "$T/err")"; fi
-	rm -f "$T/small/dump"
+	# tmpfs takes O_DIRECT since Linux 6.6: the writing thread's full
+	# disk then comes from a direct write.
+	for thr in "" "--num-threads 2"; do
+		tag=${thr:+-threads}
+		"$MDF" -l -d 0 $thr "$T/vmcore" "$T/small/dump" >/dev/null 2>"$T/err"; rc=$?
+		st=$(status_of "$T/small/dump")
+		if [ $rc -eq 1 ] && [ "$st" = 0xa ] && grep -q "No space left" "$T/err"; then ok "enospc-marks-incomplete$tag"
+		else notok "enospc-marks-incomplete$tag" "rc=$rc status=$st: $(cat "$T/err")"; fi
+		rm -f "$T/small/dump"
+	done
 	# -d 0,31: level 0 does not fit, level 31 does.
 	"$MDF" -l -d 0,31 "$T/vmcore" "$T/small/dump" >"$T/out" 2>"$T/err"; rc=$?
 	st=$(status_of "$T/small/dump")
