@@ -131,6 +131,12 @@ struct writer {
 	uint64_t nsubmitted;        /* batch being filled: nsubmitted % nbatches */
 };
 
+/*
+ * Descriptors wait in w->descs until a batch of them is written; when the
+ * dump stops short (-L, a full disk) the ones waiting are written anyway,
+ * as the last thing.  So the bytes they will take are held back from -L
+ * (out_sink.reserved) while they wait: the dump stays within the limit.
+ */
 static enum mdf_status flush_descs(struct writer *w, struct mdf_err *err)
 {
 	size_t n = w->ndescs * sizeof(struct page_desc);
@@ -138,6 +144,7 @@ static enum mdf_status flush_descs(struct writer *w, struct mdf_err *err)
 
 	if (!n)
 		return MDF_OK;
+	w->out->reserved -= n;
 	st = out_write(w->out, w->desc_pos, w->descs, n, err);
 	if (st != MDF_OK)
 		return st;
@@ -156,6 +163,7 @@ static enum mdf_status add_desc(struct writer *w, const struct page_desc *pd,
 			return st;
 	}
 	w->descs[w->ndescs++] = *pd;
+	w->out->reserved += sizeof(*pd);
 	return MDF_OK;
 }
 

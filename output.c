@@ -133,7 +133,7 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 
 	if (len == 0)
 		return MDF_OK;
-	if (o->limit && o->written + len + (o->flat ? 16 : 0) > o->limit) {
+	if (o->limit && o->written + o->reserved + len + (o->flat ? 16 : 0) > o->limit) {
 		o->full = true;
 		o->fail_off = off;
 		return mdf_err_set(err, MDF_ERR_NOSPC,
@@ -407,6 +407,7 @@ enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
 {
 	struct out_io *io;
 	enum mdf_status st;
+	size_t cap;
 	int ret;
 
 	if (o->flat || o->io || !o->regular)
@@ -417,18 +418,22 @@ enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
 	io = calloc(1, sizeof(*io));
 	if (!io)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory for the writing thread");
+	/* The same file again, for the whole blocks; -1 when the file
+	 * system refuses O_DIRECT. */
+	io->dfd = open(o->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	/* Buffers of the sink's size, so that -L stops at the same byte. */
+	cap = o->cap;
 	for (unsigned i = 0; i < IO_NBUF; i++) {
-		if (posix_memalign((void **)&io->bufs[i].mem, IO_BLOCK, o->cap + IO_BLOCK)) {
+		if (posix_memalign((void **)&io->bufs[i].mem, IO_BLOCK, cap + IO_BLOCK)) {
 			while (i--)
 				free(io->bufs[i].mem);
+			if (io->dfd >= 0)
+				close(io->dfd);
 			free(io);
 			return mdf_err_set(err, MDF_ERR_NOMEM,
 					   "out of memory for the write buffers");
 		}
 	}
-	/* The same file again, for the whole blocks; -1 when the file
-	 * system refuses O_DIRECT. */
-	io->dfd = open(o->path, O_WRONLY | O_DIRECT | O_CLOEXEC);
 	pthread_mutex_init(&io->lock, NULL);
 	pthread_cond_init(&io->more, NULL);
 	pthread_cond_init(&io->done, NULL);
@@ -450,6 +455,7 @@ enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
 	/* The thread never looks at o->buf: swap it now. */
 	free(o->buf);
 	o->buf = io->bufs[0].mem;
+	o->cap = cap;
 	return MDF_OK;
 }
 

@@ -24,6 +24,8 @@ struct out_sink {
 	bool regular;          /* a regular file (safe to remove on a retry) */
 	uint64_t limit;        /* -L: bytes the dump may take, 0 = none */
 	uint64_t written;      /* bytes handed to the kernel */
+	uint64_t reserved;     /* bytes the writer will still write (its
+				  buffered page descriptors): within -L too */
 	uint64_t syscalls;     /* write calls made */
 	bool full;             /* ENOSPC or the limit was hit */
 	uint64_t fail_off;     /* with full: file offset of the first byte
@@ -36,18 +38,19 @@ struct out_sink {
 };
 
 /*
- * Default coalescing buffers when -b asks for less.  A file gets 256 KiB
- * writes: few enough syscalls (about 3,000 for a 750 MiB dump) and small
- * enough that the buffer is still in L2 when the kernel copies it.  Larger
- * writes were slower: since Linux 6.16 ext4 backs a buffered write with a
- * page-cache folio as large as the write, and the high-order free blocks
- * those folios come from are the ones a VM balloon with free page reporting
- * hands back to the host.  In back-to-back -l -d 0 runs on a 2 GiB dump
- * here, 1 MiB writes lost 0.2-1.1 s in 2 of 6 runs, 256 KiB writes in none
- * (README, "Performance").
+ * Default coalescing buffers when -b asks for less.  A file gets 128 KiB
+ * writes: few enough syscalls (about 900 for a 110 MiB dump, a tenth of
+ * upstream's) and small page-cache folios.  Since Linux 6.16 ext4 backs a
+ * buffered write with a folio as large as the write, and the high-order
+ * free blocks large folios come from are the ones a VM balloon with free
+ * page reporting hands back to the host, so each of their pages costs a
+ * host fault when the write first touches it.  On -l -d 0 of fx-v61 here,
+ * 256 KiB writes took 0.37-0.44 s (0.17-0.22 s in the kernel) in 5 of 12
+ * back-to-back runs, 128 and 64 KiB writes 0.21-0.29 s in all 24 (1 MiB
+ * writes had lost 0.2-1.1 s on a 2 GiB dump in an earlier session).
  * A pipe (-F) has no page cache behind it and keeps 1 MiB.
  */
-#define OUT_FILE_BUF (256u << 10)
+#define OUT_FILE_BUF (128u << 10)
 #define OUT_PIPE_BUF (1u << 20)
 
 /**
