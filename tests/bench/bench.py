@@ -18,6 +18,8 @@ import sys
 import time
 
 MIB = 1024 * 1024
+# One thread: ours at most this many times the floor (tests/tools/codecfloor).
+FLOOR_TARGET = 1.05
 
 
 def log(msg=""):
@@ -147,9 +149,9 @@ class Bench:
     SHORT_JOB = 0.5
     SHORT_MORE = 3
 
-    def job(self, a, b, vmcore, pairs, do_strace=True, strace_b=True):
-        """Warm both, alternate A B for `pairs` pairs, then strace both."""
-        cfgs = [c for c in (a, b) if c is not None]
+    def job(self, cfgs, vmcore, pairs, do_strace=True):
+        """Warm each, alternate A B (C) for `pairs` rounds, then strace each."""
+        cfgs = [c for c in cfgs if c is not None]
         warm = [self.run(c, vmcore, record=False) for c in cfgs]
         if all(w is not None and w < self.SHORT_JOB for w in warm):
             pairs *= self.SHORT_MORE
@@ -157,9 +159,8 @@ class Bench:
             for c in cfgs:
                 self.run(c, vmcore)
         if do_strace:
-            self.strace(a, vmcore)
-            if b is not None and strace_b:
-                self.strace(b, vmcore)
+            for c in cfgs:
+                self.strace(c, vmcore)
 
 
 # ---- formatting ------------------------------------------------------------
@@ -199,6 +200,24 @@ METRICS = [("wall", "wall"), ("cpu", "CPU"), ("rss", "peak RSS"),
            ("syscalls", "syscalls"), ("size", "output")]
 
 
+def pair_speedups(a, b):
+    """B.wall / A.wall of each alternated pair (a run of A, then one of B)."""
+    return [y / x for x, y in zip(a.wall, b.wall) if x > 0]
+
+
+def interval(values, level=0.9, rounds=2000):
+    """A bootstrap interval of the median of @values (fixed seed)."""
+    import random
+    if len(values) < 4:
+        return None
+    rnd = random.Random(12345)
+    meds = sorted(statistics.median(rnd.choices(values, k=len(values)))
+                  for _ in range(rounds))
+    lo = meds[int((1 - level) / 2 * rounds)]
+    hi = meds[int((1 + level) / 2 * rounds) - 1]
+    return lo, hi
+
+
 class Row:
     """A line of the summary: A (ours) against B (upstream or ours serial)."""
 
@@ -219,8 +238,17 @@ class Row:
             s += " = " + fmt_ratio(r)
             s += mark(r, self.targets.get(what))
             if what == "wall" and self.speedup is not None:
-                sp = ratio(vb, va)
-                s += " (speed-up %.2fx%s)" % (sp, mark(sp, self.speedup, True))
+                # The speed-up of each alternated pair: its median and a
+                # 90 % interval of that median; the target holds only
+                # when the whole interval is above it, so that the noise
+                # of a VM cannot decide the result.
+                per = pair_speedups(self.a, self.b)
+                sp = statistics.median(per) if per else ratio(vb, va)
+                iv = interval(per)
+                s += " (speed-up %.2fx" % sp
+                if iv:
+                    s += ", 90%% interval %.2f-%.2f, %d pairs" % (iv[0], iv[1], len(per))
+                s += "%s)" % mark(iv[0] if iv else sp, self.speedup, True)
         elif what in self.targets:
             s += " (target ≤%g: not measured)" % self.targets[what]
         return s
@@ -303,10 +331,13 @@ def main():
     ap.add_argument("--mkvmcore", default="")
     ap.add_argument("--runner", default="")
     ap.add_argument("--codecfloor", default="")
+    ap.add_argument("--head", default="")
+    ap.add_argument("--speedup-pairs", default="")
     ap.add_argument("--settle", type=float, default=3.0)
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
     pairs = int(a.pairs or 5)
+    speedup_pairs = int(a.speedup_pairs or 2 * pairs)
     slow_pairs = int(a.slow_pairs or 2)
     scan_gib = int(a.scan_gib or 64)
     strace_slow = a.strace_slow not in ("", "0")
@@ -346,11 +377,31 @@ def main():
     O, U = a.ours, a.upstream
     rows = []
 
-    def versus(opts, targets=None, up_slow=False, note=""):
+    H = a.head if a.head and os.access(a.head, os.X_OK) else None
+    if a.head and not H:
+        log("bench: %s not found: no comparison with upstream HEAD" % a.head)
+
+    def versus(opts, targets=None, up_slow=False, note="", head=True,
+               up=True, floor=None):
+        """Ours against 1.7.2 and upstream HEAD, runs alternating; with
+        floor=CODEC, also the codec floor: tests/tools/codecfloor reading,
+        compressing and writing the pages our dump stores, as a process
+        timed like the others (start to end, same alternation)."""
         co = Config("ours", O, opts)
-        cu = Config("upstream", U, opts, slow=up_slow)
+        cu = Config("1.7.2", U, opts, slow=up_slow) if up else None
+        ch = Config("HEAD", H, opts) if H and head and not up_slow else None
+        cf = None
+        if floor and a.codecfloor:
+            kept = os.path.join(a.tmp, "floor-%s.dump" % floor)
+            if os.path.exists(kept):
+                os.unlink(kept)
+            if subprocess.call([O] + opts + [vm, kept], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL) == 0:
+                cf = Config("floor", a.codecfloor, [floor, kept])
         name = " ".join(opts)
-        log("job %s: ours vs upstream%s" % (name, " (upstream capped)" if up_slow else ""))
+        log("job %s: ours vs %s" % (name, ", ".join(
+            c.label for c in (cu, ch) if c) + (" (1.7.2 capped)" if up_slow else "")))
         if up_slow:
             # Ours: warm-up + `pairs` runs; upstream (10x slower): no
             # warm-up (the vmcore is already cached), `slow_pairs` runs,
@@ -365,21 +416,23 @@ def main():
             if strace_slow:
                 bench.strace(cu, vm)
         else:
-            bench.job(co, cu, vm, pairs)
+            bench.job([co, cu, ch, cf], vm, pairs)
         targets = dict(targets or {})
         targets.setdefault("rss", 1.0)
-        r = Row(name, co, cu, targets, note=note)
-        log(r.console())
-        rows.append(r)
-
-    def ours_only(opts, note):
-        co = Config("ours", O, opts)
-        name = " ".join(opts)
-        log("job %s: ours only" % name)
-        bench.job(co, None, vm, pairs)
-        r = Row(name + " (ours only)", co, None, note=note)
-        log(r.console())
-        rows.append(r)
+        if cf:
+            floor_info(opts, floor, cf, co, cu)
+            os.unlink(cf.opts[1])
+        for ref in (cu, ch):
+            if ref is None:
+                continue
+            r = Row("%s vs %s" % (name, ref.label), co, ref, targets, note=note)
+            log(r.console())
+            rows.append(r)
+        if not cu and not ch:
+            r = Row(name + " (ours only)", co, None, note=note)
+            log(r.console())
+            rows.append(r)
+        return co, cu
 
     def speedup(opts, threads, min_speedup):
         c2 = Config("ours --num-threads %d" % threads, O,
@@ -388,66 +441,41 @@ def main():
         name = "%s: ours --num-threads %d / ours --num-threads 0" % (
             " ".join(opts), threads)
         log("job %s" % name)
-        bench.job(c2, c0, vm, pairs)
+        bench.job([c2, c0], vm, speedup_pairs)
         r = Row(name, c2, c0, speedup=min_speedup)
         log(r.console())
         rows.append(r)
 
     floors = []
 
-    def floor(opts, codec, target):
-        # The library calls alone, for the pages this job stores: no
-        # single-threaded writer with byte-identical output can be faster.
-        if not a.codecfloor or not rows or rows[-1].b.failed:
-            return
-        kept = os.path.join(a.tmp, "floor.dump")
-        if os.path.exists(kept):
-            os.unlink(kept)
-        rc = subprocess.call([O] + opts + [vm, kept], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        # A lower bound: the fastest of three runs (by compress + write).
-        # The stored bytes also go to a file, in the writer's piece size.
-        best = None
+    def floor_info(opts, codec, cf, co, cu):
+        # One more run of the floor for what its time is made of: the
+        # library calls (with the first touch of each page) and writing.
         wout = os.path.join(a.tmp, "floor.out")
-        for _ in range(3 if rc == 0 else 0):
-            p = subprocess.run([a.codecfloor, codec, kept, vm, wout],
-                               capture_output=True, text=True)
-            if p.returncode != 0:
-                best = None
-                break
-            w = p.stdout.split()
-            cw = (float(w[3]), float(w[5]))
-            if best is None or sum(cw) < sum(best):
-                best = cw
-        if os.path.exists(kept):
-            big = os.path.getsize(kept) >= Bench.SETTLE_MIN
-            os.unlink(kept)
-            if big and a.settle > 0:
-                time.sleep(a.settle)  # as after a timed run (Bench._clean)
-        if best is None:
-            log("floor %s: failed" % " ".join(opts))
+        p = subprocess.run([a.codecfloor, codec, cf.opts[1], vm, wout],
+                           capture_output=True, text=True)
+        w = p.stdout.split()
+        if p.returncode != 0 or len(w) < 6 or cf.failed:
+            log("floor %s: failed %s" % (" ".join(opts), cf.failed or p.stderr.strip()))
             return
-        up_wall = rows[-1].b.med("wall")
-        f = (" ".join(opts), int(w[1]), best[0], best[1], up_wall,
-             ratio(sum(best), up_wall), target, rows[-1].a.med("wall"))
-        log("floor %s: %d pages, library calls %.2f s + writing %.2f s = %s "
-            "of upstream's wall" % (f[0], f[1], best[0], best[1],
-                                    fmt_ratio(f[5])))
+        per = [x / y for x, y in zip(co.wall, cf.wall) if y > 0]
+        f = (" ".join(opts), int(w[1]), float(w[3]), float(w[5]), cf.med("wall"),
+             cu.med("wall") if cu and not cu.failed else None,
+             statistics.median(per) if per else None, interval(per))
+        log("floor %s: %d pages, library calls %.2f s + writing %.2f s; the "
+            "floor process %s; ours / floor %s" % (
+                f[0], f[1], f[2], f[3], fmt("wall", f[4]),
+                fmt_ratio(f[6]) if f[6] else "n/a"))
         floors.append(f)
 
-    versus(["-l", "-d", "31"], {"wall": 0.8})
-    floor(["-l", "-d", "31"], "lzo", 0.8)
-    versus(["-l", "-d", "0"], {"wall": 0.6, "syscalls": 0.1})
-    floor(["-l", "-d", "0"], "lzo", 0.6)
-    versus(["-c", "-d", "31"], {"wall": 0.7})
-    floor(["-c", "-d", "31"], "zlib", 0.7)
-    if up_zstd:
-        versus(["-z", "-d", "31"])
-    else:
-        ours_only(["-z", "-d", "31"], "upstream 1.7.2 is built without zstd")
+    versus(["-l", "-d", "31"], {"wall": 0.85}, floor="lzo")
+    versus(["-l", "-d", "0"], {"wall": 0.85, "syscalls": 0.1}, floor="lzo")
+    versus(["-c", "-d", "31"], {"wall": 0.5}, floor="zlib")
+    versus(["-z", "-d", "31"], up=up_zstd, floor="zstd",
+           note="" if up_zstd else "1.7.2 is built without zstd")
     versus(["-l", "-d", "0", "--num-threads", "2"], up_slow=True)
-    speedup(["-c", "-d", "0"], 2, 1.7)
-    speedup(["-z", "-d", "0"], 2, 1.7)
+    speedup(["-c", "-d", "0"], 2, 1.8)
+    speedup(["-z", "-d", "0"], 2, 1.8)
     versus(["-c", "-d", "0", "--num-threads", "2"], {"wall": 0.1}, up_slow=True)
 
     # ---- scan throughput on a large synthetic machine ----
@@ -520,7 +548,10 @@ def scan_section(bench, a, gib, pairs):
 def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
              rows, scan, gib, elapsed, busy, floors=()):
     L = []
-    L.append("### Benchmark: ours vs makedumpfile %s" % version(a.upstream))
+    L.append("### Benchmark: ours vs makedumpfile %s%s"
+             % (version(a.upstream),
+                " and upstream HEAD %s" % version(a.head) if a.head and
+                os.access(a.head, os.X_OK) else ""))
     L.append("")
     L.append("Machine: %s.  " % mach)
     L.append("vmcore: %s, %.0f MiB.  " % (vmdesc or os.path.basename(vm), vm_mib))
@@ -530,7 +561,7 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
              "there%s.  "
              % (pairs, pairs * Bench.SHORT_MORE, Bench.SHORT_JOB, slow_pairs,
                 "" if strace_slow else ", and its syscalls are not counted"))
-    L.append("Cells: ours / upstream = ratio; ✓/✗ against the target.  "
+    L.append("Cells: ours / the other = ratio; ✓/✗ against the target.  "
              "Syscalls from one `strace -c -f` run.  %.0f s in all."
              % elapsed)
     if busy:
@@ -548,27 +579,29 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
         L.append("| %s | %s |" % (name, " | ".join(cells)))
     if floors:
         L.append("")
-        L.append("One thread, the floor: the time the compression library "
-                 "takes for the pages the job stores, read from the vmcore's "
-                 "mmap windows as the writer reads them, plus writing the "
-                 "stored bytes to a file in the writer's 256 KiB pieces "
-                 "(tests/tools/codecfloor: the same calls and parameters as "
-                 "our writer, zero pages compressed once; no scan, no page "
-                 "descriptors or headers; fastest of 3 runs).  The output "
-                 "must be byte-identical to upstream's, so no single-threaded "
-                 "run can take less: a wall target below the floor ratio is "
-                 "out of reach with one thread.")
+        L.append("One thread, the floor: tests/tools/codecfloor, a program "
+                 "that only reads the pages the job's dump stores from the "
+                 "vmcore's mmap windows, compresses them with the calls and "
+                 "parameters of our writer (libdeflate for -c, zero pages "
+                 "compressed once) and writes the stored bytes to a file in "
+                 "the writer's 128 KiB pieces: no scan, no page descriptors "
+                 "or headers.  It is timed as a whole process, in the same "
+                 "alternation as ours (one floor run after each of ours); "
+                 "the ratio is the median of those pairs, with a 90 %% "
+                 "interval.  The library calls and the writing are its own "
+                 "measure of one more run.  Ours is held to %g times the "
+                 "floor." % FLOOR_TARGET)
         L.append("")
-        L.append("| job | pages | read + compress | + write | upstream wall "
-                 "| floor ratio | target | ours / floor |")
-        L.append("|---|---|---|---|---|---|---|---|")
-        for name, npages, fs, fw, uw, fr, tgt, ow in floors:
-            reach = "✗ below the floor" if fr is not None and fr > tgt else "reachable"
-            L.append("| `%s` | %d | %s | %s | %s | %s | ≤%g (%s) | %s |"
+        L.append("| job | pages | library calls | writing | floor process "
+                 "| 1.7.2 wall | ours / floor |")
+        L.append("|---|---|---|---|---|---|---|")
+        for name, npages, fs, fw, fp, uw, of, iv in floors:
+            L.append("| `%s` | %d | %s | %s | %s | %s | %s%s%s |"
                      % (name, npages, fmt("wall", fs), fmt("wall", fw),
-                        fmt("wall", uw),
-                        fmt_ratio(fr) if fr is not None else "n/a", tgt, reach,
-                        fmt_ratio(ratio(ow, fs + fw)) if ow else "n/a"))
+                        fmt("wall", fp), fmt("wall", uw),
+                        fmt_ratio(of) if of else "n/a",
+                        " (%.2f-%.2f)" % iv if iv else "",
+                        mark(of, FLOOR_TARGET) if of else ""))
     if scan:
         L.append("")
         L.append("Scan throughput, synthetic %d GiB machine (6.1 layout, "
@@ -593,7 +626,58 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
     return "\n".join(L)
 
 
+# Ours / 1.7.2 in the capture kernel: at most this (median of the pairs).
+CAPTURE_TARGET = 0.6
+
+
+def capture_section(results, md, desc):
+    """`bench.py capture RESULTS MD DESC`: the pairs that
+    tests/lab/measure_hook.sh timed in a capture kernel (ours and 1.7.2
+    alternately on the live /proc/vmcore), appended to MD as a table."""
+    runs = {}
+    with open(results) as f:
+        for line in f:
+            kv = dict(w.split("=", 1) for w in line.split() if "=" in w)
+            if "run" in kv:
+                runs[kv["run"]] = kv
+    ours, up = [], []
+    i = 1
+    while "ours%d" % i in runs:
+        o, u = runs["ours%d" % i], runs.get("up%d" % i)
+        if o["rc"] == "0" and u and u["rc"] == "0":
+            ours.append(float(o["wall"]))
+            up.append(float(u["wall"]))
+        i += 1
+    L = ["", "In the capture kernel: %s; `makedumpfile -l --message-level 7 "
+         "-d 31 /proc/vmcore FILE`, ours and 1.7.2 alternately, %d pairs, "
+         "wall time of each run (tests/lab/measure_hook.sh, no sampler)."
+         % (desc, len(ours)), ""]
+    if not ours:
+        L.append("No pair completed: %s" % ", ".join(
+            "%s rc %s" % (k, v["rc"]) for k, v in sorted(runs.items())))
+    else:
+        per = [o / u for o, u in zip(ours, up)]
+        med = statistics.median(per)
+        iv = interval(per)
+        L.append("| job | ours | 1.7.2 | ours / 1.7.2 (median of the pairs) |")
+        L.append("|---|---|---|---|")
+        L.append("| `-l -d 31` on the live /proc/vmcore | %s (%s-%s) | %s (%s-%s) | %s%s%s |" % (
+            fmt("wall", statistics.median(ours)), fmt("wall", min(ours)),
+            fmt("wall", max(ours)), fmt("wall", statistics.median(up)),
+            fmt("wall", min(up)), fmt("wall", max(up)), fmt_ratio(med),
+            ", 90%% interval %.2f-%.2f" % iv if iv else "",
+            mark(iv[1] if iv else med, CAPTURE_TARGET)))
+    L.append("")
+    text = "\n".join(L)
+    with open(md, "a") as f:
+        f.write(text)
+    log(text)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["capture"]:
+        capture_section(*sys.argv[2:5])
+        sys.exit(0)
     try:
         main()
     except KeyboardInterrupt:
