@@ -16,6 +16,10 @@
 #                       (strace makes them several times slower still)
 #   BENCH_TMPDIR=DIR    where outputs go (default /var/tmp); removed after
 #   BENCH_UPSTREAM=FILE the reference binary (default /usr/bin/makedumpfile)
+#   BENCH_HEAD=FILE     upstream HEAD, the second reference (default
+#                       $MDF_SHARED/oracles/makedumpfile-head; "" = none)
+#   BENCH_SPEEDUP_PAIRS=N  pairs of the 2-thread speed-up jobs (default
+#                       twice BENCH_PAIRS; three times that for short jobs)
 #   BENCH_SETTLE=S      seconds to wait after removing an output of 64 MiB or
 #                       more (default 3; 0 = no wait): see Bench._clean()
 #
@@ -126,5 +130,37 @@ python3 "$SRC/tests/bench/bench.py" \
 	--scan-gib "${BENCH_SCAN_GIB:-${QUICK:+16}}" \
 	--strace-slow "${BENCH_STRACE_SLOW:-0}" \
 	--settle "${BENCH_SETTLE:-3}" \
+	--head "${BENCH_HEAD-$MDF_SHARED/oracles/makedumpfile-head}" \
+	--speedup-pairs "${BENCH_SPEEDUP_PAIRS:-}" \
 	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" "${FLOOR_ARGS[@]}" \
 	--md "$SRC/build/bench.md"
+
+# ---- in the capture kernel ----------------------------------------------
+# The lab boots a 16 GiB guest (RAM in a sparse file), crashes it, and in
+# its capture kernel times ours and 1.7.2 alternately on the live
+# /proc/vmcore (tests/lab/measure_hook.sh).  About 4 minutes; BENCH_CAPTURE=0
+# skips it, BENCH_CAPTURE_PAIRS=N (default 5) and BENCH_CAPTURE_MEM=SIZE
+# change it.
+if [ "${BENCH_CAPTURE:-1}" != 0 ]; then
+	MDF_SRC=$SRC
+	. "$SRC/tests/lab/lab.sh"
+	missing=$(lab_missing)
+	mem=${BENCH_CAPTURE_MEM:-16G}
+	if [ -n "$missing" ]; then
+		echo "bench: no capture-kernel section: missing$missing"
+	elif ! capbin=$(capture_bin "$TMP/static.log"); then
+		echo "bench: no capture-kernel section: static build failed: $capbin"
+	else
+		echo "bench: capture kernel: booting a $mem guest (about 4 minutes)"
+		lab_measure mdf-bench-$mem "$mem" "$TMP/lab" 1 0 "$capbin" "$UP" \
+			"ARGS='-l --message-level 7'" "PAIRS=${BENCH_CAPTURE_PAIRS:-5}" SAMPLE=0
+		rc=$?
+		res="$TMP/lab/mdf-bench-$mem.d/hook/results.txt"
+		if [ $rc -ne 0 ] || [ ! -f "$res" ]; then
+			echo "bench: capture kernel: the lab failed (rc $rc): $(tail -n 3 "$TMP/lab/mdf-bench-$mem.log" 2>/dev/null | tr '\n' ' ')"
+		else
+			python3 "$SRC/tests/bench/bench.py" capture "$res" "$SRC/build/bench.md" \
+				"Debian 6.1 guest of $mem (1 % workloads), crashkernel=256M, 1 CPU"
+		fi
+	fi
+fi
