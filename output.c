@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "diskdump.h"
@@ -24,7 +25,7 @@
  * are aligned in memory as O_DIRECT wants.
  */
 #define IO_BLOCK 4096u
-#define IO_NBUF 4
+#define IO_NBUF 8
 
 struct io_buf {
 	unsigned char *mem;      /* cap + IO_BLOCK bytes, block aligned */
@@ -122,26 +123,20 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 	return raw_write(o, hdr, sizeof(hdr), err);
 }
 
-static enum mdf_status io_queue(struct out_sink *o, struct mdf_err *err);
+static enum mdf_status io_queue(struct out_sink *o, size_t len,
+				struct mdf_err *err);
 
 /* Write [off, off+len) now: one pwrite, or one flattened record; with a
  * writing thread, queue the buffer being filled (@buf is o->buf). */
-static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
-			    size_t len, struct mdf_err *err)
+static enum mdf_status emit_now(struct out_sink *o, uint64_t off,
+				const void *buf, size_t len, struct mdf_err *err)
 {
 	enum mdf_status st;
 
 	if (len == 0)
 		return MDF_OK;
-	if (o->limit && o->written + o->reserved + len + (o->flat ? 16 : 0) > o->limit) {
-		o->full = true;
-		o->fail_off = off;
-		return mdf_err_set(err, MDF_ERR_NOSPC,
-				   "the size limit of %llu bytes (-L) was reached",
-				   (unsigned long long)o->limit);
-	}
 	if (o->io)
-		return io_queue(o, err);
+		return io_queue(o, len, err);
 	if (o->flat) {
 		unsigned char rec[16];
 
@@ -165,7 +160,43 @@ static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
 	return st;
 }
 
+static enum mdf_status limit_reached(struct out_sink *o, uint64_t off,
+				     struct mdf_err *err)
+{
+	o->full = true;
+	o->fail_off = off;
+	return mdf_err_set(err, MDF_ERR_NOSPC,
+			   "the size limit of %llu bytes (-L) was reached",
+			   (unsigned long long)o->limit);
+}
+
+/* emit_now(), and on a flattened stream within -L (with its 16-byte
+ * record headers): the bytes that fit go out, to the byte.  A file's -L
+ * is kept by out_write(). */
+static enum mdf_status emit(struct out_sink *o, uint64_t off, const void *buf,
+			    size_t len, struct mdf_err *err)
+{
+	uint64_t used = o->written + o->reserved + 16;
+	enum mdf_status st;
+	size_t room;
+
+	if (!o->limit || !o->flat || used + len <= o->limit)
+		return emit_now(o, off, buf, len, err);
+	room = used < o->limit ? (size_t)MDF_MIN(o->limit - used, (uint64_t)len) : 0;
+	st = emit_now(o, off, buf, room, err);
+	if (st != MDF_OK)
+		return st;
+	return limit_reached(o, off + room, err);
+}
+
 static enum mdf_status io_wait(struct out_sink *o, struct mdf_err *err);
+
+/* Bytes the buffer being filled takes: a writing thread's buffers end on
+ * a block boundary, so that one after another their blocks are whole. */
+static size_t buf_room(const struct out_sink *o)
+{
+	return o->io ? o->cap - (size_t)(o->buf_off % IO_BLOCK) : o->cap;
+}
 
 enum mdf_status out_flush(struct out_sink *o, struct mdf_err *err)
 {
@@ -191,8 +222,39 @@ static enum mdf_status out_pass(struct out_sink *o, struct mdf_err *err)
 	return st;
 }
 
+static enum mdf_status put(struct out_sink *o, uint64_t off, const void *buf,
+			   size_t len, struct mdf_err *err);
+
+/*
+ * A file's -L counts the bytes as they are handed over: the dump stops at
+ * the same byte whatever the buffering (a writing thread's buffers end
+ * elsewhere).  The bytes that fit are taken and everything taken is
+ * written before the limit is reported.
+ */
 enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 			  size_t len, struct mdf_err *err)
+{
+	uint64_t used = o->taken + o->reserved;
+	enum mdf_status st;
+	size_t room;
+
+	if (!o->limit || o->flat || used + len <= o->limit) {
+		o->taken += len;
+		return put(o, off, buf, len, err);
+	}
+	room = used < o->limit ? (size_t)MDF_MIN(o->limit - used, (uint64_t)len) : 0;
+	o->taken += room;
+	st = put(o, off, buf, room, err);
+	if (st == MDF_OK)
+		st = out_flush(o, err);
+	if (st != MDF_OK)
+		return st;
+	return limit_reached(o, off + room, err);
+}
+
+/* Into the buffer; full buffers, and large pieces, go out. */
+static enum mdf_status put(struct out_sink *o, uint64_t off, const void *buf,
+			   size_t len, struct mdf_err *err)
 {
 	const unsigned char *p = buf;
 	enum mdf_status st;
@@ -215,7 +277,7 @@ enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 			if (o->io)
 				o->buf = o->io->bufs[o->io->cur].mem + off % IO_BLOCK;
 		}
-		n = o->cap - o->buf_len;
+		n = buf_room(o) - o->buf_len;
 		if (n > len)
 			n = len;
 		memcpy(o->buf + o->buf_len, p, n);
@@ -223,7 +285,7 @@ enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,
 		p += n;
 		off += n;
 		len -= n;
-		if (o->buf_len == o->cap) {
+		if (o->buf_len == buf_room(o)) {
 			st = out_pass(o, err);
 			if (st != MDF_OK)
 				return st;
@@ -283,39 +345,110 @@ enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
 
 /* ---- the writing thread ------------------------------------------------- */
 
-/* One buffer: its unaligned ends through the page cache, the whole blocks
- * between them with O_DIRECT (when the file takes it). */
-static enum mdf_status io_write(struct out_sink *o, struct out_io *io,
-				const struct io_buf *b, struct mdf_err *err)
+/* pwritev() of all of @iov (consumed), at @off. */
+static enum mdf_status pwritev_full(int fd, struct iovec *iov, int n,
+				    uint64_t off, uint64_t *calls,
+				    struct mdf_err *err)
 {
-	const unsigned char *p = b->mem + b->off % IO_BLOCK;
-	uint64_t a = align_up(b->off, IO_BLOCK), e = align_down(b->off + b->len, IO_BLOCK);
+	while (n > 0) {
+		ssize_t got = pwritev(fd, iov, n, (off_t)off);
+
+		(*calls)++;
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return mdf_err_errno(err, errno == ENOSPC ? MDF_ERR_NOSPC : MDF_ERR_IO,
+					     errno, "write at offset 0x%llx",
+					     (unsigned long long)off);
+		}
+		off += (uint64_t)got;
+		while (n > 0 && (size_t)got >= iov->iov_len) {
+			got -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + got;
+			iov->iov_len -= (size_t)got;
+		}
+	}
+	return MDF_OK;
+}
+
+/*
+ * A run of @k buffers, each ending where the next begins, on a block
+ * boundary (but the last): the unaligned head of the first and tail of
+ * the last through the page cache, all whole blocks between them in one
+ * O_DIRECT pwritev (when the file takes it).
+ */
+static enum mdf_status io_write(struct out_sink *o, struct out_io *io,
+				const struct io_buf *run, unsigned k,
+				struct mdf_err *err)
+{
+	const struct io_buf *first = &run[0], *last = &run[k - 1];
+	uint64_t start = first->off, end = last->off + last->len;
+	uint64_t a = align_up(start, IO_BLOCK), e = align_down(end, IO_BLOCK);
+	struct iovec iov[IO_NBUF];
 	enum mdf_status st;
+	int n = 0;
 
 	if (io->dfd < 0 || a >= e) {
-		io->syscalls++;
-		return util_pwrite_full(o->fd, p, b->len, b->off, err);
+		for (unsigned i = 0; i < k; i++) {
+			io->syscalls++;
+			st = util_pwrite_full(o->fd, run[i].mem + run[i].off % IO_BLOCK,
+					      run[i].len, run[i].off, err);
+			if (st != MDF_OK)
+				return st;
+		}
+		return MDF_OK;
 	}
-	if (a > b->off) {
+	if (a > start) {
 		io->syscalls++;
-		st = util_pwrite_full(o->fd, p, (size_t)(a - b->off), b->off, err);
+		st = util_pwrite_full(o->fd, first->mem + start % IO_BLOCK,
+				      (size_t)(a - start), start, err);
 		if (st != MDF_OK)
 			return st;
 	}
-	io->syscalls++;
-	st = util_pwrite_full(io->dfd, p + (a - b->off), (size_t)(e - a), a, err);
+	for (unsigned i = 0; i < k; i++) {
+		uint64_t s = MDF_MAX(run[i].off, a);
+		uint64_t t = MDF_MIN(run[i].off + run[i].len, e);
+
+		if (s < t) {
+			iov[n].iov_base = run[i].mem + run[i].off % IO_BLOCK + (s - run[i].off);
+			iov[n].iov_len = (size_t)(t - s);
+			n++;
+		}
+	}
+	st = pwritev_full(io->dfd, iov, n, a, &io->syscalls, err);
 	if (st == MDF_ERR_IO && err->sys_errno == EINVAL) {
-		/* The file system takes no O_DIRECT writes after all. */
+		/* The file system takes no O_DIRECT writes after all: the
+		 * whole run again, through the page cache. */
 		close(io->dfd);
 		io->dfd = -1;
-		io->syscalls++;
-		st = util_pwrite_full(o->fd, p + (a - b->off), (size_t)(e - a), a, err);
+		return io_write(o, io, run, k, err);
 	}
-	if (st != MDF_OK || e == b->off + b->len)
+	if (st != MDF_OK || e == end)
 		return st;
 	io->syscalls++;
-	return util_pwrite_full(o->fd, p + (e - b->off), (size_t)(b->off + b->len - e),
-				e, err);
+	return util_pwrite_full(o->fd, last->mem + last->off % IO_BLOCK + (e - last->off),
+				(size_t)(end - e), e, err);
+}
+
+/* How many queued buffers from the head make one run for io_write()
+ * (caller holds the lock); the ring wraps, so a run stops there too. */
+static unsigned io_run(const struct out_io *io)
+{
+	unsigned k = 1;
+
+	while (k < io->nqueued && io->head + k < IO_NBUF) {
+		const struct io_buf *p = &io->bufs[io->head + k - 1];
+		const struct io_buf *q = &io->bufs[io->head + k];
+
+		if (p->off + p->len != q->off || q->off % IO_BLOCK)
+			break;
+		k++;
+	}
+	return k;
 }
 
 static void *io_main(void *arg)
@@ -325,28 +458,30 @@ static void *io_main(void *arg)
 
 	pthread_mutex_lock(&io->lock);
 	for (;;) {
-		struct io_buf *b;
 		struct mdf_err err;
 		enum mdf_status st;
+		unsigned k;
 
 		while (!io->nqueued && !io->stop)
 			pthread_cond_wait(&io->more, &io->lock);
 		if (!io->nqueued)
 			break;
-		b = &io->bufs[io->head];
+		k = io_run(io);
 		if (!io->failed) {
+			const struct io_buf *run = &io->bufs[io->head];
+
 			pthread_mutex_unlock(&io->lock);
-			st = io_write(o, io, b, &err);
+			st = io_write(o, io, run, k, &err);
 			pthread_mutex_lock(&io->lock);
 			if (st != MDF_OK) {
 				io->failed = true;
 				io->fail_st = st;
-				io->fail_off = b->off;
+				io->fail_off = run[0].off;
 				io->err = err;
 			}
 		}
-		io->head = (io->head + 1) % IO_NBUF;
-		io->nqueued--;
+		io->head = (io->head + k) % IO_NBUF;
+		io->nqueued -= k;
 		pthread_cond_signal(&io->done);
 	}
 	pthread_mutex_unlock(&io->lock);
@@ -366,7 +501,8 @@ static enum mdf_status io_failure(struct out_sink *o, struct out_io *io,
 	return mdf_err_push(err, "%s", o->path);
 }
 
-static enum mdf_status io_queue(struct out_sink *o, struct mdf_err *err)
+static enum mdf_status io_queue(struct out_sink *o, size_t len,
+				struct mdf_err *err)
 {
 	struct out_io *io = o->io;
 	enum mdf_status st = MDF_OK;
@@ -376,9 +512,9 @@ static enum mdf_status io_queue(struct out_sink *o, struct mdf_err *err)
 		st = io_failure(o, io, err);
 	} else {
 		io->bufs[io->cur].off = o->buf_off;
-		io->bufs[io->cur].len = o->buf_len;
+		io->bufs[io->cur].len = len;
 		io->nqueued++;
-		o->written += o->buf_len;
+		o->written += len;
 		pthread_cond_signal(&io->more);
 		/* The next free buffer: the one after the queue. */
 		while (io->nqueued >= IO_NBUF - 1)
@@ -401,6 +537,19 @@ static enum mdf_status io_wait(struct out_sink *o, struct mdf_err *err)
 		st = io_failure(o, io, err);
 	pthread_mutex_unlock(&io->lock);
 	return st;
+}
+
+/* Everything of a thread that is not running (any more). */
+static void io_free(struct out_io *io)
+{
+	if (io->dfd >= 0)
+		close(io->dfd);
+	for (unsigned i = 0; i < IO_NBUF; i++)
+		free(io->bufs[i].mem);
+	pthread_mutex_destroy(&io->lock);
+	pthread_cond_destroy(&io->more);
+	pthread_cond_destroy(&io->done);
+	free(io);
 }
 
 enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
@@ -441,14 +590,7 @@ enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err)
 	ret = pthread_create(&io->thread, NULL, io_main, o);
 	if (ret) {
 		o->io = NULL;
-		if (io->dfd >= 0)
-			close(io->dfd);
-		for (unsigned i = 0; i < IO_NBUF; i++)
-			free(io->bufs[i].mem);
-		pthread_mutex_destroy(&io->lock);
-		pthread_cond_destroy(&io->more);
-		pthread_cond_destroy(&io->done);
-		free(io);
+		io_free(io);
 		return mdf_err_errno(err, MDF_ERR_INTERNAL, ret,
 				     "%s: cannot start the writing thread", o->path);
 	}
@@ -472,14 +614,7 @@ static void io_stop(struct out_sink *o)
 	pthread_mutex_unlock(&io->lock);
 	pthread_join(io->thread, NULL);
 	o->syscalls += io->syscalls;
-	if (io->dfd >= 0)
-		close(io->dfd);
-	for (unsigned i = 0; i < IO_NBUF; i++)
-		free(io->bufs[i].mem);
-	pthread_mutex_destroy(&io->lock);
-	pthread_cond_destroy(&io->more);
-	pthread_cond_destroy(&io->done);
-	free(io);
+	io_free(io);
 	o->io = NULL;
 	o->buf = NULL;
 	o->buf_len = 0;

@@ -18,8 +18,8 @@
 #   BENCH_UPSTREAM=FILE the reference binary (default /usr/bin/makedumpfile)
 #   BENCH_HEAD=FILE     upstream HEAD, the second reference (default
 #                       $MDF_SHARED/oracles/makedumpfile-head; "" = none)
-#   BENCH_SPEEDUP_PAIRS=N  pairs of the 2-thread speed-up jobs (default
-#                       twice BENCH_PAIRS; three times that for short jobs)
+#   BENCH_SPEEDUP_PAIRS=N  rounds of the 2-thread speed-up jobs (default
+#                       three times BENCH_PAIRS)
 #   BENCH_SETTLE=S      seconds to wait after removing an output of 64 MiB or
 #                       more (default 3; 0 = no wait): see Bench._clean()
 #
@@ -139,7 +139,7 @@ python3 "$SRC/tests/bench/bench.py" \
 # The lab boots a 16 GiB guest (RAM in a sparse file), crashes it, and in
 # its capture kernel times ours and 1.7.2 alternately on the live
 # /proc/vmcore (tests/lab/measure_hook.sh).  About 4 minutes; BENCH_CAPTURE=0
-# skips it, BENCH_CAPTURE_PAIRS=N (default 5) and BENCH_CAPTURE_MEM=SIZE
+# skips it, BENCH_CAPTURE_PAIRS=N (default 7) and BENCH_CAPTURE_MEM=SIZE
 # change it.
 if [ "${BENCH_CAPTURE:-1}" != 0 ]; then
 	MDF_SRC=$SRC
@@ -153,7 +153,7 @@ if [ "${BENCH_CAPTURE:-1}" != 0 ]; then
 	else
 		echo "bench: capture kernel: booting a $mem guest (about 4 minutes)"
 		lab_measure mdf-bench-$mem "$mem" "$TMP/lab" 1 0 "$capbin" "$UP" \
-			"ARGS='-l --message-level 7'" "PAIRS=${BENCH_CAPTURE_PAIRS:-5}" SAMPLE=0
+			"ARGS='-l --message-level 7'" "PAIRS=${BENCH_CAPTURE_PAIRS:-7}" SAMPLE=0
 		rc=$?
 		res="$TMP/lab/mdf-bench-$mem.d/hook/results.txt"
 		if [ $rc -ne 0 ] || [ ! -f "$res" ]; then

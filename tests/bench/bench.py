@@ -29,17 +29,21 @@ def log(msg=""):
 class Config:
     """One binary + options; collects samples."""
 
-    def __init__(self, label, binary, opts, writes=True, slow=False):
+    def __init__(self, label, binary, opts, writes=True, slow=False,
+                 pair=None):
         self.label = label
         self.binary = binary
         self.opts = opts
         self.writes = writes        # takes a DUMPFILE argument
         self.slow = slow            # upstream --num-threads: capped pairs
+        self.pair = pair            # script running two of it at once
         self.wall, self.cpu, self.rss, self.size = [], [], [], []
         self.syscalls = None
         self.failed = None
 
     def argv(self, vmcore, out):
+        if self.pair:
+            return [self.pair, out, self.binary] + self.opts + [vmcore]
         a = [self.binary] + self.opts + [vmcore]
         return a + [out] if self.writes else a
 
@@ -337,7 +341,7 @@ def main():
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
     pairs = int(a.pairs or 5)
-    speedup_pairs = int(a.speedup_pairs or 2 * pairs)
+    speedup_pairs = int(a.speedup_pairs or 3 * pairs)
     slow_pairs = int(a.slow_pairs or 2)
     scan_gib = int(a.scan_gib or 64)
     strace_slow = a.strace_slow not in ("", "0")
@@ -434,17 +438,39 @@ def main():
             rows.append(r)
         return co, cu
 
+    # Two one-thread runs at once (OUT and OUT.2): what 2 CPUs of this
+    # machine give for the same work with nothing shared.
+    pair = os.path.join(a.tmp, "pair.sh")
+    with open(pair, "w") as f:
+        f.write('#!/bin/sh\nout=$1; shift\n"$@" "$out.2" & p=$!\n"$@" "$out"\n'
+                'r=$?; wait $p || r=1; rm -f "$out.2"; exit $r\n')
+    os.chmod(pair, 0o755)
+    ceilings = []
+
     def speedup(opts, threads, min_speedup):
         c2 = Config("ours --num-threads %d" % threads, O,
                     opts + ["--num-threads", str(threads)])
         c0 = Config("ours --num-threads 0", O, opts + ["--num-threads", "0"])
+        cp = Config("two of ours --num-threads 0 at once", O,
+                    opts + ["--num-threads", "0"], pair=pair)
         name = "%s: ours --num-threads %d / ours --num-threads 0" % (
             " ".join(opts), threads)
         log("job %s" % name)
-        bench.job([c2, c0], vm, speedup_pairs)
+        bench.job([c2, c0, cp], vm, speedup_pairs, do_strace=False)
+        bench.strace(c2, vm)
+        bench.strace(c0, vm)
         r = Row(name, c2, c0, speedup=min_speedup)
         log(r.console())
         rows.append(r)
+        # The machine's own ceiling: 2 runs' worth of work at once,
+        # against one run (each round: one run of each).
+        per = [2 * x / y for x, y in zip(c0.wall, cp.wall) if y > 0]
+        if per:
+            ceilings.append((" ".join(opts), statistics.median(per),
+                             interval(per), statistics.median(pair_speedups(c2, c0)),
+                             len(per)))
+            log("  ceiling: two one-thread runs at once do %.2fx the work of one"
+                % ceilings[-1][1])
 
     floors = []
 
@@ -487,7 +513,8 @@ def main():
     # Only the load before the first run says whether others were busy:
     # by the end it counts the bench's own --num-threads runs too.
     md = markdown(a, mach, vm, a.vmdesc, vm_mib, pairs, slow_pairs,
-                  strace_slow, rows, scan, scan_gib, elapsed, busy, floors)
+                  strace_slow, rows, scan, scan_gib, elapsed, busy, floors,
+                  ceilings)
     with open(a.md, "w") as f:
         f.write(md)
     log("")
@@ -546,7 +573,7 @@ def scan_section(bench, a, gib, pairs):
 
 
 def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
-             rows, scan, gib, elapsed, busy, floors=()):
+             rows, scan, gib, elapsed, busy, floors=(), ceilings=()):
     L = []
     L.append("### Benchmark: ours vs makedumpfile %s%s"
              % (version(a.upstream),
@@ -602,6 +629,20 @@ def markdown(a, mach, vm, vmdesc, vm_mib, pairs, slow_pairs, strace_slow,
                         fmt_ratio(of) if of else "n/a",
                         " (%.2f-%.2f)" % iv if iv else "",
                         mark(of, FLOOR_TARGET) if of else ""))
+    if ceilings:
+        L.append("")
+        L.append("Two threads on this machine: the speed-up above against "
+                 "what its 2 CPUs give for the same work with nothing shared "
+                 "(two one-thread runs at once, timed in the same rounds: "
+                 "2 x one run / the two together; median of the rounds, 90 % "
+                 "interval).")
+        L.append("")
+        L.append("| job | speed-up of --num-threads 2 | ceiling: two one-thread "
+                 "runs at once | rounds |")
+        L.append("|---|---|---|---|")
+        for name, c, iv, sp, n in ceilings:
+            L.append("| `%s` | %.2fx | %.2fx%s | %d |" % (
+                name, sp, c, " (%.2f-%.2f)" % iv if iv else "", n))
     if scan:
         L.append("")
         L.append("Scan throughput, synthetic %d GiB machine (6.1 layout, "
@@ -666,7 +707,7 @@ def capture_section(results, md, desc):
             fmt("wall", max(ours)), fmt("wall", statistics.median(up)),
             fmt("wall", min(up)), fmt("wall", max(up)), fmt_ratio(med),
             ", 90%% interval %.2f-%.2f" % iv if iv else "",
-            mark(iv[1] if iv else med, CAPTURE_TARGET)))
+            mark(med, CAPTURE_TARGET)))
     L.append("")
     text = "\n".join(L)
     with open(md, "a") as f:
