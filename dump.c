@@ -178,6 +178,34 @@ static uint16_t kdump_machine(const char *uts_machine)
 	return 0;
 }
 
+/* Physical addresses no CPU of the dump's kind has, when nothing says. */
+#define PHYS_BITS_ANY 52
+
+/*
+ * Every PT_LOAD must lie in the physical address space of the crashed
+ * kernel (NUMBER(MAX_PHYSMEM_BITS), or the architecture's), else its
+ * p_memsz is garbage: one of 2^48 bytes took 78 s and wrote 17 GB of
+ * bitmaps for pfns no machine has.
+ */
+static enum mdf_status check_phys_ranges(struct mdf_ctx *ctx)
+{
+	unsigned bits = ctx->have_arch ? ctx->arch.max_physmem_bits : PHYS_BITS_ANY;
+	uint64_t top = bits < 64 ? 1ULL << bits : UINT64_MAX;
+
+	for (size_t i = 0; i < ctx->elf.nloads; i++) {
+		const struct elf_load *l = &ctx->elf.loads[i];
+
+		if (l->memsz && (l->paddr >= top || l->memsz > top - l->paddr))
+			return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+					   "%s: PT_LOAD %u: physical range 0x%llx-0x%llx lies beyond "
+					   "the %u-bit physical address space",
+					   ctx->opts.vmcore, l->phdr_index,
+					   (unsigned long long)l->paddr,
+					   (unsigned long long)(l->paddr + l->memsz), bits);
+	}
+	return MDF_OK;
+}
+
 static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 {
 	struct arch_seg_hint hints[64];
@@ -230,6 +258,9 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		pi_debug(&ctx->pr, "no address translation: %s\n", ctx->err.msg);
 		mdf_err_clear(&ctx->err);
 	}
+	st = check_phys_ranges(ctx);
+	if (st != MDF_OK)
+		return st;
 	readmem_init(&ctx->rm, &ctx->elf, &ctx->cache,
 		     ctx->have_arch ? &ctx->arch : NULL, ctx->page_size);
 	if (ctx->is_kdump)
@@ -254,6 +285,9 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			memset(&ctx->mm, 0, sizeof(ctx->mm));
 		}
 	}
+	if (ctx->fwarn.no_layout[0])
+		pi_warn(&ctx->pr, "%s: %s: hwpoison and offline pages are kept.\n",
+			ctx->opts.vmcore, ctx->fwarn.no_layout);
 	if (ctx->fwarn.unknown_kernel)
 		pi_warn(&ctx->pr, "The kernel version is not supported.\n"
 			"Pages that cannot be classified are kept.\n");
@@ -358,8 +392,9 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		st = bitmap_init(&ctx->dumpable, ctx->cycle_pfns, &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	ctx->scratch = malloc((size_t)(FILTER_BATCH * 64 > ctx->page_size ?
-			      FILTER_BATCH * 64 : ctx->page_size));
+	/* A page, or a batch of struct pages (SIZE(page) is checked). */
+	ctx->scratch = malloc((size_t)MDF_MAX(FILTER_BATCH * ctx->rules.page_struct_size,
+					      ctx->page_size));
 	if (!ctx->scratch)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
 	st = scan_setup(ctx);

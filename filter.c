@@ -11,6 +11,7 @@
  */
 #include "filter.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,61 @@ static uint64_t bit(const struct kinfo_s64 *n)
 	return n->set && n->v >= 0 && n->v < 64 ? 1ULL << n->v : 0;
 }
 
+/*
+ * The struct page layout VMCOREINFO gives must be one a 64-bit kernel can
+ * have: SIZE(page) a multiple of 8 between 32 and FILTER_PAGE_STRUCT_MAX
+ * (56, 64, 72 and 80 are real sizes), and every field the rules read
+ * aligned and inside it.  Anything else would read the next struct page's
+ * bytes (or past the batch) and decide pages by garbage, so the line that
+ * is wrong is named instead.
+ */
+static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
+{
+	const struct {
+		const struct kinfo_u64 *f;
+		const char *key;
+		uint64_t width;
+	} fields[] = {
+		{ &ki->off.page_flags, "page.flags", 8 },
+		{ &ki->off.page_mapping, "page.mapping", 8 },
+		{ &ki->off.page_private, "page.private", 8 },
+		{ &ki->off.page_compound_head, "page.compound_head", 8 },
+		{ &ki->off.page_compound_info, "page.compound_info", 8 },
+		{ &ki->off.page__mapcount, "page._mapcount", 4 },
+	};
+	uint64_t size = ki->size.page.v;
+
+	if (size < 32 || size > FILTER_PAGE_STRUCT_MAX || size % 8)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "VMCOREINFO: SIZE(page)=%llu is no struct page size "
+				   "(a multiple of 8 from 32 to %u)",
+				   (unsigned long long)size, FILTER_PAGE_STRUCT_MAX);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		uint64_t off = fields[i].f->v;
+
+		if (!fields[i].f->set)
+			continue;
+		if (off % fields[i].width)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: OFFSET(%s)=%llu is not %llu-byte aligned",
+					   fields[i].key, (unsigned long long)off,
+					   (unsigned long long)fields[i].width);
+		if (off > size - fields[i].width)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: OFFSET(%s)=%llu lies outside SIZE(page)=%llu",
+					   fields[i].key, (unsigned long long)off,
+					   (unsigned long long)size);
+	}
+	return MDF_OK;
+}
+
 enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki,
 				  unsigned dump_level, bool big_endian,
 				  struct filter_warnings *warn,
 				  struct mdf_err *err)
 {
+	enum mdf_status st;
+
 	memset(r, 0, sizeof(*r));
 	memset(warn, 0, sizeof(*warn));
 	r->dump_level = dump_level;
@@ -41,6 +92,14 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 					   "dump level %u needs struct page information, "
 					   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)",
 					   dump_level);
+		return MDF_OK;
+	}
+	st = check_layout(ki, err);
+	if (st != MDF_OK && r->needs_memmap)
+		return st;
+	if (st != MDF_OK) {
+		snprintf(warn->no_layout, sizeof(warn->no_layout), "%.159s", err->msg);
+		mdf_err_clear(err);
 		return MDF_OK;
 	}
 	r->page_struct_size = ki->size.page.v;

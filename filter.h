@@ -87,6 +87,9 @@ struct filter_warnings {
 	bool no_free_detection;     /* -d 16 but no way to identify buddy pages */
 	bool unknown_kernel;        /* newer than the newest rule we know */
 	bool no_compound_order;     /* compound pages judged one page at a time */
+	/* The struct page layout is unusable and the level needs none of it
+	 * (hwpoison and offline pages are then kept): why, or "". */
+	char no_layout[160];
 };
 
 /** Build the rules for @dump_level from @ki.  Fails only when the level
@@ -147,5 +150,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			     struct mdf_err *err) MDF_MUST_CHECK;
 
 #define FILTER_BATCH 512
+/* The largest SIZE(page) accepted (filter_rules_init). */
+#define FILTER_PAGE_STRUCT_MAX 256
 
 #endif

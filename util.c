@@ -112,15 +112,28 @@ bool util_parse_s64(const char *s, int64_t *ret)
 
 bool util_is_zero(const void *p, size_t len)
 {
-	const uint64_t *w = p;
+	const unsigned char *b = p;
 	size_t n = len / 8;
 
-	/* Check 4 words at a time; a compiler vectorizes this well. */
-	for (size_t i = 0; i + 4 <= n; i += 4)
-		if (w[i] | w[i + 1] | w[i + 2] | w[i + 3])
+	/* 4 words at a time through memcpy: a page of the input may start
+	 * at any byte (a PT_LOAD's p_offset need not be aligned), and the
+	 * compiler turns these into plain loads. */
+	for (size_t i = 0; i + 4 <= n; i += 4) {
+		uint64_t w[4];
+
+		memcpy(w, b + 8 * i, sizeof(w));
+		if (w[0] | w[1] | w[2] | w[3])
 			return false;
-	for (size_t i = n & ~(size_t)3; i < n; i++)
-		if (w[i])
+	}
+	for (size_t i = n & ~(size_t)3; i < n; i++) {
+		uint64_t w;
+
+		memcpy(&w, b + 8 * i, sizeof(w));
+		if (w)
+			return false;
+	}
+	for (size_t i = n * 8; i < len; i++)
+		if (b[i])
 			return false;
 	return true;
 }

@@ -83,7 +83,7 @@ static inline void store_le64(void *p, uint64_t v)
 		b[i] = (uint8_t)v;
 }
 
-/** True if all @len bytes at @p are zero (@len a multiple of 8, @p aligned). */
+/** True if all @len bytes at @p are zero (any length, any alignment). */
 bool util_is_zero(const void *p, size_t len);
 
 /** KERNEL_VERSION(a, b, c) as the kernel packs it (c clamped to 255). */
