@@ -100,6 +100,8 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 GEN_BINS  := $(B)/tests/gen/mkvmcore
+# The generator without its main(): fuzz_pipeline builds dumps with it.
+GEN_LIB_SRCS := $(filter-out tests/gen/mkvmcore.c,$(wildcard tests/gen/*.c))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
@@ -135,6 +137,12 @@ $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIBMDF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/driver.c $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
+$(B)/tests/fuzz/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c tests/fuzz/driver.c \
+		$(GEN_LIB_SRCS) $(wildcard tests/gen/*.h) $(LIBMDF)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/driver.c $(GEN_LIB_SRCS) \
+		$(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
 $(B)/tests/gen/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h) $(LIBMDF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -o $@ $(wildcard tests/gen/*.c) $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
@@ -159,7 +167,8 @@ fuzz:
 		n=$$(basename $$f .c); \
 		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests $(PKG_CFLAGS) \
 		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
-		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) $(PKG_LIBS) -lpthread || exit 1; \
+		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) \
+		  $$([ $$n = fuzz_pipeline ] && echo $(GEN_LIB_SRCS)) $(PKG_LIBS) -lpthread || exit 1; \
 		echo "built build/$$n (run: build/$$n tests/fuzz/corpus/$${n#fuzz_})"; \
 	done
 

@@ -51,10 +51,15 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 		mm->mem_section = ki->sym.mem_section.v;
 		mm->ms_size = ki->size.mem_section.v;
 		mm->off_map = ki->off.mem_section_section_mem_map.v;
-		if (mm->ms_size == 0 || mm->ms_size > page_size ||
-		    mm->off_map + 8 > mm->ms_size)
+		if (mm->ms_size < 8 || mm->ms_size > page_size || mm->ms_size % 8)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "VMCOREINFO: bad SIZE(mem_section)=%llu",
+					   (unsigned long long)mm->ms_size);
+		if (mm->off_map % 8 || mm->off_map > mm->ms_size - 8)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: OFFSET(mem_section.section_mem_map)=%llu "
+					   "does not fit SIZE(mem_section)=%llu",
+					   (unsigned long long)mm->off_map,
 					   (unsigned long long)mm->ms_size);
 		/* SPARSEMEM_EXTREME (kernel commit 3e347261a80b, 2005; 2.6.14
 		 * by its date): mem_section is an array of

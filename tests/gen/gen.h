@@ -89,6 +89,19 @@ struct gen_pages {
 
 enum gen_vmi_op { GEN_VMI_SET, GEN_VMI_DEL };
 
+/* Raw bytes written over the finished memory ("poke"), last of all. */
+enum gen_poke_at { GEN_POKE_PHYS, GEN_POKE_PAGE, GEN_POKE_TABLE };
+#define GEN_POKE_MAX 64
+
+struct gen_poke {
+	enum gen_poke_at at;
+	uint64_t addr;          /* paddr, pfn, or the vaddr a table maps */
+	uint64_t off;           /* PAGE: byte in the struct page; TABLE: level */
+	uint8_t bytes[GEN_POKE_MAX];
+	size_t len;
+	unsigned line;
+};
+
 struct gen_vmi_edit {
 	enum gen_vmi_op op;
 	char *key;              /* "NUMBER(PG_lru)", "OSRELEASE", ... */
@@ -127,6 +140,8 @@ struct gen_spec {
 	size_t npages;
 	struct gen_vmi_edit *edits;
 	size_t nedits;
+	struct gen_poke *pokes;
+	size_t npokes;
 
 	/* Breakage for error tests. */
 	bool has_truncate;
@@ -223,6 +238,13 @@ typedef enum mdf_status (*gen_phys_write_fn)(void *ctx, uint64_t pa, const void 
 enum mdf_status gen_kernel_write(const struct gen_spec *spec, const struct gen_kernel *k,
 				 gen_phys_write_fn wr, void *ctx,
 				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The physical address a poke writes at: its paddr, the struct page of
+ *  its pfn (plus off), or the entry of the table at level off (0 = top)
+ *  on the walk of its vaddr.  Fails when there is none. */
+enum mdf_status gen_kernel_poke_pa(const struct gen_spec *spec, const struct gen_kernel *k,
+				   const struct gen_poke *p, uint64_t *pa,
+				   struct mdf_err *err) MDF_MUST_CHECK;
 
 /** VMCOREINFO text (malloc'd, NUL-terminated) from the preset and edits. */
 enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *spec,

@@ -310,6 +310,13 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 		st = write_fills(spec, &o, err);
 	if (!st)
 		st = gen_kernel_write(spec, k, phys_write, &o, err);
+	for (size_t i = 0; !st && i < spec->npokes; i++) {
+		uint64_t pa;
+
+		st = gen_kernel_poke_pa(spec, k, &spec->pokes[i], &pa, err);
+		if (!st)
+			st = phys_write(&o, pa, spec->pokes[i].bytes, spec->pokes[i].len, err);
+	}
 	if (!st && spec->has_truncate && ftruncate(o.fd, (off_t)spec->truncate_at) != 0)
 		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: truncate", path);
 out:

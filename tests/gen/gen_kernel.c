@@ -739,6 +739,40 @@ static void kv_free(struct kv *kv, size_t n)
 	free(kv);
 }
 
+enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_kernel *k,
+				   const struct gen_poke *p, uint64_t *pa, struct mdf_err *err)
+{
+	switch (p->at) {
+	case GEN_POKE_PHYS:
+		*pa = p->addr;
+		return MDF_OK;
+	case GEN_POKE_PAGE: {
+		uint64_t sec = p->addr / GEN_PFN_PER_SECTION;
+
+		if (s->no_struct_pages || sec >= k->nsections || !k->section_map_pa[sec])
+			break;
+		*pa = k->section_map_pa[sec] + (p->addr % GEN_PFN_PER_SECTION) * GEN_STRUCT_PAGE +
+		      p->off;
+		return MDF_OK;
+	}
+	case GEN_POKE_TABLE: {
+		int32_t t = 0;
+
+		for (unsigned level = 0; t >= 0 && (size_t)t < k->ntables; level++) {
+			unsigned i = (unsigned)(p->addr >> (39 - 9 * level)) & 511;
+
+			if (level == p->off) {
+				*pa = k->tables[t].pa + 8 * i;
+				return MDF_OK;
+			}
+			t = k->tables[t].child[i];
+		}
+		break;
+	}
+	}
+	return mdf_err_set(err, MDF_ERR_ARG, "spec:%u: poke: nothing there to poke", p->line);
+}
+
 enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen_kernel *k,
 				      char **text, struct mdf_err *err)
 {

@@ -37,6 +37,12 @@ static bool kind_from_name(const char *s, enum gen_kind *kind)
 }
 
 /* A number with an optional binary suffix K, M, G or T. */
+static unsigned hexval(char c)
+{
+	return isdigit((unsigned char)c) ? (unsigned)(c - '0')
+					 : (unsigned)(tolower((unsigned char)c) - 'a' + 10);
+}
+
 static bool parse_num(const char *s, uint64_t *ret)
 {
 	size_t n = strlen(s);
@@ -383,6 +389,34 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		} else {
 			return bad(err, line, "usage: vmcoreinfo set KEY=VALUE | del KEY", "");
 		}
+	} else if (strcmp(d, "poke") == 0) {
+		/* poke phys PADDR HEX | poke page PFN OFF HEX | poke table VADDR LEVEL HEX */
+		struct gen_poke pk = { .line = line };
+		int hex;
+
+		if (nw == 4 && strcmp(w[1], "phys") == 0) {
+			pk.at = GEN_POKE_PHYS;
+			NUM(2, pk.addr);
+			hex = 3;
+		} else if (nw == 5 && (strcmp(w[1], "page") == 0 || strcmp(w[1], "table") == 0)) {
+			pk.at = w[1][0] == 'p' ? GEN_POKE_PAGE : GEN_POKE_TABLE;
+			NUM(2, pk.addr);
+			NUM(3, pk.off);
+			if (pk.at == GEN_POKE_PAGE ? pk.off >= GEN_STRUCT_PAGE : pk.off > 3)
+				return bad(err, line, "poke: offset or level out of range", w[3]);
+			hex = 4;
+		} else {
+			return bad(err, line, "usage: poke phys PADDR HEX | page PFN OFF HEX | "
+				   "table VADDR LEVEL HEX", "");
+		}
+		for (const char *h = w[hex]; *h; h += 2) {
+			if (!h[1] || pk.len == GEN_POKE_MAX ||
+			    !isxdigit((unsigned char)h[0]) || !isxdigit((unsigned char)h[1]))
+				return bad(err, line, "poke: bytes must be 1 to 64 hex pairs", w[hex]);
+			pk.bytes[pk.len++] = (uint8_t)(hexval(h[0]) << 4 | hexval(h[1]));
+		}
+		PUSH(s->pokes, s->npokes, err, line);
+		s->pokes[s->npokes - 1] = pk;
 	} else if (strcmp(d, "kcore") == 0) {
 		NEED(1);
 		s->kcore = true;
@@ -544,6 +578,9 @@ void gen_spec_free(struct gen_spec *spec)
 	free(spec->ram);
 	free(spec->fills);
 	free(spec->pages);
+	free(spec->pokes);
+	spec->pokes = NULL;
+	spec->npokes = 0;
 	spec->edits = NULL;
 	spec->ram = NULL;
 	spec->fills = NULL;

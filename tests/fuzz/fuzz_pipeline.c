@@ -1,0 +1,100 @@
+/*
+ * tests/fuzz/fuzz_pipeline.c - the whole pipeline on mutated synthetic
+ * dumps: VMCOREINFO through the struct page scan and classification to
+ * the kdump writer.
+ *
+ * Input: a tests/gen spec (text).  The fuzzer mutates it: VMCOREINFO
+ * values ("vmcoreinfo set/del"), the kinds and contents of pages, and raw
+ * bytes of struct pages, page-table entries and any physical address
+ * ("poke page|table|phys").  A spec the generator refuses, or one whose
+ * RAM is over FUZZ_RAM_MAX, is skipped.  The dump it makes is filtered
+ * with -l -d 31 into a file and with --dry-run at -d 31 and 4 threads;
+ * every run must end with a status (any), never a crash or a sanitizer
+ * report.  `make check` replays tests/fuzz/corpus/pipeline.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "gen/gen.h"
+#include "makedumpfile.h"
+#include "scan.h"
+
+#define FUZZ_SPEC_MAX 8192
+#define FUZZ_RAM_MAX (64ULL << 20)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* One makedumpfile run with @argv, as main() runs it (no messages). */
+static void run(int argc, char **argv)
+{
+	struct mdf_ctx *ctx = calloc(1, sizeof(*ctx));
+	enum mdf_status st;
+
+	if (!ctx)
+		return;
+	ctx->in_fd = -1;
+	pi_init(&ctx->pr, 0, false);
+	if (opts_parse(argc, argv, &ctx->opts, &ctx->err) == MDF_OK) {
+		st = dump_open(ctx);
+		if (st == MDF_OK)
+			st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+		(void)st;
+		scan_pool_stop(ctx->scan, &ctx->cache.stats);
+	}
+	dump_close(ctx);
+	free(ctx);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char vm[64], out[64], *text;
+	struct gen_spec spec;
+	struct gen_kernel k;
+	struct mdf_err err;
+	uint64_t ram = 0;
+	bool ok;
+
+	if (size > FUZZ_SPEC_MAX)
+		return 0;
+	text = malloc(size + 1);
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	ok = gen_spec_parse(text, &spec, &err) == MDF_OK;
+	free(text);
+	if (!ok)
+		return 0;
+	for (size_t i = 0; i < spec.nram; i++)
+		ram += spec.ram[i].memsz;
+	if (ram > FUZZ_RAM_MAX || gen_kernel_plan(&spec, &k, &err) != MDF_OK) {
+		gen_spec_free(&spec);
+		return 0;
+	}
+	snprintf(vm, sizeof(vm), "/tmp/mdf-fuzz-pipeline.%ld.elf", (long)getpid());
+	snprintf(out, sizeof(out), "/tmp/mdf-fuzz-pipeline.%ld.out", (long)getpid());
+	ok = gen_elf_write(&spec, &k, vm, &err) == MDF_OK;
+	gen_kernel_free(&k);
+	gen_spec_free(&spec);
+	if (ok) {
+		/* getopt reorders the pointers, never the strings. */
+#define A(s) ((char *)(s))
+		char *write_argv[] = { A("makedumpfile"), A("-f"), A("-l"), A("-d"),
+				       A("31"), A("--message-level"), A("0"), vm, out,
+				       NULL };
+		char *dry_argv[] = { A("makedumpfile"), A("--dry-run"), A("-d"), A("31"),
+				     A("--num-threads"), A("4"), A("--message-level"),
+				     A("0"), vm, NULL };
+#undef A
+
+		run(9, write_argv);
+		run(9, dry_argv);
+	}
+	unlink(vm);
+	unlink(out);
+	return 0;
+}
