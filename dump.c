@@ -120,6 +120,64 @@ static enum mdf_status kcore_vmcoreinfo(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/*
+ * A signal that asks us to stop (SIGTERM from kdump's timeout or systemd,
+ * SIGHUP, SIGINT): the page being read is the last, the writer keeps what
+ * it has, the header stays marked incomplete and the exit status is 1.
+ * The signals are blocked in every thread (the others are started after
+ * this) and one thread waits for them: no handler, no global.
+ */
+static void *signal_watch(void *arg)
+{
+	struct mdf_ctx *ctx = arg;
+	int sig;
+
+	for (;;)
+		if (sigwait(&ctx->stop_sigs, &sig) == 0)
+			atomic_store(&ctx->stop_signal, sig);
+	return NULL;
+}
+
+static enum mdf_status signals_start(struct mdf_ctx *ctx)
+{
+	int ret;
+
+	sigemptyset(&ctx->stop_sigs);
+	sigaddset(&ctx->stop_sigs, SIGTERM);
+	sigaddset(&ctx->stop_sigs, SIGHUP);
+	sigaddset(&ctx->stop_sigs, SIGINT);
+	atomic_init(&ctx->stop_signal, 0);
+	ret = pthread_sigmask(SIG_BLOCK, &ctx->stop_sigs, &ctx->old_mask);
+	if (ret == 0)
+		ret = pthread_create(&ctx->sig_thread, NULL, signal_watch, ctx);
+	if (ret)
+		return mdf_err_errno(&ctx->err, MDF_ERR_INTERNAL, ret,
+				     "cannot watch for signals");
+	ctx->sig_running = true;
+	return MDF_OK;
+}
+
+static void signals_stop(struct mdf_ctx *ctx)
+{
+	if (!ctx->sig_running)
+		return;
+	pthread_cancel(ctx->sig_thread);   /* sigwait() is a cancellation point */
+	pthread_join(ctx->sig_thread, NULL);
+	ctx->sig_running = false;
+	/* A signal that came after the last look ends the process now. */
+	pthread_sigmask(SIG_SETMASK, &ctx->old_mask, NULL);
+}
+
+/* MDF_ERR_INTERRUPTED when a signal asked us to stop. */
+static enum mdf_status check_stop(struct mdf_ctx *ctx, struct mdf_err *err)
+{
+	int sig = atomic_load(&ctx->stop_signal);
+
+	if (!sig)
+		return MDF_OK;
+	return mdf_err_set(err, MDF_ERR_INTERRUPTED, "stopped by SIG%s", sigabbrev_np(sig));
+}
+
 static enum mdf_status open_input(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -366,6 +424,9 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 
 	ctx->in_fd = -1;
 	ctx->dbg_fd1 = ctx->dbg_fd2 = -1;
+	st = signals_start(ctx);
+	if (st != MDF_OK)
+		return st;
 	/* A codec this build lacks is refused before anything is opened. */
 	if (!ctx->opts.dry_run && ctx->opts.format == MDF_FMT_KDUMP &&
 	    !compress_available(ctx->opts.codec)) {
@@ -703,7 +764,9 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 	st = debug_open(ctx);
 	for (uint64_t start = 0; st == MDF_OK && start < ctx->max_pfn;
 	     start += ctx->cycle_pfns) {
-		st = build_cycle(ctx, start, false, NULL);
+		st = check_stop(ctx, &ctx->err);
+		if (st == MDF_OK)
+			st = build_cycle(ctx, start, false, NULL);
 		if (st != MDF_OK)
 			break;
 		if (dl & DL_EXCLUDE_ZERO) {
@@ -728,8 +791,10 @@ static enum mdf_status src_cycle(void *arg, uint64_t start, bool drop_zero,
 				 struct mdf_err *err)
 {
 	struct mdf_ctx *ctx = arg;
-	enum mdf_status st = build_cycle(ctx, start, drop_zero, NULL);
+	enum mdf_status st = check_stop(ctx, err);
 
+	if (st == MDF_OK)
+		st = build_cycle(ctx, start, drop_zero, NULL);
 	(void)err; /* errors are in ctx->err, which is the same object */
 	*present = &ctx->present;
 	*dumpable = &ctx->dumpable;
@@ -744,6 +809,11 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 	struct cache_entry *pin = NULL;
 	enum mdf_status st;
 
+	if (ref)
+		*ref = NULL;
+	st = check_stop(ctx, err);
+	if (st != MDF_OK)
+		return st;
 	if (ref)
 		st = readmem_page_ref(&ctx->rm, pfn, ctx->scratch, data, &pin, err);
 	else
@@ -796,8 +866,9 @@ static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
 	       strnlen(ctx->ki.osrelease, sizeof(uts->release) - 1));
 }
 
+/* One try at @level into @out; *@pages: the pages it wrote. */
 static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
-				  struct out_sink *out)
+				  struct out_sink *out, uint64_t *pages)
 {
 	const struct mdf_opts *o = &ctx->opts;
 	struct dump_source src = {
@@ -808,7 +879,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	size_t bufsize = (size_t)ctx->page_size << o->block_order;
 	size_t min_buf = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
 	struct kdump_write_params kp;
-	struct kdump_write_stats ks;
+	struct kdump_write_stats ks = { 0 };
 	struct compressor comp = { 0 };
 	enum mdf_status st;
 	double t0;
@@ -835,10 +906,11 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 			.notes = ctx->elf.notes, .notes_len = ctx->elf.notes_len,
 			.exclude_zero = (level & DL_EXCLUDE_ZERO) != 0,
 		};
-		struct elf_write_stats es;
+		struct elf_write_stats es = { 0 };
 
 		t0 = pi_now();
 		st = elf_write_dump(&ep, &src, out, &es, &ctx->err);
+		*pages = es.pages;
 		ctx->report.write_bytes = out->written;
 		ctx->report.wrote = true;
 		add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
@@ -885,6 +957,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	else
 		st = kdump_write_dump(&kp, &src, &comp, out, &ks, &ctx->err);
 	compressor_release(&comp);
+	*pages = ks.pages;
 	ctx->report.pages.zero = ks.zero_pages;
 	ctx->report.write_bytes = out->written + ks.other_written;
 	ctx->report.wrote = true;
@@ -902,6 +975,7 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 		struct out_sink out;
 		struct mdf_err cerr;
 		unsigned level = o->ndump_levels ? o->dump_levels[i] : 0;
+		uint64_t pages = 0;
 
 		memset(&ctx->report.pages, 0, sizeof(ctx->report.pages));
 		ctx->report.pages.total = ctx->max_pfn;
@@ -910,11 +984,16 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 		ctx->t_scan = ctx->t_zero = 0;
 		memset(&out, 0, sizeof(out));
 		out.fd = -1;
-		st = write_once(ctx, level, &out);
+		st = write_once(ctx, level, &out, &pages);
 		if (out_close(&out, &cerr) != MDF_OK && st == MDF_OK) {
 			ctx->err = cerr;
 			st = cerr.status;
 		}
+		/* A file that holds no page is no dump: it goes, so that the
+		 * next try needs no -f.  One with pages stays, its header
+		 * saying it is incomplete. */
+		if (st != MDF_OK && !pages && !o->split && out.regular)
+			out_discard(&out);
 		if (st == MDF_OK) {
 			pi_progress(&ctx->pr, "Copying data", 1, 1, pi_now());
 			finish_counts(ctx);
@@ -940,6 +1019,7 @@ void dump_close(struct mdf_ctx *ctx)
 	/* The scan threads read the input: they go first. */
 	scan_pool_destroy(ctx->scan);
 	ctx->scan = NULL;
+	signals_stop(ctx);
 	freelist_result_release(&ctx->freelist);
 	free(ctx->scratch);
 	ctx->scratch = NULL;

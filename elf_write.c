@@ -412,7 +412,8 @@ static enum mdf_status ew_write_headers(struct ew_writer *w, struct mdf_err *err
 	uint64_t off = 0;
 	enum mdf_status st;
 
-	elf_write_encode_ehdr(&w->lay, in->e_machine, in->e_flags, buf);
+	/* e_flags bit 0 ("incomplete") until the last write (elf_write_dump). */
+	elf_write_encode_ehdr(&w->lay, in->e_machine, in->e_flags | 1, buf);
 	st = out_write(w->out, 0, buf, w->lay.ehsize, err);
 	if (st != MDF_OK)
 		return st;
@@ -488,9 +489,6 @@ static enum mdf_status ew_incomplete(struct ew_writer *w, struct mdf_err *err)
 	struct mdf_err ignore;
 
 	w->stats->incomplete = true;
-	if (w->out->flat)
-		return mdf_err_push(err, "%s: the ELF dump is incomplete (a flattened "
-				    "stream cannot be marked so)", w->out->path);
 	if (w->out->fail_off < w->lay.ehsize)
 		return mdf_err_push(err, "%s: the ELF dump is incomplete (not even its "
 				    "header was written)", w->out->path);
@@ -571,7 +569,16 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 	if (st == MDF_OK)
 		st = ew_write_data(&w, err);
 	if (st == MDF_OK)
-		st = out_flush(out, err);
+		st = out_sync(out, err);
+	if (st == MDF_OK) {
+		/* On the disk: now the header may say the dump is whole. */
+		unsigned char ehdr[64];
+
+		elf_write_encode_ehdr(&w.lay, p->in->e_machine, p->in->e_flags, ehdr);
+		st = out_patch(out, 0, ehdr, w.lay.ehsize, err);
+		if (st == MDF_OK)
+			st = out_flush(out, err);
+	}
 	if (st == MDF_ERR_NOSPC && out->full)
 		st = ew_incomplete(&w, err);
 	free(w.segs.v);

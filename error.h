@@ -29,6 +29,7 @@
 	X(ERR_NODATA, "data not present")                 \
 	X(ERR_NOSPC, "no space left on output")           \
 	X(ERR_RELEASE, "vmlinux and vmcore do not match") \
+	X(ERR_INTERRUPTED, "stopped by a signal")        \
 	X(ERR_INTERNAL, "internal error")
 
 enum mdf_status {
@@ -45,6 +46,13 @@ struct mdf_err {
 	int sys_errno;            /* errno behind the failure, or 0 */
 	char msg[MDF_ERR_MSG_MAX];
 };
+
+/** For a status that does not matter (best effort after a failure that is
+ *  already being reported): says so where a (void) cast cannot. */
+static inline void mdf_best_effort(enum mdf_status st)
+{
+	(void)st;
+}
 
 /** Text for a status code; never NULL. */
 const char *mdf_status_text(enum mdf_status status);

@@ -443,6 +443,13 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			break;
 		n = (size_t)(bend - batch);
 		st = memmap_page_vaddr(mm, rm, batch, &vaddr, &have_map, err);
+		if (st == MDF_ERR_NODATA) {
+			/* mem_section itself is not in the dump (a page lost
+			 * in an incomplete input): keep the pages. */
+			counts->unreadable += bitmap_count(present, batch, bend);
+			pfn = bitmap_next_set(present, bend);
+			continue;
+		}
 		if (st != MDF_OK)
 			return st;
 		if (!have_map) {

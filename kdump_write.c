@@ -92,7 +92,7 @@ static void fill_sub_header(const struct kdump_write_params *p,
  */
 #define BATCH_BYTES (256 << 10)
 
-enum page_kind { PK_ZERO, PK_COMP, PK_RAW };
+enum page_kind { PK_ZERO, PK_COMP, PK_RAW, PK_LOST };
 
 struct page_res {
 	uint32_t size;              /* stored bytes (PK_COMP, PK_RAW) */
@@ -186,7 +186,10 @@ static enum mdf_status batch_process(void *job, void *state,
 		size_t clen = 0;
 		enum mdf_status st;
 
-		if (zero_checked && util_is_zero(b->data[i], b->B)) {
+		if (!b->data[i]) {
+			r->kind = PK_LOST;
+			r->size = 0;
+		} else if (zero_checked && util_is_zero(b->data[i], b->B)) {
 			r->kind = PK_ZERO;
 			r->size = 0;
 		} else {
@@ -260,6 +263,14 @@ static enum mdf_status emit_batch(struct writer *w, const struct batch *b,
 		struct page_desc pd;
 
 		/* A page counts as written once its descriptor is queued. */
+		if (r->kind == PK_LOST) {
+			memset(&pd, 0, sizeof(pd));
+			st = add_desc(w, &pd, err);
+			if (st != MDF_OK)
+				return st;
+			w->stats->lost_pages++;
+			continue;
+		}
 		if (r->kind == PK_ZERO) {
 			st = add_desc(w, &w->pd_zero, err);
 			if (st != MDF_OK)
@@ -374,11 +385,18 @@ static enum mdf_status add_page(struct writer *w, uint64_t pfn, bool *full,
 		st = w->src->page_ref(w->src->arg, pfn, &data, &ref, err);
 	else
 		st = w->src->page(w->src->arg, pfn, &data, err);
-	if (st != MDF_OK)
+	if (st == MDF_ERR_NODATA) {
+		/* Lost in the input (a refiltered incomplete dump): lost
+		 * here too, and the dump stays marked incomplete. */
+		mdf_err_clear(err);
+		data = NULL;
+		ref = NULL;
+	} else if (st != MDF_OK) {
 		return st;
+	}
 	if (b->ref)
 		b->ref[b->n] = ref;
-	if (b->in && !ref) {
+	if (b->in && !ref && data) {
 		memcpy(b->in + b->n * b->B, data, b->B);
 		data = b->in + b->n * b->B;
 	}
@@ -474,13 +492,14 @@ nomem:
 			   w->nbatches, cap);
 }
 
-/* The sink filled up: keep what is readable, mark the dump incomplete. */
+/* The sink filled up, or a signal stopped the run: keep what is readable;
+ * the header says the dump is incomplete. */
 static enum mdf_status finish_incomplete(struct writer *w,
 					 struct disk_dump_header *h,
-					 struct mdf_err *err)
+					 enum mdf_status why, struct mdf_err *err)
 {
 	struct mdf_err ignore;
-	uint64_t lost_from = w->out->fail_off;
+	uint64_t lost_from = why == MDF_ERR_NOSPC ? w->out->fail_off : UINT64_MAX;
 
 	/* Descriptors whose data may be lost read as "lost page" (offset 0),
 	 * and the pages they stood for do not count as written.  (Descriptors
@@ -494,13 +513,19 @@ static enum mdf_status finish_incomplete(struct writer *w,
 			w->stats->pages--;
 		}
 	}
-	if (w->ndescs && !w->out->flat &&
+	/* What the sink still holds goes out first (after a signal; after a
+	 * full disk it is lost). */
+	if (why != MDF_ERR_NOSPC)
+		mdf_best_effort(out_flush(w->out, &ignore));
+	if (w->ndescs &&
 	    out_patch(w->out, w->desc_pos, w->descs,
 		      w->ndescs * sizeof(struct page_desc), &ignore) == MDF_OK)
 		w->ndescs = 0;
+	mdf_best_effort(out_flush(w->out, &ignore));
 	w->stats->incomplete = true;
 	h->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
-	if (!w->out->flat && out_patch(w->out, 0, h, sizeof(*h), &ignore) != MDF_OK)
+	if (out_patch(w->out, 0, h, sizeof(*h), &ignore) != MDF_OK ||
+	    out_flush(w->out, &ignore) != MDF_OK)
 		return mdf_err_push(err, "the dump is incomplete and its header could not be marked so");
 	return mdf_err_push(err, "%s: the dump is incomplete (%llu of %llu pages written)",
 			    w->out->path, (unsigned long long)w->stats->pages,
@@ -540,8 +565,13 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		ndumpable += bitmap_count(dumpable, dumpable->start_pfn, dumpable->end_pfn);
 	}
 	compute_layout(p, src, ndumpable, &w.l);
-	fill_header(p, src, &w.l, compressor_flag(comp) |
+	/* The header says "incomplete" until the very last write, made once
+	 * everything else is on the disk: a dump cut short for any reason (a
+	 * read or write error, a signal, even SIGKILL) never looks whole. */
+	fill_header(p, src, &w.l, compressor_flag(comp) | DUMP_DH_COMPRESSED_INCOMPLETE |
 		    (p->excluded_vmemmap ? DUMP_DH_EXCLUDED_VMEMMAP : 0), &h);
+	if (out->flat) /* that last write is one more record within -L */
+		out->reserved += sizeof(h) + 16;
 	fill_sub_header(p, src, &w.l, &sub);
 
 	w.cap_descs = (p->desc_buf_bytes ? p->desc_buf_bytes : DESC_BUF_DEFAULT) /
@@ -632,15 +662,30 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	if (st == MDF_OK)
 		st = flush_descs(&w, err);
 	if (st == MDF_OK)
+		st = out_sync(out, err);
+	if (st == MDF_OK && !stats->lost_pages) {
+		h.status &= ~DUMP_DH_COMPRESSED_INCOMPLETE;
+		st = out_patch(out, 0, &h, sizeof(h), err);
+	}
+	if (st == MDF_OK)
 		st = out_flush(out, err);
 	stats->file_size = w.data_pos;
+	if (st == MDF_OK && stats->lost_pages) {
+		stats->incomplete = true;
+		st = mdf_err_set(err, MDF_ERR_NODATA,
+				 "%s: the dump is incomplete (%llu of %llu pages written): "
+				 "%llu pages were lost in the input already",
+				 out->path, (unsigned long long)stats->pages,
+				 (unsigned long long)(p->split ? p->part_dumpable : w.l.ndumpable),
+				 (unsigned long long)stats->lost_pages);
+	}
 out:
 	/* Jobs still in flight (after an error) are dropped here. */
 	workers_destroy(w.pool);
 	w.pool = NULL;
 	batches_free(&w);
-	if (st == MDF_ERR_NOSPC && out->full)
-		st = finish_incomplete(&w, &h, err);
+	if ((st == MDF_ERR_NOSPC && out->full) || st == MDF_ERR_INTERRUPTED)
+		st = finish_incomplete(&w, &h, st, err);
 	free(w.descs);
 	return st;
 }

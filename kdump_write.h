@@ -44,6 +44,8 @@ struct kdump_write_params {
 struct kdump_write_stats {
 	uint64_t pages;          /* descriptors written */
 	uint64_t zero_pages;     /* pointing at the shared zero page */
+	uint64_t lost_pages;     /* the source had no data (a refiltered
+				    incomplete dump): zero descriptors */
 	uint64_t compressed;     /* stored compressed */
 	uint64_t raw;            /* stored raw (did not shrink) */
 	uint64_t data_bytes;     /* page data stored */

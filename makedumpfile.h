@@ -9,6 +9,9 @@
 #ifndef MDF_MAKEDUMPFILE_H
 #define MDF_MAKEDUMPFILE_H
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -81,6 +84,13 @@ struct mdf_ctx {
 
 	struct mdf_report report;
 	double t_start;
+
+	/* SIGTERM, SIGHUP and SIGINT: blocked in every thread, taken by a
+	 * thread of their own (dump.c), which leaves the number here. */
+	sigset_t stop_sigs, old_mask;
+	pthread_t sig_thread;
+	bool sig_running;
+	atomic_int stop_signal;
 };
 
 #endif

@@ -164,6 +164,7 @@ static enum mdf_status limit_reached(struct out_sink *o, uint64_t off,
 				     struct mdf_err *err)
 {
 	o->full = true;
+	o->limit_hit = true;
 	o->fail_off = off;
 	return mdf_err_set(err, MDF_ERR_NOSPC,
 			   "the size limit of %llu bytes (-L) was reached",
@@ -299,9 +300,20 @@ enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
 {
 	enum mdf_status st;
 
-	if (o->flat)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP,
-				   "cannot rewrite a flattened stream");
+	if (o->flat) {
+		/* One more record, written at once, outside -L. */
+		unsigned char rec[16];
+
+		st = out_flush(o, err);
+		if (st != MDF_OK)
+			return st;
+		store_be64(rec, off);
+		store_be64(rec + 8, len);
+		st = raw_write(o, rec, sizeof(rec), err);
+		if (st == MDF_OK)
+			st = raw_write(o, buf, len, err);
+		return st;
+	}
 	if (o->io) {
 		/* Whatever is queued goes first; its failure is not ours. */
 		struct mdf_err ignore;
@@ -315,6 +327,19 @@ enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
 	return MDF_OK;
 }
 
+enum mdf_status out_sync(struct out_sink *o, struct mdf_err *err)
+{
+	enum mdf_status st = out_flush(o, err);
+
+	if (st != MDF_OK || o->flat)
+		return st;
+	o->syscalls++;
+	if (fdatasync(o->fd) != 0 && errno != EINVAL)
+		return mdf_err_errno(err, errno == ENOSPC ? MDF_ERR_NOSPC : MDF_ERR_IO,
+				     errno, "%s: fdatasync", o->path);
+	return MDF_OK;
+}
+
 static void io_stop(struct out_sink *o);
 
 enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
@@ -324,7 +349,10 @@ enum mdf_status out_close(struct out_sink *o, struct mdf_err *err)
 	if ((o->buf_len || o->io) && !o->full)
 		st = out_flush(o, err);
 	io_stop(o);
-	if (st == MDF_OK && o->flat && !o->full) {
+	/* A stream the limit cut still ends properly: -R then rebuilds an
+	 * incomplete dump (its header says so).  One the pipe refused
+	 * cannot. */
+	if (st == MDF_OK && o->flat && (!o->full || o->limit_hit)) {
 		unsigned char end[16];
 
 		store_be64(end, (uint64_t)(int64_t)MDF_FLAT_END_MARK);

@@ -29,6 +29,7 @@ struct out_sink {
 				  buffered page descriptors): within -L too */
 	uint64_t syscalls;     /* write calls made */
 	bool full;             /* ENOSPC or the limit was hit */
+	bool limit_hit;        /* the limit (-L), not the disk */
 	uint64_t fail_off;     /* with full: file offset of the first byte
 				  that may not have been written */
 	/* coalescing buffer: buf holds [buf_off, buf_off + buf_len) */
@@ -89,10 +90,15 @@ enum mdf_status out_start_io(struct out_sink *o, struct mdf_err *err) MDF_MUST_C
  *  it has written everything. */
 enum mdf_status out_flush(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
 
+/** out_flush(), then for a file wait until its data is on the disk
+ *  (fdatasync): the writers clear the incomplete flag only after it. */
+enum mdf_status out_sync(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
+
 /**
  * Rewrite bytes that were already written (a header), bypassing the
- * limit: used to set the incomplete flag after the disk filled.  Not
- * possible on a flattened stream (returns MDF_ERR_NOTSUPP).
+ * limit: the writers clear the incomplete flag with it, or set it after
+ * the disk filled.  On a flattened stream it is one more record at that
+ * offset (-R applies records in order).
  */
 enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
 			  size_t len, struct mdf_err *err) MDF_MUST_CHECK;

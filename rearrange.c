@@ -11,8 +11,10 @@
  */
 #include "rearrange.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +33,7 @@ struct rr_in {
 	size_t cap;
 	size_t pos, len;      /* unread bytes are buf[pos, len) */
 	bool eof;
+	bool cut;             /* ended without the end marker */
 	uint64_t consumed;    /* stream bytes parsed so far */
 	uint64_t reads;
 };
@@ -274,9 +277,10 @@ static enum mdf_status rr_read_header(struct rr_in *in, struct mdf_err *err)
 	return MDF_OK;
 }
 
-static enum mdf_status rr_cut_short(const struct rr_in *in, uint64_t records,
+static enum mdf_status rr_cut_short(struct rr_in *in, uint64_t records,
 				    const char *detail, struct mdf_err *err)
 {
+	in->cut = true;
 	return mdf_err_set(err, MDF_ERR_FORMAT,
 			   "%s: flattened stream cut short after %llu records at byte %llu: no end marker%s",
 			   in->name, (unsigned long long)records,
@@ -379,6 +383,45 @@ static void rr_stats(struct rearrange_stats *st, const struct rr_in *in,
 	st->writes = out->writes;
 }
 
+/*
+ * Set the "incomplete" flag in the header of a rebuilt dump: kdump status
+ * bit DUMP_DH_COMPRESSED_INCOMPLETE, or ELF e_flags bit 0.  Fails when the
+ * file starts with neither (the stream was cut before the dump's header).
+ */
+static enum mdf_status rr_mark_incomplete(int fd, struct mdf_err *err)
+{
+	unsigned char h[sizeof(struct disk_dump_header)];
+	size_t got = 0;
+	uint64_t at;
+	unsigned bit;
+	enum mdf_status st = util_pread_full(fd, h, sizeof(h), 0, &got, err);
+
+	if (st != MDF_OK)
+		return st;
+	if (got >= 8 && memcmp(h, KDUMP_SIGNATURE, KDUMP_SIG_LEN) == 0) {
+		at = offsetof(struct disk_dump_header, status);
+		bit = DUMP_DH_COMPRESSED_INCOMPLETE;
+	} else if (got >= 52 && memcmp(h, ELFMAG, SELFMAG) == 0 &&
+		   (h[EI_CLASS] == ELFCLASS32 || h[EI_CLASS] == ELFCLASS64)) {
+		at = h[EI_CLASS] == ELFCLASS64 ? offsetof(Elf64_Ehdr, e_flags)
+					       : offsetof(Elf32_Ehdr, e_flags);
+		bit = 1;
+	} else {
+		return mdf_err_set(err, MDF_ERR_FORMAT, "no dump header");
+	}
+	if (at + 4 > got)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "no dump header");
+	{
+		/* The flag sits in the low byte of a 32-bit field, in either
+		 * byte order of the dump: kdump headers are the writing
+		 * machine's, ELF ones say which (EI_DATA). */
+		bool big = h[0] != KDUMP_SIGNATURE[0] && h[EI_DATA] == ELFDATA2MSB;
+		unsigned char b = h[at + (big ? 3 : 0)] | (unsigned char)bit;
+
+		return util_pwrite_full(fd, &b, 1, at + (big ? 3 : 0), err);
+	}
+}
+
 /* Body shared by rearrange_fd() and rearrange_stream(). */
 static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name,
 			      struct rearrange_stats *stats, struct mdf_err *err)
@@ -388,8 +431,17 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 	enum mdf_status st;
 
 	st = rr_apply(in, &out, &records, err);
-	if (st == MDF_OK)
+	if (st == MDF_OK) {
 		st = rr_flush_all(&out, err);
+	} else if (in->cut) {
+		/* What came before the cut is a dump that stopped short, as a
+		 * -L or a full disk leaves it: keep it, marked incomplete. */
+		struct mdf_err ferr;
+
+		if (rr_flush_all(&out, &ferr) != MDF_OK ||
+		    rr_mark_incomplete(out_fd, &ferr) != MDF_OK)
+			in->cut = false;
+	}
 	rr_stats(stats, in, &out, records);
 	for (unsigned i = 0; i < RR_SLOTS; i++)
 		free(out.slot[i].buf);
@@ -451,7 +503,8 @@ enum mdf_status rearrange_stream(int in_fd, const char *in_name,
 				 struct rearrange_stats *stats,
 				 struct mdf_err *err)
 {
-	int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+	/* Read too: a dump cut short gets its incomplete flag set. */
+	int flags = O_RDWR | O_CREAT | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
 	struct rr_in in;
 	struct stat sb;
 	bool regular;
@@ -487,7 +540,12 @@ enum mdf_status rearrange_stream(int in_fd, const char *in_name,
 	if (close(fd) != 0 && st == MDF_OK)
 		st = mdf_err_errno(err, errno == ENOSPC ? MDF_ERR_NOSPC : MDF_ERR_IO,
 				   errno, "%s: close", out_path);
-	if (st != MDF_OK && regular) {
+	if (st != MDF_OK && in.cut) {
+		size_t len = strlen(err->msg);
+
+		snprintf(err->msg + len, sizeof(err->msg) - len,
+			 ": %s holds what came before, marked incomplete", out_path);
+	} else if (st != MDF_OK && regular) {
 		size_t len = strlen(err->msg);
 
 		if (unlink(out_path) == 0)

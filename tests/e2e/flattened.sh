@@ -85,23 +85,33 @@ run_vmcore() { # TAG VMCORE
 	else notok "$tag-kdump-tools-pipe" "$(tail -n2 "$T/log" "$T/$tag.dump.re.log" 2>&1 | tr '\n' ' ')"; fi
 	rm -f "$T/$tag.dump" "$T/$tag.dump.re"
 
-	# 4. Cut streams: exit 1, the message, no file left.
-	local flat="$T/$tag.c.flat" size n
+	# 4. Cut streams: exit 1 and the message.  Cut before the dump's own
+	# header arrived: no file left.  After it: the file holds what came,
+	# its header marked incomplete (kdump status bit 0x8), as a dump the
+	# disk or -L cut short.
+	local flat="$T/$tag.c.flat" size n st
 	size=$(stat -c %s "$flat")
 	for n in 100 4096 $((4096 + 10)) $((size / 2)) $((size - 16)) $((size - 1)); do
 		head -c $n "$flat" >"$T/cut"
+		rm -f "$T/cut.out"
 		rearrange "$T/cut" "$T/cut.out"
 		rc=$?
 		want="cut short"
+		st=$(python3 -c 'import struct,sys; print(hex(struct.unpack_from("<I", open(sys.argv[1],"rb").read(464), 424)[0]))' "$T/cut.out" 2>/dev/null)
 		if [ $rc -ne 1 ]; then notok "$tag-cut-$n" "exit status $rc, want 1"
-		elif [ -e "$T/cut.out" ]; then notok "$tag-cut-$n" "$T/cut.out left behind"
 		elif ! grep -q "^makedumpfile: standard input: flattened stream $want" "$T/cut.out.log"; then
 			notok "$tag-cut-$n" "message: $(grep makedumpfile: "$T/cut.out.log")"
-		elif [ $n -gt 4096 ] && ! grep -q "at byte $n: no end marker.*; removed the incomplete $T/cut.out" "$T/cut.out.log"; then
+		elif [ $n -le $((4096 + 16)) ] && [ -e "$T/cut.out" ]; then notok "$tag-cut-$n" "$T/cut.out left behind"
+		elif [ $n -le $((4096 + 16)) ] && [ $n -gt 4096 ] &&
+			! grep -q "at byte $n: no end marker.*; removed the incomplete $T/cut.out" "$T/cut.out.log"; then
 			notok "$tag-cut-$n" "message: $(grep makedumpfile: "$T/cut.out.log")"
+		elif [ $n -gt $((4096 + 16)) ] && ! grep -q "at byte $n: no end marker.*: $T/cut.out holds what came before, marked incomplete" "$T/cut.out.log"; then
+			notok "$tag-cut-$n" "message: $(grep makedumpfile: "$T/cut.out.log")"
+		elif [ $n -gt $((4096 + 16)) ] && [ $(( ${st:-0} & 8 )) -eq 0 ]; then
+			notok "$tag-cut-$n" "kept, but its header status is ${st:-unreadable}"
 		elif ! grep -q "makedumpfile Failed." "$T/cut.out.log"; then
 			notok "$tag-cut-$n" "no 'makedumpfile Failed.'"
-		else ok "$tag-cut-$n"; fi
+		else ok "$tag-cut-$n${st:+ (kept, status $st)}"; fi
 	done
 
 	# 7. An existing file is not overwritten without -f; with -f it is.

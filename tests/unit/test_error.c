@@ -198,6 +198,7 @@ static void status_texts(void)
 		{ MDF_ERR_NODATA, "data not present" },
 		{ MDF_ERR_NOSPC, "no space left on output" },
 		{ MDF_ERR_RELEASE, "vmlinux and vmcore do not match" },
+		{ MDF_ERR_INTERRUPTED, "stopped by a signal" },
 		{ MDF_ERR_INTERNAL, "internal error" },
 	};
 
