@@ -126,6 +126,28 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 static enum mdf_status io_queue(struct out_sink *o, size_t len,
 				struct mdf_err *err);
 
+/*
+ * The writers wait at the end until the file is on the disk (out_sync):
+ * start the disk writing the file as it grows, every WRITEBACK_STEP bytes
+ * (sync_file_range, which does not wait), so that little is left for that
+ * wait.  Dirty pages would otherwise sit until the end, or until the
+ * kernel's own writeback, which in a capture kernel's small memory comes
+ * as throttling.
+ */
+#define WRITEBACK_STEP (8u << 20)
+
+static void start_writeback(struct out_sink *o, size_t len)
+{
+	o->unsynced += len;
+	if (o->unsynced < WRITEBACK_STEP)
+		return;
+	o->unsynced = 0;
+	o->syscalls++;
+	/* The whole file: what was written out of order (descriptors) too.
+	 * Errors come back from the fdatasync at the end. */
+	(void)sync_file_range(o->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
 /* Write [off, off+len) now: one pwrite, or one flattened record; with a
  * writing thread, queue the buffer being filled (@buf is o->buf). */
 static enum mdf_status emit_now(struct out_sink *o, uint64_t off,
@@ -148,10 +170,12 @@ static enum mdf_status emit_now(struct out_sink *o, uint64_t off,
 	} else {
 		st = util_pwrite_full(o->fd, buf, len, off, err);
 		o->syscalls++;
-		if (st == MDF_OK)
+		if (st == MDF_OK) {
 			o->written += len;
-		else if (st != MDF_ERR_NOSPC)
+			start_writeback(o, len);
+		} else if (st != MDF_ERR_NOSPC) {
 			mdf_err_push(err, "%s", o->path);
+		}
 	}
 	if (st == MDF_ERR_NOSPC) {
 		o->full = true;

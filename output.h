@@ -25,6 +25,8 @@ struct out_sink {
 	uint64_t limit;        /* -L: bytes the dump may take, 0 = none */
 	uint64_t written;      /* bytes handed to the kernel */
 	uint64_t taken;        /* bytes handed to out_write() (-L of a file) */
+	uint64_t unsynced;     /* bytes written since the disk was last asked
+				  to write the file out */
 	uint64_t reserved;     /* bytes the writer will still write (its
 				  buffered page descriptors): within -L too */
 	uint64_t syscalls;     /* write calls made */
