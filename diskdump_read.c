@@ -361,6 +361,17 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 				   dd_word(maps[i], words - 1) & keep);
 		}
 	}
+	/* A stored page is present whatever bitmap1 says: a zeroed bitmap1
+	 * used to refilter to "Original pages: 0x0" without a word. */
+	di->stray_dumpable = 0;
+	for (uint64_t w = 0; w < words; w++) {
+		uint64_t b1 = dd_word(di->bitmap1, w), b2 = dd_word(di->bitmap2, w);
+
+		if (b2 & ~b1) {
+			di->stray_dumpable += (uint64_t)__builtin_popcountll(b2 & ~b1);
+			store_le64(di->bitmap1 + 8 * w, b1 | b2);
+		}
+	}
 	di->rank[0] = 0;
 	for (uint64_t b = 0; b < nblocks; b++) {
 		uint64_t n = 0, end = MDF_MIN(words, (b + 1) * wpb);

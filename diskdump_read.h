@@ -78,6 +78,8 @@ struct diskdump_info {
 	uint64_t *rank;          /* rank[i] = set bits of bitmap2 below pfn
 				    i * DISKDUMP_RANK_PFNS; nrank entries */
 	uint64_t nrank;
+	uint64_t stray_dumpable; /* pfns bitmap2 stores but bitmap1 called
+				    holes: made present, the caller warns */
 
 	int dump_level;          /* sub.dump_level */
 	uint32_t status;         /* header.status */

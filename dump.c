@@ -178,6 +178,55 @@ static enum mdf_status check_stop(struct mdf_ctx *ctx, struct mdf_err *err)
 	return mdf_err_set(err, MDF_ERR_INTERRUPTED, "stopped by SIG%s", sigabbrev_np(sig));
 }
 
+/*
+ * Every file this run will write, before anything is written: none may
+ * be the input (under any name: -f would truncate the vmcore), none may
+ * be named twice, and without -f none may exist (a split set used to
+ * write all of its first part before finding the second one there).
+ */
+static enum mdf_status check_outputs(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	const char *paths[SPLIT_MAX_PARTS + 2];
+	size_t n = 0;
+
+	if (o->split) {
+		for (unsigned i = 0; i < o->nsplit && n < SPLIT_MAX_PARTS; i++)
+			paths[n++] = o->split_files[i];
+	} else if (o->dumpfile && !o->flatten && !o->dry_run && !o->mem_usage) {
+		paths[n++] = o->dumpfile;
+	}
+	if (o->debug_bitmap)
+		paths[n++] = o->debug_bitmap;
+	if (o->debug_bitmap1)
+		paths[n++] = o->debug_bitmap1;
+	for (size_t i = 0; i < n; i++) {
+		if (util_same_file(ctx->in_fd, paths[i]))
+			return mdf_err_set(&ctx->err, MDF_ERR_ARG,
+					   "%s is %s itself: write the dump to another file",
+					   paths[i], o->vmcore);
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(paths[i], paths[j]) == 0)
+				return mdf_err_set(&ctx->err, MDF_ERR_ARG,
+						   "%s is named twice as an output", paths[i]);
+		if (!o->force && access(paths[i], F_OK) == 0)
+			return mdf_err_set(&ctx->err, MDF_ERR_IO,
+					   "%s already exists (use -f to overwrite it)",
+					   paths[i]);
+	}
+	return MDF_OK;
+}
+
+/*
+ * Without VMCOREINFO, -d 0 and -d 1 still work, as upstream: they need
+ * neither struct pages nor the kernel's page size (the host's is taken)
+ * and write a header without vmcoreinfo.  Anything else needs it.
+ */
+static bool needs_vmcoreinfo(const struct mdf_opts *o)
+{
+	return o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0;
+}
+
 static enum mdf_status open_input(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -205,9 +254,12 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 			st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 					 "%s: -E from a kdump-compressed input is not supported",
 					 o->vmcore);
-		if (st == MDF_OK && !ctx->dd.vmcoreinfo)
+		if (st == MDF_OK && !ctx->dd.vmcoreinfo && needs_vmcoreinfo(o))
 			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
 					 "%s: the dump has no VMCOREINFO", o->vmcore);
+		if (st == MDF_OK && ctx->dd.stray_dumpable)
+			pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
+				o->vmcore, (unsigned long long)ctx->dd.stray_dumpable);
 		if (st == MDF_OK)
 			ctx->old_level = ctx->dd.dump_level > 0 ?
 				(unsigned)ctx->dd.dump_level & 31 : 0;
@@ -215,12 +267,12 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	}
 	mdf_err_clear(&ctx->err);
 	st = elf_info_open_flags(&ctx->elf, ctx->in_fd, o->vmcore,
-				 o->mem_usage ? ELF_INFO_VMCOREINFO_LATER : 0,
-				 &ctx->err);
+				 o->mem_usage || !needs_vmcoreinfo(o) ?
+				 ELF_INFO_VMCOREINFO_LATER : 0, &ctx->err);
 	if (st != MDF_OK)
 		return st;
 	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
-	if (st == MDF_OK && !ctx->elf.vmcoreinfo)
+	if (st == MDF_OK && !ctx->elf.vmcoreinfo && o->mem_usage)
 		st = kcore_vmcoreinfo(ctx);
 	return st;
 }
@@ -281,6 +333,9 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 				      &ctx->ki, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	if (ctx->ki.ignored_key[0] && !ctx->opts.dump_dmesg)
+		pi_warn(&ctx->pr, "%s: %s; filtering does not use it.\n",
+			ctx->opts.vmcore, ctx->ki.ignored_msg);
 	ctx->page_size = ctx->ki.page_size.set ? ctx->ki.page_size.v : 4096;
 	if (ctx->page_size < 512 || ctx->page_size > (1 << 20) ||
 	    (ctx->page_size & (ctx->page_size - 1)))
@@ -436,6 +491,8 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	}
 	st = open_input(ctx);
 	if (st == MDF_OK)
+		st = check_outputs(ctx);
+	if (st == MDF_OK)
 		st = learn_kernel(ctx);
 	if (st != MDF_OK)
 		return st;
@@ -470,10 +527,10 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 /*
  * bitmap1 of the current cycle from the PT_LOADs, and bitmap2's start.
  * As makedumpfile does, a PT_LOAD makes present the pfns from the page of
- * its first byte to the page of its last byte (rounding up), and pages
- * from p_filesz on (including a partial last page, as in a legacy
- * 0x9ec00-byte segment) are present but not dumpable: the file has no
- * complete data for them.
+ * its first byte up to the last page it covers whole: a partial last page
+ * (legacy kexec's 0x1000-0x9fc00 segment ends inside pfn 0x9f) is a hole,
+ * as in HEAD and 1.7.2.  Pages from p_filesz on are present but not
+ * dumpable: the file has no data for them.
  */
 static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
 {
@@ -503,14 +560,15 @@ static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end
 
 		if (!l->memsz)
 			continue;
-		bitmap_set_range(&ctx->present, l->paddr / ps,
-				 div_round_up(l->paddr + l->memsz, ps));
+		if ((l->paddr + l->memsz) / ps > l->paddr / ps)
+			bitmap_set_range(&ctx->present, l->paddr / ps,
+					 (l->paddr + l->memsz) / ps);
 	}
 	bitmap_copy(&ctx->dumpable, &ctx->present);
 	for (size_t i = 0; i < ctx->elf.nloads; i++) {
 		const struct elf_load *l = &ctx->elf.loads[i];
 		uint64_t nodata = (l->paddr + l->filesz) / ps;
-		uint64_t e = div_round_up(l->paddr + l->memsz, ps);
+		uint64_t e = (l->paddr + l->memsz) / ps;
 
 		if (l->memsz && nodata < e)
 			bitmap_clear_range(&ctx->dumpable, nodata, e);
@@ -535,7 +593,8 @@ static enum mdf_status open_debug_file(struct mdf_ctx *ctx, const char *path,
 	*fd = -1;
 	if (!path)
 		return MDF_OK;
-	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	*fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC |
+		   (ctx->opts.force ? O_TRUNC : O_EXCL), 0600);
 	if (*fd < 0)
 		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
 				     "cannot create %s", path);
@@ -704,6 +763,7 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	if (drop_zero)
 		pc->zero += z;
 	ctx->unreadable += counts.unreadable;
+	ctx->no_memmap += counts.no_memmap;
 	ctx->t_scan += t1 - t0;
 	ctx->t_zero += pi_now() - t1;
 	pi_progress(&ctx->pr, "Excluding unnecessary pages", end, ctx->max_pfn,
@@ -722,9 +782,15 @@ static void finish_counts(struct mdf_ctx *ctx)
 	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->t_scan);
 	if (ctx->t_zero > 0)
 		add_phase(&ctx->report, "Checking for zero pages", ctx->t_zero);
+	/* After the scan, as upstream lists them (cycles interleave). */
+	if (ctx->t_copy > 0)
+		add_phase(&ctx->report, "Copying data", ctx->t_copy);
 	if (ctx->unreadable)
 		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
 			(unsigned long long)ctx->unreadable);
+	if (ctx->no_memmap)
+		pi_warn(&ctx->pr, "%s: %llu pages kept: no mem_section maps a struct page for them.\n",
+			ctx->opts.vmcore, (unsigned long long)ctx->no_memmap);
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.have_cache = true;
 }
@@ -828,8 +894,16 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 	}
 	if ((++ctx->copied & 4095) == 0)
 		pi_progress(&ctx->pr, "Copying data", ctx->copied,
-			    ctx->report.pages.dumpable, pi_now());
+			    ctx->copy_total ? ctx->copy_total : ctx->report.pages.dumpable,
+			    pi_now());
 	return MDF_OK;
+}
+
+static void src_expect_pages(void *arg, uint64_t pages)
+{
+	struct mdf_ctx *ctx = arg;
+
+	ctx->copy_total = pages;
 }
 
 static enum mdf_status src_page(void *arg, uint64_t pfn,
@@ -860,7 +934,10 @@ static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
 			return;
 		memset(uts, 0, sizeof(*uts));
 	}
-	/* Fall back to what VMCOREINFO says. */
+	/* Fall back to what VMCOREINFO says; without it, nothing (as
+	 * upstream's header of such a dump). */
+	if (!ctx->ki.osrelease[0])
+		return;
 	memcpy(uts->sysname, "Linux", 5);
 	memcpy(uts->release, ctx->ki.osrelease,
 	       strnlen(ctx->ki.osrelease, sizeof(uts->release) - 1));
@@ -875,6 +952,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		.arg = ctx, .page_size = ctx->page_size, .max_pfn = ctx->max_pfn,
 		.cycle_pfns = ctx->cycle_pfns, .cycle = src_cycle, .page = src_page,
 		.page_ref = src_page_ref, .page_release = src_page_release,
+		.expect_pages = src_expect_pages,
 	};
 	size_t bufsize = (size_t)ctx->page_size << o->block_order;
 	size_t min_buf = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
@@ -913,7 +991,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		*pages = es.pages;
 		ctx->report.write_bytes = out->written;
 		ctx->report.wrote = true;
-		add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
+		ctx->t_copy = pi_now() - t0 - ctx->t_scan;
 		return st;
 	}
 	st = compressor_init(&comp, o->codec, &ctx->err);
@@ -949,6 +1027,15 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
 	}
 	kp.nthreads = o->num_threads;
+	/* --splitblock-size in KB as upstream, rounded up to 64 pfns (crash
+	 * needs parts to start on a bitmap word); by default 64 pfns, which
+	 * balances the parts to within 64 pages. */
+	kp.split_block_pfns = 64;
+	if (o->splitblock_kib) {
+		uint64_t b = div_round_up(o->splitblock_kib * 1024, ctx->page_size);
+
+		kp.split_block_pfns = div_round_up(b, 64) * 64;
+	}
 	t0 = pi_now();
 	if (o->split)	/* --split: the parts one after another (split.h) */
 		st = split_write_set(&kp, &src, &comp, out, o->split_files,
@@ -961,7 +1048,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	ctx->report.pages.zero = ks.zero_pages;
 	ctx->report.write_bytes = out->written + ks.other_written;
 	ctx->report.wrote = true;
-	add_phase(&ctx->report, "Copying data", pi_now() - t0 - ctx->t_scan);
+	ctx->t_copy = pi_now() - t0 - ctx->t_scan;
 	return st;
 }
 
@@ -980,8 +1067,8 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 		memset(&ctx->report.pages, 0, sizeof(ctx->report.pages));
 		ctx->report.pages.total = ctx->max_pfn;
 		ctx->counted_upto = 0;
-		ctx->copied = 0;
-		ctx->t_scan = ctx->t_zero = 0;
+		ctx->copied = ctx->copy_total = 0;
+		ctx->t_scan = ctx->t_zero = ctx->t_copy = 0;
 		memset(&out, 0, sizeof(out));
 		out.fd = -1;
 		st = write_once(ctx, level, &out, &pages);

@@ -51,6 +51,11 @@ struct dump_source {
 				    const unsigned char **data, void **ref,
 				    struct mdf_err *err);
 	void (*page_release)(void *arg, uint64_t pfn, void *ref);
+	/**
+	 * Optional: the writer will call page() about @pages times (ELF
+	 * output also reads the short excluded runs it keeps), for progress.
+	 */
+	void (*expect_pages)(void *arg, uint64_t pages);
 };
 
 #endif

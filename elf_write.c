@@ -358,8 +358,11 @@ static enum mdf_status ew_place(struct ew_writer *w, struct mdf_err *err)
 		struct ew_seg *s = &w->segs.v[i];
 		const struct elf_load *l = &in->loads[s->load];
 
-		/* As upstream: no data, no meaningful offset. */
-		s->offset = s->filesz ? off : 0;
+		/* A piece without data points where data would follow, as
+		 * HEAD and 1.7.2 write it, but for a PT_LOAD's leading
+		 * excluded run, followed by more of the PT_LOAD: offset 0. */
+		s->offset = s->filesz == 0 && i + 1 < w->segs.n &&
+			    w->segs.v[i + 1].load == s->load ? 0 : off;
 		off += s->filesz;
 		w->stats->data_bytes += s->filesz;
 		if (!w->lay.is64 &&
@@ -564,6 +567,8 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 				    w.segs.n, p->notes_len, err);
 	if (st == MDF_OK)
 		st = ew_place(&w, err);
+	if (st == MDF_OK && src->expect_pages)
+		src->expect_pages(src->arg, div_round_up(w.stats->data_bytes, p->page_size));
 	if (st == MDF_OK)
 		st = ew_write_headers(&w, err);
 	if (st == MDF_OK)

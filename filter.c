@@ -453,9 +453,14 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 		if (st != MDF_OK)
 			return st;
 		if (!have_map) {
-			/* No mem_map for this section: nothing to judge by. */
-			pfn = bitmap_next_set(present, align_down(pfn, memmap_section_pfns(mm)) +
-							     memmap_section_pfns(mm));
+			/* No mem_map for this section: nothing to judge by.
+			 * The kernel has one for all of its RAM, so these
+			 * pages tell of a wrong mem_section layout. */
+			uint64_t send = align_down(pfn, memmap_section_pfns(mm)) +
+					memmap_section_pfns(mm);
+
+			counts->no_memmap += bitmap_count(present, pfn, MDF_MIN(send, end));
+			pfn = bitmap_next_set(present, send);
 			continue;
 		}
 		st = readmem_vaddr_view(rm, vaddr, n * psz, buf, &sp, err);

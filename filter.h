@@ -126,6 +126,7 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 struct filter_counts {
 	uint64_t cls[PC_COUNT];
 	uint64_t unreadable;   /* struct pages we could not read: kept */
+	uint64_t no_memmap;    /* present pages no mem_section maps: kept */
 };
 
 /* An exclusion that runs past the end of a cycle continues in the next. */

@@ -526,7 +526,8 @@ static enum mdf_status finish_incomplete(struct writer *w,
 	h->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
 	if (out_patch(w->out, 0, h, sizeof(*h), &ignore) != MDF_OK ||
 	    out_flush(w->out, &ignore) != MDF_OK)
-		return mdf_err_push(err, "the dump is incomplete and its header could not be marked so");
+		return mdf_err_push(err, "%s: the dump is incomplete and its header could not be marked so",
+				    w->out->path);
 	return mdf_err_push(err, "%s: the dump is incomplete (%llu of %llu pages written)",
 			    w->out->path, (unsigned long long)w->stats->pages,
 			    (unsigned long long)(w->p->split ? w->p->part_dumpable

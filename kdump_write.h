@@ -39,6 +39,8 @@ struct kdump_write_params {
 	uint64_t total_dumpable;      /* with split: skips the counting pass */
 	uint64_t part_dumpable;       /* with split: this part's pages, for
 				       * the "incomplete" message */
+	uint64_t split_block_pfns;    /* split_write_set(): boundaries on this
+				       * grid (--splitblock-size, at least 64) */
 };
 
 struct kdump_write_stats {

@@ -216,6 +216,12 @@ struct kinfo {
 	struct { KINFO_LENGTHS(KINFO_U64_FIELD) } len;
 	struct { KINFO_NUMBERS(KINFO_S64_FIELD) } num;
 	struct { KINFO_CONFIGS(KINFO_BOOL_FIELD) } config;
+	/* The first line with a bad value that filtering does not use
+	 * (BUILD-ID, CRASHTIME, kallsyms, printk): its field is left unset,
+	 * the message kept for a warning, or for the error of the feature
+	 * that needs the key (--dump-dmesg). */
+	char ignored_key[64];
+	char ignored_msg[192];
 };
 
 #endif

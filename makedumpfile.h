@@ -78,9 +78,11 @@ struct mdf_ctx {
 	bool built_valid, built_drop_zero;
 	uint64_t built_start, built_zero;
 	uint64_t unreadable;        /* pages kept: struct page unreadable */
+	uint64_t no_memmap;         /* pages kept: no mem_section covers them */
 	uint64_t copied;            /* pages handed to the writer */
+	uint64_t copy_total;        /* pages it will take, if it said so */
 	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
-	double t_scan, t_zero;
+	double t_scan, t_zero, t_copy;
 
 	struct mdf_report report;
 	double t_start;

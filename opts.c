@@ -25,6 +25,7 @@ enum {
 	OPT_SPLIT,
 	OPT_REASSEMBLE,
 	OPT_MEM_USAGE,
+	OPT_SPLITBLOCK_SIZE,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -188,13 +189,47 @@ static enum mdf_status check_mem_usage(struct mdf_opts *o, int nargs,
 	return MDF_OK;
 }
 
+/*
+ * Options that choose what a filtered dump holds or how it is written do
+ * not apply to -R, --reassemble and --dump-dmesg, which copy what is
+ * there (or write text): they are refused, never ignored.
+ */
+static enum mdf_status check_not_filtering(const struct mdf_opts *o,
+					   const char *what, bool allow_limit,
+					   struct mdf_err *err)
+{
+	const char *bad = NULL;
+
+	if (o->codec != MDF_CODEC_NONE)
+		bad = "-c, -l, -p or -z";
+	else if (o->ndump_levels)
+		bad = "-d";
+	else if (o->format == MDF_FMT_ELF)
+		bad = "-E";
+	else if (o->size_limit && !allow_limit)
+		bad = "-L";
+	else if (o->debug_bitmap || o->debug_bitmap1)
+		bad = "--debug-bitmap";
+	if (bad)
+		return mdf_err_set(err, MDF_ERR_ARG, "%s cannot be combined with %s: %s",
+				   what, bad, strcmp(what, "--dump-dmesg") == 0 ?
+				   "it writes the kernel log as text" :
+				   "it writes the pages the input holds, as they are");
+	return MDF_OK;
+}
+
 static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 					  char **args, struct mdf_err *err)
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->splitblock_kib && !o->split)
+		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
 	if (o->mem_usage)
 		return check_mem_usage(o, nargs, args, err);
+	if (o->action == MDF_ACT_REASSEMBLE && !o->split &&
+	    check_not_filtering(o, "--reassemble", false, err) != MDF_OK)
+		return err->status;
 	if (o->action == MDF_ACT_REASSEMBLE || o->split)
 		return check_split(o, nargs, args, err);
 	if (o->partial_dmesg && !o->dump_dmesg)
@@ -204,6 +239,8 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		if (o->action == MDF_ACT_REARRANGE || o->flatten || o->dry_run)
 			return mdf_err_set(err, MDF_ERR_ARG,
 					   "--dump-dmesg cannot be combined with -R, -F or --dry-run");
+		if (check_not_filtering(o, "--dump-dmesg", true, err) != MDF_OK)
+			return err->status;
 		o->action = MDF_ACT_DMESG;
 		if (nargs != 2)
 			return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
@@ -218,6 +255,12 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return MDF_OK;
 	}
 	if (o->action == MDF_ACT_REARRANGE) {
+		if (check_not_filtering(o, "-R", false, err) != MDF_OK)
+			return err->status;
+		if (o->dry_run || o->flatten)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "-R cannot be combined with %s: it reads a flattened dump and writes a file",
+					   o->dry_run ? "--dry-run" : "-F");
 		if (nargs != 1)
 			return mdf_err_set(err, MDF_ERR_ARG,
 					   "-R needs exactly one argument: the dump file to write");
@@ -276,6 +319,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "split", no_argument, NULL, OPT_SPLIT },
 		{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
 		{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
+		{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 		/* recognised but not provided */
 		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -285,7 +329,6 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "xen-vmcoreinfo", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "work-dir", required_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "splitblock-size", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "extension", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -367,6 +410,14 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case OPT_DUMP_DMESG: o->dump_dmesg = true; break;
 		case OPT_PARTIAL_DMESG: o->partial_dmesg = true; break;
 		case OPT_SPLIT: o->split = true; break;
+		case OPT_SPLITBLOCK_SIZE:
+			/* KB, as upstream; at most 1 TiB. */
+			st = parse_uint("--splitblock-size", optarg, UINT64_C(1) << 30, &v, err);
+			if (st == MDF_OK && v == 0)
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "--splitblock-size must be at least 1 (KB)");
+			o->splitblock_kib = v;
+			break;
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
 		case OPT_NOT_SUPPORTED:

@@ -73,6 +73,7 @@ struct mdf_opts {
 	bool mem_usage;              /* --mem-usage (action MDF_ACT_MEM_USAGE) */
 	char *const *split_files;
 	unsigned nsplit;
+	uint64_t splitblock_kib;     /* --splitblock-size KB; 0: 64 pfns */
 	const char *argv0;
 };
 

@@ -120,7 +120,11 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 	memcpy(hdr, MDF_FLAT_SIGNATURE, sizeof(MDF_FLAT_SIGNATURE) - 1);
 	store_be64(hdr + MDF_FLAT_SIG_LEN, MDF_FLAT_TYPE_KDUMP);
 	store_be64(hdr + MDF_FLAT_SIG_LEN + 8, MDF_FLAT_VERSION);
-	return raw_write(o, hdr, sizeof(hdr), err);
+	st = raw_write(o, hdr, sizeof(hdr), err);
+	/* Nothing is written yet: no writer can call the dump incomplete. */
+	if (st == MDF_ERR_NOSPC)
+		mdf_err_push(err, "%s", o->path);
+	return st;
 }
 
 static enum mdf_status io_queue(struct out_sink *o, size_t len,

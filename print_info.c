@@ -108,7 +108,12 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
 "  -D              debug messages (message level 31)\n"
 "  -v              version and compression support\n"
-"  -h              this help\n", to);
+"  --splitblock-size KB  with --split: boundaries on a grid of KB (rounded up\n"
+"                  to 64 pages; default 64 pages)\n"
+"  -h              this help\n"
+"\n"
+"Exit status: 0 when the dump is complete; 1 on an error, and when the dump\n"
+"is incomplete (its header says so: a full disk, -L, a signal, lost pages).\n", to);
 }
 
 void pi_version(const struct mdf_printer *p)
@@ -134,6 +139,12 @@ void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
 		p->last_draw = 0;
 		p->last_permille = -1;
 	}
+	/* An estimate of the total may fall short: never past 100 %, and
+	 * the line is ended once. */
+	if (done > total)
+		done = total;
+	if (done >= total && p->last_permille == 1000)
+		return;
 	permille = total ? (int)(done * 1000 / total) : 1000;
 	if (p->progress_tty) {
 		/* A live line, redrawn at most 10 times a second. */
@@ -147,8 +158,6 @@ void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
 	} else {
 		/* Plain lines for kdump consoles and logs: every 10 %. */
 		if (permille / 100 == p->last_permille / 100 && done < total)
-			return;
-		if (done >= total && p->last_permille == 1000)
 			return;
 		fprintf(p->err, "%-50s: [%5.1f %%]\n", phase, permille / 10.0);
 	}

@@ -487,11 +487,10 @@ static enum mdf_status rr_check_not_input(int in_fd, const char *in_name,
 					  const char *out_path,
 					  struct mdf_err *err)
 {
-	struct stat si, so;
+	struct stat si;
 
-	if (fstat(in_fd, &si) != 0 || stat(out_path, &so) != 0)
-		return MDF_OK;
-	if (S_ISREG(si.st_mode) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+	if (fstat(in_fd, &si) == 0 && S_ISREG(si.st_mode) &&
+	    util_same_file(in_fd, out_path))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "%s is %s itself: write the dump to another file",
 				   out_path, in_name);

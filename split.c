@@ -22,7 +22,7 @@ static uint64_t split_target(uint64_t total, unsigned k, unsigned n)
 }
 
 enum mdf_status split_ranges(const struct dump_source *src, unsigned n,
-			     uint64_t *bounds, uint64_t *total,
+			     uint64_t block, uint64_t *bounds, uint64_t *total,
 			     struct mdf_err *err)
 {
 	const struct bitmap *present, *dumpable;
@@ -61,6 +61,16 @@ enum mdf_status split_ranges(const struct dump_source *src, unsigned n,
 				bounds[k++] = pfn + 1;
 		}
 	}
+	/* On the block grid: crash reads a part's bitmap in 64-bit words
+	 * counted from its start_pfn, so a part that starts off a 64-pfn
+	 * line cannot be opened ("cannot resolve init_task_union"). */
+	for (unsigned i = 1; block > 1 && i < n; i++) {
+		uint64_t b = bounds[i] / block * block;
+
+		if (b < bounds[i])
+			b = b + block < src->max_pfn ? b + block : src->max_pfn;
+		bounds[i] = b > bounds[i - 1] ? b : bounds[i - 1];
+	}
 	return MDF_OK;
 }
 
@@ -81,7 +91,7 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "a split set has 2 to %u parts, not %u",
 				   SPLIT_MAX_PARTS, n);
-	st = split_ranges(src, n, bounds, &p.total_dumpable, err);
+	st = split_ranges(src, n, kp->split_block_pfns, bounds, &p.total_dumpable, err);
 	if (st != MDF_OK)
 		return st;
 	p.split = true;
@@ -479,15 +489,24 @@ enum mdf_status split_reassemble(char *const *parts, unsigned n,
 		qsort(order, n, sizeof(*order), cmp_start);
 		st = check_set(pts, order, n, err);
 	}
+	for (unsigned i = 0; i < n && st == MDF_OK; i++)
+		if (util_same_file(pts[i].fd, out_path))
+			st = mdf_err_set(err, MDF_ERR_ARG,
+					 "%s is %s itself: write the dump to another file",
+					 out_path, parts[i]);
 	if (st == MDF_OK) {
 		memset(&out, 0, sizeof(out));
 		out.fd = -1;
 		st = out_open_file(&out, out_path, force, 0, COPY_BUF, err);
 		if (st == MDF_OK) {
 			st = reassemble(pts, order, n, &out, &npages, err);
+			if (st == MDF_ERR_NOSPC) /* the sink leaves it unnamed */
+				mdf_err_push(err, "%s", out_path);
 			if (out_close(&out, &cerr) != MDF_OK && st == MDF_OK) {
 				*err = cerr;
 				st = cerr.status;
+				if (st == MDF_ERR_NOSPC)
+					mdf_err_push(err, "%s", out_path);
 			}
 			if (st != MDF_OK)
 				out_discard(&out);

@@ -37,10 +37,12 @@
  * dumpable pages (*@total), a second, stopped early, to place the
  * boundaries.  @bounds gets n + 1 entries: part k holds pfns
  * [bounds[k], bounds[k+1]), bounds[0] = 0, bounds[n] = src->max_pfn; part
- * k ends right after its floor(total * (k + 1) / n)-th dumpable pfn.
+ * k ends right after its floor(total * (k + 1) / n)-th dumpable pfn,
+ * that boundary then rounded up to a multiple of @block pfns (the split
+ * block; 0 or 1: none), or to max_pfn.
  */
 enum mdf_status split_ranges(const struct dump_source *src, unsigned n,
-			     uint64_t *bounds, uint64_t *total,
+			     uint64_t block, uint64_t *bounds, uint64_t *total,
 			     struct mdf_err *err) MDF_MUST_CHECK;
 
 /**

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum mdf_status util_pread_full(int fd, void *buf, size_t len, uint64_t off,
@@ -108,6 +109,14 @@ bool util_parse_s64(const char *s, int64_t *ret)
 		return false;
 	*ret = v;
 	return true;
+}
+
+bool util_same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 bool util_is_zero(const void *p, size_t len)

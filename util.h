@@ -83,6 +83,11 @@ static inline void store_le64(void *p, uint64_t v)
 		b[i] = (uint8_t)v;
 }
 
+/** True when @path names the file open as @fd (the same device and inode:
+ *  another name or a hard link of it too).  False when @path does not
+ *  exist. */
+bool util_same_file(int fd, const char *path);
+
 /** True if all @len bytes at @p are zero (any length, any alignment). */
 bool util_is_zero(const void *p, size_t len);
 

@@ -283,6 +283,31 @@ static void vi_quote(char out[VI_QUOTE_MAX], const char *s, size_t n)
 	out[o] = '\0';
 }
 
+/*
+ * Keys that filtering does not read: a bad value there costs only the
+ * feature that uses it, as in upstream, which looks keys up one by one.
+ */
+static bool vi_soft(const char *k, size_t kn)
+{
+	static const char *const soft[] = {
+		"BUILD-ID", "CRASHTIME", "SYMBOL(kallsyms_",
+		"SYMBOL(prb)", "SYMBOL(printk_rb_static)", "SYMBOL(clear_seq)",
+		"SYMBOL(log_", "SYMBOL(clear_idx)", "SIZE(printk_", "SIZE(log)",
+		"SIZE(prb_", "SIZE(dev_printk_info)", "SIZE(atomic_long_t)",
+		"SIZE(latched_seq)", "OFFSET(printk_", "OFFSET(log.", "OFFSET(prb_",
+		"OFFSET(dev_printk_info.", "OFFSET(atomic_long_t.",
+		"OFFSET(latched_seq.", "LENGTH(printk_info_",
+	};
+
+	for (size_t i = 0; i < sizeof(soft) / sizeof(soft[0]); i++) {
+		size_t n = strlen(soft[i]);
+
+		if (kn >= n && memcmp(k, soft[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
 static enum mdf_status vi_bad(struct mdf_err *err, size_t lineno,
 			      const char *key, size_t klen, const char *what,
 			      const char *v, size_t vlen, const char *tail)
@@ -372,6 +397,22 @@ enum mdf_status vmcoreinfo_parse(const char *text, size_t len,
 	}
 	nul = memchr(text, '\0', len);
 	end = nul ? nul : text + len;
+	/* NULs pad the note.  More KEY=value lines after one tell of a
+	 * corrupt line, which is named rather than reported later as a key
+	 * that seems missing. */
+	if (nul) {
+		size_t rest = len - (size_t)(end - text);
+
+		if (memchr(end, '=', rest) && memchr(end, '\n', rest)) {
+			size_t line = 1;
+
+			for (const char *r = text; r < end; r++)
+				line += *r == '\n';
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO line %zu: NUL byte at offset %zu, text follows it",
+					   line, (size_t)(end - text));
+		}
+	}
 	for (p = text; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
@@ -394,10 +435,23 @@ enum mdf_status vmcoreinfo_parse(const char *text, size_t len,
 			if (e) {
 				enum mdf_status st;
 
-				st = vi_store(e, p, (size_t)(eq - p), eq + 1,
+				size_t kn = (size_t)(eq - p);
+
+				st = vi_store(e, p, kn, eq + 1,
 					      (size_t)(le - eq - 1), ret, lineno, err);
-				if (st != MDF_OK)
+				if (st == MDF_ERR_FORMAT && vi_soft(p, kn)) {
+					if (!ret->ignored_key[0]) {
+						snprintf(ret->ignored_key, sizeof(ret->ignored_key),
+							 "%.*s", (int)kn, p);
+						size_t m = strnlen(err->msg, sizeof(ret->ignored_msg) - 1);
+
+						memcpy(ret->ignored_msg, err->msg, m);
+						ret->ignored_msg[m] = '\0';
+					}
+					mdf_err_clear(err);
+				} else if (st != MDF_OK) {
 					return st;
+				}
 			}
 		}
 		p = nl ? nl + 1 : end;

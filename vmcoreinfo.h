@@ -79,6 +79,13 @@ void kinfo_init(struct kinfo *ki);
  * stored as the same bit pattern (NUMBER(VMALLOC_START)=0xffffcd8c...).
  * Hex keys (SYMBOL, KERNELOFFSET) accept an optional "0x" prefix.
  * On failure @ret holds the lines before the bad one.
+ * Not failures: a bad value in a key that filtering does not read
+ * (BUILD-ID, CRASHTIME, kallsyms and printk keys) leaves that field
+ * unset, and the first such line's key and message go to
+ * @ret->ignored_key / ignored_msg (a warning, or the error of the feature
+ * that needs the key).  Text after a NUL is padding unless it holds more
+ * lines ('=' and '\n'): then "VMCOREINFO line N: NUL byte at offset O,
+ * text follows it" names the line the NUL cut.
  * MDF_ERR_ARG if @text is NULL while @len > 0.
  */
 enum mdf_status vmcoreinfo_parse(const char *text, size_t len,

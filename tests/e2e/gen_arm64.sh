@@ -145,7 +145,7 @@ rm -f "$T/err.elf"
 
 # Dry-run bitmaps against the reference, level by level.
 for l in 0 1 2 4 8 16 31; do
-	if ! "$MDF" --dry-run --message-level 0 -d $l --debug-bitmap "$T/b2.$l" \
+	if ! "$MDF" -f --dry-run --message-level 0 -d $l --debug-bitmap "$T/b2.$l" \
 		--debug-bitmap1 "$T/b1" "$V" >"$T/dry.$l.log" 2>&1; then
 		notok "arm64-dry-run-d$l" "exit: $(tail -n1 "$T/dry.$l.log")"; continue
 	fi
@@ -163,7 +163,7 @@ else
 	layout gen-arm64-4k-layout "$T/v4k" 0x6010000
 	bad=""
 	for l in 0 31; do
-		"$MDF" --dry-run --message-level 0 -d $l --debug-bitmap "$T/b4k.$l" "$T/v4k" \
+		"$MDF" -f --dry-run --message-level 0 -d $l --debug-bitmap "$T/b4k.$l" "$T/v4k" \
 			>"$T/dry4k.log" 2>&1 || { bad="$bad d$l:exit($(tail -n1 "$T/dry4k.log"))"; continue; }
 		cmp -s "$T/b4k.$l" "$T/ref4k/d$l.bitmap2" || bad="$bad d$l:bitmap2"
 	done

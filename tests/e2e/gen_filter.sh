@@ -42,7 +42,7 @@ run_case() { # NAME SPEC-TEXT EXTRA-OPTS...
 	fi
 	local bad=""
 	for l in 0 1 2 4 8 16 31; do
-		if ! "$MDF" --dry-run --message-level 0 -d $l "$@" --debug-bitmap "$d/b2.$l" \
+		if ! "$MDF" -f --dry-run --message-level 0 -d $l "$@" --debug-bitmap "$d/b2.$l" \
 			--debug-bitmap1 "$d/b1" "$d/vmcore" >"$d/mdf.$l.log" 2>&1; then
 			bad="$bad d$l:exit($(tail -n1 "$d/mdf.$l.log"))"; continue
 		fi

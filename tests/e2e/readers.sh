@@ -79,6 +79,24 @@ else
 	skip "readers-c-1.7.2" "makedumpfile 1.7.2 not installed"
 fi
 
+# Split sets: 2 and 3 parts on the default 64-pfn grid, and 2 parts with
+# 128 MiB split blocks, opened as sets by libkdumpfile (and crash below),
+# and merged by --reassemble into the direct dump.
+splits="s2:2: s3:3: sb:2:--splitblock-size=131072"
+for s in $splits; do
+	IFS=: read -r name n extra <<<"$s"
+	parts=(); for ((i = 1; i <= n; i++)); do parts+=("$T/$name.$i"); done
+	# shellcheck disable=SC2086 # $extra is one option or none
+	"$MDF" --message-level 0 -l -d 31 $extra --split "$vm" "${parts[@]}"
+	if /usr/bin/python3 -c 'import kdumpfile' 2>/dev/null; then
+		out=$(/usr/bin/python3 "$MDF_SRC/tests/tools/libkdumpfile_set.py" "$vm" "$T/direct.l" "${parts[@]}" 2>&1 | tail -n 1)
+		if [[ "$out" == pages* ]]; then ok "readers-split-$name-libkdumpfile ($out)"
+		else notok "readers-split-$name-libkdumpfile" "$out"; fi
+	fi
+	"$MDF" --message-level 0 --reassemble "${parts[@]}" "$T/$name.re"
+	check "readers-split-$name-reassembled" cmp "$T/$name.re" "$T/direct.l"
+done
+
 # crash, with the debug vmlinux of the fixture's kernel.
 VMLINUX=${MDF_DEBUG_VMLINUX:-${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-6.1.0-57-amd64}
 if [ ! -s "$VMLINUX" ] && [ "${MDF_CRASH_TEST:-0}" = 1 ]; then
@@ -104,6 +122,19 @@ else
 			cmp -s "$T/crash.$f" "$T/crash.elf"; then
 			ok "readers-$f-crash (sys and linux_banner as from the ELF: $(grep -m 1 'RELEASE:' "$T/crash.$f" | tr -s ' '))"
 		else notok "readers-$f-crash" "$(diff "$T/crash.elf" "$T/crash.$f" | head -n 4 | tr '\n' ' ')"; fi
+	done
+	# A split set opens as one dump (parts off the 64-pfn grid did not:
+	# "cannot resolve init_task_union").
+	for s in $splits; do
+		IFS=: read -r name n extra <<<"$s"
+		parts=(); for ((i = 1; i <= n; i++)); do parts+=("$T/$name.$i"); done
+		printf 'sys\nrd -a linux_banner\nquit\n' |
+			timeout 600 crash -s "$VMLINUX" "${parts[@]}" 2>&1 | grep -vE 'DUMPFILE|PARTIAL DUMP' >"$T/crash.$name"
+		if grep -q 'Linux version 6.1.0-57-amd64' "$T/crash.$name" &&
+			! grep -qiE 'read error|cannot|invalid' "$T/crash.$name" &&
+			diff <(grep -v DUMPFILE "$T/crash.elf") "$T/crash.$name" >/dev/null; then
+			ok "readers-split-$name-crash"
+		else notok "readers-split-$name-crash" "$(head -n 3 "$T/crash.$name" | tr '\n' ' ')"; fi
 	done
 fi
 exit 0

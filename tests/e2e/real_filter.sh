@@ -10,7 +10,7 @@ for name in fx-v61-512m fx-v612-512m; do
 	json="$MDF_SHARED/vmcores/$name.json"
 	for l in 0 1 2 4 8 16 31; do
 		out="$T/$name.d$l"
-		if ! "$MDF" --dry-run --message-level 18 -d $l --debug-bitmap "$out.b2" \
+		if ! "$MDF" -f --dry-run --message-level 18 -d $l --debug-bitmap "$out.b2" \
 			--debug-bitmap1 "$out.b1" "$vm" >"$out.log" 2>&1; then
 			notok "$name-d$l" "exit status $?: $(tail -n 2 "$out.log" | tr '\n' ' ')"; continue
 		fi
@@ -38,7 +38,7 @@ PY
 		if [ -n "$why" ]; then notok "$name-d$l-counts" "$why"; else ok "$name-d$l-counts"; fi
 	done
 	# Tiny cycles (4096 pfns each) give the same bitmaps.
-	if "$MDF" --dry-run --message-level 0 --cyclic-buffer 1 -d 31 --debug-bitmap "$T/tiny.b2" \
+	if "$MDF" -f --dry-run --message-level 0 --cyclic-buffer 1 -d 31 --debug-bitmap "$T/tiny.b2" \
 		--debug-bitmap1 "$T/tiny.b1" "$vm" && cmp -s "$T/tiny.b2" "$ref/d31.bitmap2" &&
 		cmp -s "$T/tiny.b1" "$ref/bitmap1"; then ok "$name-tiny-cycles"
 	else notok "$name-tiny-cycles" "bitmaps differ with --cyclic-buffer 1"; fi
@@ -58,7 +58,7 @@ i = head.find(key); assert i > 0
 f.seek(i); f.write(b"NUMBER(XXXX_BUDDY_MAPCOUNT_VALUE)=")
 PY
 	for l in 16 31; do
-		if "$MDF" --dry-run --message-level 8 -d $l --debug-bitmap "$T/fl.b2" "$T/fl.elf" >"$T/fl.log" 2>&1 &&
+		if "$MDF" -f --dry-run --message-level 8 -d $l --debug-bitmap "$T/fl.b2" "$T/fl.elf" >"$T/fl.log" 2>&1 &&
 			grep -q "free lists:" "$T/fl.log" && cmp -s "$T/fl.b2" "$ref/d$l.bitmap2"; then
 			ok "freelist-walk-$name-d$l"
 		else notok "freelist-walk-$name-d$l" "$(grep -E 'free|makedumpfile:' "$T/fl.log" | head -n2 | tr '\n' ' ')"; fi

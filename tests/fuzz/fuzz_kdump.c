@@ -10,6 +10,7 @@
  * (see the comment at its top).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -28,8 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FUZZ_CHECK(cond)          \
 	do {                      \
-		if (!(cond))      \
+		if (!(cond)) {    \
+			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
 			abort();  \
+		}                 \
 	} while (0)
 
 static void fuzz_check_msg(const struct mdf_err *err)

@@ -8,11 +8,14 @@
  * 4096) bytes, where max_pfn = highest PT_LOAD paddr end rounded up to a
  * page.
  *
- * bitmap1: pfns [paddr >> 12, ceil((paddr + memsz) / 4096)) of every PT_LOAD.
+ * bitmap1: pfns [paddr >> 12, (paddr + memsz) >> 12) of every PT_LOAD: a
+ * partial last page (legacy kexec's 0x1000-0x9fc00 segment) is a hole, as
+ * in makedumpfile's cyclic mode, the mode of a capture kernel (HEAD and
+ * 1.7.2 on the lab's legacy dump; with the whole bitmap in one cycle they
+ * round up instead).
  * dL.bitmap2: bitmap1, minus the pfns [(paddr + filesz) >> 12,
- * ceil((paddr + memsz) / 4096)) of every PT_LOAD (pages past p_filesz, and
- * a partial last page even when p_filesz == p_memsz: makedumpfile 1.7.2
- * does that with a 0x9ec00-byte segment), minus by dump level L
+ * (paddr + memsz) >> 12) of every PT_LOAD (pages past p_filesz), minus by
+ * dump level L
  * (makedumpfile's rules): 1 zero pages are NOT cleared here (they stay set
  * and are shared in the data area); 2 page cache without PG_private (LRU or
  * swapcache, not anon); 4 all page cache; 8 user data (anon, THP,
@@ -100,10 +103,9 @@ enum mdf_status gen_ref_write(const struct gen_spec *spec, const struct gen_kern
 		goto out;
 	}
 	for (size_t i = 0; i < nspan; i++) {
-		uint64_t end = div_round_up(sp[i].paddr + sp[i].memsz, GEN_PAGE_SIZE);
+		uint64_t end = (sp[i].paddr + sp[i].memsz) >> GEN_PAGE_SHIFT;
 		for (uint64_t p = sp[i].paddr >> GEN_PAGE_SHIFT; p < end; p++)
 			gen_bit_set(b1, p);
-		/* Also a partial last page when filesz == memsz (0x9ec00). */
 		for (uint64_t p = (sp[i].paddr + sp[i].filesz) >> GEN_PAGE_SHIFT; p < end; p++)
 			gen_bit_set(nodata, p);
 	}

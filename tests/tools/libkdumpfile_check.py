@@ -52,4 +52,5 @@ def main():
     print("pages %d" % n)
     return 0
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

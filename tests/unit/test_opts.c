@@ -180,6 +180,24 @@ static void rearrange(void)
 	T_REJECT(MDF_ERR_ARG, "-R needs exactly one argument: the dump file to write", "-R");
 	T_REJECT(MDF_ERR_ARG, "-R needs exactly one argument: the dump file to write",
 		 "-R", "a", "b");
+	T_REJECT(MDF_ERR_ARG, "-R cannot be combined with -L: it writes the pages the input holds, as they are",
+		 "-R", "-L", "1M", "out");
+	T_REJECT(MDF_ERR_ARG, "-R cannot be combined with -d: it writes the pages the input holds, as they are",
+		 "-R", "-d", "31", "out");
+	T_REJECT(MDF_ERR_ARG, "-R cannot be combined with -c, -l, -p or -z: it writes the pages the input holds, as they are",
+		 "-R", "-z", "out");
+	T_REJECT(MDF_ERR_ARG, "-R cannot be combined with -E: it writes the pages the input holds, as they are",
+		 "-R", "-E", "out");
+	T_REJECT(MDF_ERR_ARG, "-R cannot be combined with -F: it reads a flattened dump and writes a file",
+		 "-R", "-F", "out");
+	T_REJECT(MDF_ERR_ARG, "--reassemble cannot be combined with -L: it writes the pages the input holds, as they are",
+		 "--reassemble", "-L", "1M", "a", "b", "out");
+	OK("--split", "--splitblock-size", "131072", "in", "a", "b");
+	T_EQ_U64(o.splitblock_kib, 131072);
+	T_REJECT(MDF_ERR_ARG, "--splitblock-size needs --split",
+		 "--splitblock-size", "1024", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "--splitblock-size must be at least 1 (KB)",
+		 "--split", "--splitblock-size", "0", "in", "a", "b");
 }
 
 static void dump_dmesg(void)
@@ -192,8 +210,14 @@ static void dump_dmesg(void)
 	OK("vmcore", "--partial-dmesg", "log", "--dump-dmesg", "-f");
 	T_EQ_U64(o.action, MDF_ACT_DMESG);
 	T_ASSERT(o.partial_dmesg && o.force);
-	OK("-d", "31", "--dump-dmesg", "vmcore", "log");   /* -d is ignored */
-	T_EQ_U64(o.action, MDF_ACT_DMESG);
+	/* Options that do not apply are refused, not ignored. */
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -d: it writes the kernel log as text",
+		 "-d", "31", "--dump-dmesg", "vmcore", "log");
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -c, -l, -p or -z: it writes the kernel log as text",
+		 "-l", "--dump-dmesg", "vmcore", "log");
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -E: it writes the kernel log as text",
+		 "-E", "--dump-dmesg", "vmcore", "log");
+	OK("-L", "1M", "--dump-dmesg", "vmcore", "log");   /* -L limits the log */
 	OK("--dump-dmesg", "-h");
 	T_EQ_U64(o.action, MDF_ACT_HELP);
 	T_REJECT(MDF_ERR_ARG, "--partial-dmesg needs --dump-dmesg",
@@ -362,7 +386,7 @@ static void unsupported(void)
 {
 	static const char *const long_args[] = {
 		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
-		"xen_phys_start", "work-dir", "splitblock-size", "extension",
+		"xen_phys_start", "work-dir", "extension",
 	};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(long_args); i++) {

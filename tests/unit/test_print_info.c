@@ -546,9 +546,10 @@ static void usage_version(void)
 	CHECK(strncmp(t, "Usage:\n  makedumpfile [-c|-l|-p|-z|-E] [-d DL]", 43) == 0);
 	CHECK(strstr(t, "\n  -d DL[,DL...]   dump level 0-31") != NULL);
 	CHECK(strstr(t, "--message-level ML") != NULL);
+	CHECK(strstr(t, "\n  -h              this help\n") != NULL);
 	n = strlen(t);
 	{
-		static const char last[] = "  -h              this help\n";
+		static const char last[] = "is incomplete (its header says so: a full disk, -L, a signal, lost pages).\n";
 
 		CHECK(n >= sizeof(last) - 1 &&
 		      strcmp(t + n - (sizeof(last) - 1), last) == 0);

@@ -68,7 +68,7 @@ static void check_kind(int kind, unsigned n, uint64_t cycle)
 
 	T_OK(bitmap_init(&f.present, cycle, &err), &err);
 	T_OK(bitmap_init(&f.dumpable, cycle, &err), &err);
-	T_OK(split_ranges(&src, n, bounds, &total, &err), &err);
+	T_OK(split_ranges(&src, n, 1, bounds, &total, &err), &err);
 	T_EQ_U64(total, count(&f, 0, f.max_pfn));
 	T_EQ_U64(bounds[0], 0);
 	T_EQ_U64(bounds[n], f.max_pfn);
@@ -94,13 +94,49 @@ static void test_ranges(void)
 	}
 }
 
+/* On a 64-pfn grid: every inner boundary a multiple of 64, each part
+ * within 64 pages of its share. */
+static void check_grid(int kind, unsigned n, uint64_t block)
+{
+	struct fake f = { .max_pfn = 5000, .cycle = 512, .kind = kind };
+	struct dump_source src = { .arg = &f, .page_size = 4096,
+				   .max_pfn = f.max_pfn, .cycle_pfns = 512,
+				   .cycle = fake_cycle };
+	uint64_t bounds[SPLIT_MAX_PARTS + 1], exact[SPLIT_MAX_PARTS + 1], total = 0;
+	struct mdf_err err;
+
+	T_OK(bitmap_init(&f.present, 512, &err), &err);
+	T_OK(bitmap_init(&f.dumpable, 512, &err), &err);
+	T_OK(split_ranges(&src, n, 1, exact, &total, &err), &err);
+	T_OK(split_ranges(&src, n, block, bounds, &total, &err), &err);
+	T_EQ_U64(bounds[0], 0);
+	T_EQ_U64(bounds[n], f.max_pfn);
+	for (unsigned k = 1; k < n; k++) {
+		T_ASSERT(bounds[k] % block == 0 || bounds[k] == f.max_pfn);
+		T_ASSERT(bounds[k] >= exact[k] && bounds[k] < exact[k] + block);
+		T_ASSERT(bounds[k] >= bounds[k - 1]);
+	}
+	bitmap_release(&f.present);
+	bitmap_release(&f.dumpable);
+}
+
+static void test_ranges_grid(void)
+{
+	for (int kind = 0; kind < 4; kind++) {
+		check_grid(kind, 2, 64);
+		check_grid(kind, 3, 64);
+		check_grid(kind, 16, 128);
+		check_grid(kind, 7, 4096);
+	}
+}
+
 static void test_ranges_bad_n(void)
 {
 	struct dump_source src = { .max_pfn = 10, .cycle_pfns = 64 };
 	uint64_t bounds[4], total;
 	struct mdf_err err;
 
-	T_ASSERT(split_ranges(&src, 1, bounds, &total, &err) == MDF_ERR_ARG);
+	T_ASSERT(split_ranges(&src, 1, 64, bounds, &total, &err) == MDF_ERR_ARG);
 }
 
 static void test_opts(void)
@@ -139,6 +175,7 @@ static void test_opts(void)
 int main(void)
 {
 	T_RUN(test_ranges);
+	T_RUN(test_ranges_grid);
 	T_RUN(test_ranges_bad_n);
 	T_RUN(test_opts);
 	return t_done();
