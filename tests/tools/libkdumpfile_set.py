@@ -5,7 +5,7 @@ dump REF stores with the same physical page of the ELF vmcore.
 
 usage: libkdumpfile_set.py ELF REF PART...   -> prints "pages N" or an error; exit 1 on mismatch
 """
-import ctypes, os, struct, sys
+import ctypes, ctypes.util, os, struct, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from libkdumpfile_check import elf_loads, elf_page  # noqa: E402
@@ -30,7 +30,7 @@ def stored_pfns(path):
 
 def main():
     elf, ref, parts = sys.argv[1], sys.argv[2], sys.argv[3:]
-    lib = ctypes.CDLL("libkdumpfile.so.10")
+    lib = ctypes.CDLL(ctypes.util.find_library("kdumpfile") or "libkdumpfile.so.10")
     lib.kdump_new.restype = ctypes.c_void_p
     lib.kdump_open_fdset.argtypes = [ctypes.c_void_p, ctypes.c_uint,
                                      ctypes.POINTER(ctypes.c_int)]
