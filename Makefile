@@ -78,18 +78,20 @@ ALL_CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-# Sources: every top-level .c and arch/*.c is part of the program; optional
-# codecs only when their library was found.
-OPTIONAL_SRCS := compress_zstd.c compress_snappy.c compress_deflate.c
-LIB_SRCS := $(filter-out $(PROG).c $(OPTIONAL_SRCS),$(wildcard *.c)) $(wildcard arch/*.c)
+# Sources: every .c at the top (the input layer and the run) and in the
+# stage folders is part of the program; optional codecs only when their
+# library was found.
+STAGES := arch kernel filter compress write
+OPTIONAL_SRCS := compress/zstd.c compress/snappy.c compress/deflate.c
+LIB_SRCS := $(filter-out $(PROG).c $(OPTIONAL_SRCS),$(wildcard *.c $(STAGES:%=%/*.c)))
 ifeq ($(HAVE_ZSTD),1)
-LIB_SRCS += $(wildcard compress_zstd.c)
+LIB_SRCS += $(wildcard compress/zstd.c)
 endif
 ifeq ($(HAVE_SNAPPY),1)
-LIB_SRCS += $(wildcard compress_snappy.c)
+LIB_SRCS += $(wildcard compress/snappy.c)
 endif
 ifeq ($(HAVE_LIBDEFLATE),1)
-LIB_SRCS += $(wildcard compress_deflate.c)
+LIB_SRCS += $(wildcard compress/deflate.c)
 endif
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 MAIN_OBJ := $(B)/$(PROG).o
@@ -129,27 +131,27 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/unit/%: tests/unit/%.c $(LIBMDF) tests/tap.h
+$(B)/tests/unit/%: tests/unit/%.c $(LIBMDF) tests/lib/tap.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -MMD -MP -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 $(B)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/driver.c $(LIBMDF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/driver.c $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $< tests/fuzz/driver.c $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 $(B)/tests/fuzz/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c tests/fuzz/driver.c \
 		$(GEN_LIB_SRCS) $(wildcard tests/gen/*.h) $(LIBMDF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< tests/fuzz/driver.c $(GEN_LIB_SRCS) \
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $< tests/fuzz/driver.c $(GEN_LIB_SRCS) \
 		$(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 $(B)/tests/gen/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h) $(LIBMDF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $(wildcard tests/gen/*.c) $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $(wildcard tests/gen/*.c) $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BINS:=.d)
 
@@ -165,7 +167,7 @@ tsan-check:
 fuzz:
 	@for f in $(FUZZ_SRCS); do \
 		n=$$(basename $$f .c); \
-		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests $(PKG_CFLAGS) \
+		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
 		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
 		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) \
 		  $$([ $$n = fuzz_pipeline ] && echo $(GEN_LIB_SRCS)) $(PKG_LIBS) -lpthread || exit 1; \

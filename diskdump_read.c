@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "util.h"
 
 #define DD_CODEC_FLAGS                                               \

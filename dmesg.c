@@ -12,9 +12,9 @@
 
 #include "dump.h"
 #include "makedumpfile.h"
-#include "output.h"
+#include "write/output.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 /* Limits on numbers read from the dump. */
 #define RING_BITS_MAX 31               /* 2 GiB data ring, 2^31 descriptors */
@@ -831,8 +831,8 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 
 	if (ctx->opts.check_params)
 		return MDF_OK;
-	/* The log needs no struct pages: level 0 whatever -d said. */
-	ctx->opts.ndump_levels = 0;
+	/* The log needs no struct pages: opts.c refuses -d with
+	 * --dump-dmesg, so dump_open() learns the kernel at level 0. */
 	st = dump_open(ctx);
 	if (st != MDF_OK)
 		return st;

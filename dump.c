@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compress.h"
-#include "elf_write.h"
-#include "kdump_write.h"
-#include "output.h"
-#include "split.h"
+#include "compress/compress.h"
+#include "write/elf_write.h"
+#include "write/kdump_write.h"
+#include "write/output.h"
+#include "write/split.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 /* Bitmap memory when --cyclic-buffer is not given: 60 % of free memory
  * (makedumpfile's rule), never more than this cap. */
@@ -381,7 +381,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 
 	ctx->built_valid = false;
 	st = filter_rules_init(&ctx->rules, &ctx->ki, dl,
-			       ctx->elf.ei_data == 2 /* ELFDATA2MSB */,
+			       ctx->elf.ei_data == ELFDATA2MSB,
 			       &ctx->fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
@@ -671,14 +671,11 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 				&ctx->err);
 		if (st != MDF_OK)
 			return st;
-		if (count && res != SCAN_NOT_SPLIT) {
-			ctx->scan_split++;
-			ctx->scan_redone += res == SCAN_REDO;
+		if (count && res != SCAN_NOT_SPLIT)
 			pi_debug(&ctx->pr, "scan: pfn 0x%llx-0x%llx in %u parts%s\n",
 				 (unsigned long long)start, (unsigned long long)end, parts,
 				 res == SCAN_REDO ? ": an exclusion crossed a part, "
 				 "scanned again serially" : "");
-		}
 		if (res == SCAN_DONE)
 			return MDF_OK;
 		if (res == SCAN_REDO) {
@@ -752,13 +749,8 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 			return st;
 	}
 	pc->present += bitmap_count(&ctx->present, start, end);
-	pc->cache += counts.cls[PC_CACHE];
-	pc->cache_private += counts.cls[PC_CACHE_PRIVATE];
-	pc->user += counts.cls[PC_USER];
-	pc->free += counts.cls[PC_FREE];
-	pc->hwpoison += counts.cls[PC_HWPOISON];
-	pc->offline += counts.cls[PC_OFFLINE];
-	pc->unaccepted += counts.cls[PC_UNACCEPTED];
+	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
+		pc->excluded[c] += counts.cls[c];
 	pc->dumpable += bitmap_count(&ctx->dumpable, start, end);
 	if (drop_zero)
 		pc->zero += z;
@@ -776,9 +768,9 @@ static void finish_counts(struct mdf_ctx *ctx)
 	struct mdf_page_counts *pc = &ctx->report.pages;
 
 	pc->hole = pc->total - pc->present;
-	pc->remaining = pc->present - (pc->zero + pc->cache + pc->cache_private +
-				       pc->user + pc->free + pc->hwpoison +
-				       pc->offline + pc->unaccepted);
+	pc->remaining = pc->present - pc->zero;
+	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
+		pc->remaining -= pc->excluded[c];
 	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->t_scan);
 	if (ctx->t_zero > 0)
 		add_phase(&ctx->report, "Checking for zero pages", ctx->t_zero);
@@ -968,7 +960,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	level |= ctx->old_level;
 	ctx->built_valid = false; /* new rules: every cycle is built anew */
 	st = filter_rules_init(&ctx->rules, &ctx->ki, level,
-			       ctx->elf.ei_data == 2, &ctx->fwarn, &ctx->err);
+			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", o->vmcore);
 	if (o->flatten)

@@ -8,9 +8,9 @@
 #include "dmesg.h"
 #include "dump.h"
 #include "makedumpfile.h"
-#include "rearrange.h"
-#include "scan.h"
-#include "split.h"
+#include "write/rearrange.h"
+#include "filter/scan.h"
+#include "write/split.h"
 
 static int exit_code(enum mdf_status st)
 {

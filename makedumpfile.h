@@ -21,14 +21,14 @@
 #include "diskdump_read.h"
 #include "elf_info.h"
 #include "error.h"
-#include "filter.h"
-#include "freelist.h"
+#include "filter/filter.h"
+#include "filter/freelist.h"
 #include "kinfo.h"
-#include "memmap.h"
+#include "kernel/memmap.h"
 #include "opts.h"
 #include "print_info.h"
 #include "readmem.h"
-#include "scan.h"
+#include "filter/scan.h"
 
 /* Exit codes, as upstream makedumpfile. */
 enum {
@@ -68,8 +68,6 @@ struct mdf_ctx {
 	bool use_freelist;
 	struct filter_carry carry;  /* exclusion running into the next cycle */
 	struct scan_pool *scan;     /* struct page scan threads, or NULL: serial */
-	uint64_t scan_split;        /* cycles scanned in parallel parts */
-	uint64_t scan_redone;       /* of which scanned again serially */
 	uint64_t counted_upto;      /* cycles below this are in the report */
 	/* present/dumpable hold the cycle at built_start, built with
 	 * built_drop_zero (built_zero zero pages dropped); false after a

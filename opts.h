@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compress/compress.h"
 #include "error.h"
 
 #define MDF_MAX_DUMP_LEVELS 8
@@ -29,14 +30,6 @@ enum mdf_action {
 enum mdf_format {
 	MDF_FMT_KDUMP, /* kdump-compressed (default) */
 	MDF_FMT_ELF,   /* -E */
-};
-
-enum mdf_codec {
-	MDF_CODEC_NONE,
-	MDF_CODEC_ZLIB,   /* -c */
-	MDF_CODEC_LZO,    /* -l */
-	MDF_CODEC_SNAPPY, /* -p */
-	MDF_CODEC_ZSTD,   /* -z */
 };
 
 enum mdf_mmap_opt { MDF_MMAP_TRY, MDF_MMAP_NEVER, MDF_MMAP_ALWAYS };

@@ -2,7 +2,7 @@
  * print_info.c - the only file that prints.
  */
 #include "print_info.h"
-#include "compress.h"
+#include "compress/compress.h"
 #include "util.h"
 
 #include <stdarg.h>
@@ -170,6 +170,17 @@ static void count_line(FILE *f, const char *label, uint64_t v)
 	fprintf(f, "%s: 0x%016llx\n", label, (unsigned long long)v);
 }
 
+static const char *const class_label[PC_COUNT] = {
+#define PAGE_CLASS_LABEL(name, label, shown) label,
+	PAGE_CLASSES(PAGE_CLASS_LABEL)
+#undef PAGE_CLASS_LABEL
+};
+static const unsigned char class_shown[PC_COUNT] = {
+#define PAGE_CLASS_SHOWN(name, label, shown) shown,
+	PAGE_CLASSES(PAGE_CLASS_SHOWN)
+#undef PAGE_CLASS_SHOWN
+};
+
 void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	       bool force)
 {
@@ -183,14 +194,11 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	count_line(f, "Original pages  ", c->present);
 	count_line(f, "  Excluded pages   ", excluded);
 	count_line(f, "    Pages filled with zero  ", c->zero);
-	count_line(f, "    Non-private cache pages ", c->cache);
-	count_line(f, "    Private cache pages     ", c->cache_private);
-	count_line(f, "    User process data pages ", c->user);
-	count_line(f, "    Free pages              ", c->free);
-	count_line(f, "    Hwpoison pages          ", c->hwpoison);
-	count_line(f, "    Offline pages           ", c->offline);
-	if (c->unaccepted)
-		count_line(f, "    Unaccepted pages        ", c->unaccepted);
+	for (unsigned i = 0; i < PC_COUNT; i++) {
+		if (class_shown[i] == 1 || (class_shown[i] == 2 && c->excluded[i]))
+			fprintf(f, "    %-24s: 0x%016llx\n", class_label[i],
+				(unsigned long long)c->excluded[i]);
+	}
 	count_line(f, "  Remaining pages  ", c->remaining);
 	if (c->present)
 		fprintf(f, "  (The number of pages is reduced to %llu%%.)\n",
@@ -250,8 +258,8 @@ void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r)
 		{ "KERN_DATA\t", "no", "Dumpable kernel data " },
 	};
 	const struct mdf_page_counts *c = &r->pages;
-	const uint64_t n[] = { c->zero, c->cache, c->cache_private, c->user,
-			       c->free, c->remaining };
+	const uint64_t n[] = { c->zero, c->excluded[PC_CACHE], c->excluded[PC_CACHE_PRIVATE],
+			       c->excluded[PC_USER], c->excluded[PC_FREE], c->remaining };
 	FILE *f = p->msg;
 
 	if (!(p->level & ML_COMMON))

@@ -13,6 +13,7 @@
 
 #include "cache.h"
 #include "error.h"
+#include "pageclass.h"
 
 enum {
 	ML_PROGRESS = 1, /* progress indicator */
@@ -39,8 +40,8 @@ struct mdf_page_counts {
 	uint64_t total;       /* max_mapnr: pfns 0 .. max_pfn-1 */
 	uint64_t present;     /* "Original pages": pfns backed by a PT_LOAD */
 	uint64_t hole;        /* total - present */
-	uint64_t zero, cache, cache_private, user, free, hwpoison, offline,
-		 unaccepted;
+	uint64_t zero;        /* zero pages dropped (not a page class) */
+	uint64_t excluded[PC_COUNT]; /* pages dropped, by class (pageclass.h) */
 	uint64_t remaining;   /* present minus every excluded class */
 	uint64_t dumpable;    /* set in the dumpable bitmap (zero pages included) */
 };

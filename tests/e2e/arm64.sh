@@ -21,7 +21,7 @@
 # fetched with apt-get download into MDF_ARM64_CACHE (default
 # /var/tmp/mdf-arm64), never installed.  MDF_ARM64_VMCORE=NAME.elf (made by
 # the lab, with its NAME.d and NAME.json beside it) checks that dump only.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 LABDIR="$MDF_SHARED/lab"
 CACHE=${MDF_ARM64_CACHE:-/var/tmp/mdf-arm64}
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Malformed input: one clear line naming the file and the problem, exit
 # status 1, no crash (no signal, no sanitizer report), and nothing written.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 
 base="kernel 6.1

@@ -21,7 +21,7 @@
 # Opt-in (MDF_BIGGUEST_TEST=1; CI sets it): about 14 minutes on this 2-core
 # machine (4 GiB 2.5 min, 16 GiB 1.3, 64 GiB 3.3, 128 GiB 6.3, and the
 # static build); the lab needs about 5 GB of disk for the largest guest.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 . "$MDF_SRC/tests/lab/lab.sh"
 UP=${MDF_UPSTREAM:-/usr/bin/makedumpfile}
 SIZES=${MDF_BIGGUEST_SIZES:-4G 16G 64G 128G}

@@ -2,7 +2,7 @@
 # Every page of a real vmcore read through the cache (mmap windows, and
 # --non-mmap reads) equals the same page read straight from the file by an
 # independent script; and a full pass maps each PT_LOAD about once.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 name=fx-v61-512m
 vm=$(vmcore "$name") || { skip "cache-real" "no ../shared/vmcores/$name.elf.zst (or zstd)"; exit 0; }
 RA="$MDF_BUILD/tests/tools/readall"

@@ -2,7 +2,7 @@
 # The exact command lines kdump callers use (upstream.md section 6a) work:
 # Fedora/RHEL kdump-utils, Debian kdump-tools and SUSE kdump, plus the
 # options every caller may pass.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SHARED/tools/kdump.py"
 cat >"$T/spec" <<'SPEC'

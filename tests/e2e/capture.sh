@@ -1,7 +1,7 @@
 #!/bin/bash
 # Real kdump, end to end: the lab (../shared/lab/mkvmcore.sh) boots a Debian
 # kernel under qemu (TCG), crashes it, and in the kdump capture kernel runs
-# tests/e2e/capture_hook.sh, which filters the live /proc/vmcore with our
+# tests/lab/capture_hook.sh, which filters the live /proc/vmcore with our
 # static binary the way Fedora (-l --message-level 7 -d 31, vmcore-incomplete
 # renamed to vmcore) and Debian (-F -c -d 31 > file) do.  The lab also copies
 # /proc/vmcore out.  Checks, on the host:
@@ -20,10 +20,10 @@
 # MDF_CAPTURE_TEST=1; needs qemu-system-x86, a linux-image package,
 # busybox-static, kexec-tools and cpio (see .ci/run or the lab's README).
 # Everything the lab writes (disks, vmcore) stays under the temp dir.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 . "$MDF_SRC/tests/lab/lab.sh"
 LAB="$MDF_SHARED/lab/mkvmcore.sh"
-HOOK="$MDF_SRC/tests/e2e/capture_hook.sh"
+HOOK="$MDF_SRC/tests/lab/capture_hook.sh"
 NAME=mdf-capture
 
 if [ "${MDF_CAPTURE_TEST:-0}" != 1 ]; then

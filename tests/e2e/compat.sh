@@ -4,7 +4,7 @@
 # whose pages are excluded, a leading excluded run), a vmcore without
 # VMCOREINFO at -d 1, progress that stops at 100 %, the STEP lines in
 # upstream's order, and -h that tells the exit status.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 UP=/usr/bin/makedumpfile
 [ -x "$UP" ] || UP=/usr/sbin/makedumpfile

@@ -5,7 +5,7 @@
 # we read back out of our own kdump-compressed -d 31 dump; output
 # file rules (0600, O_EXCL unless -f); synthetic vmcores without a usable
 # log fail with a message and leave no file behind.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 REF_MDF=/usr/bin/makedumpfile
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 

@@ -5,7 +5,7 @@
 # stream fails and leaves no file; -F keeps stdout for the stream only;
 # -R does not overwrite without -f.  Runs on a small synthetic vmcore, and
 # on the real fx-v61-512m when ../shared has it.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 UP=/usr/bin/makedumpfile
 [ -x "$UP" ] || UP=""

@@ -3,7 +3,7 @@
 # and the awkward ELF shapes, the dumpable and present bitmaps must equal the
 # generator's reference (computed from the declared page kinds, not from the
 # struct pages: an independent oracle), whatever the cycle size.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 
 body() {

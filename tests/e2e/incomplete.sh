@@ -3,7 +3,7 @@
 # dump whose header says it is incomplete, a clear message, and a non-zero
 # exit; a -d list retries at the next level; the output is created 0600
 # and never overwritten without -f.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SRC/../shared/tools/kdump.py"
 [ -f "$KPY" ] || KPY="$MDF_SHARED/tools/kdump.py"

@@ -7,7 +7,7 @@
 #  - the real vmcores: every row equals the reference counts at -d 31;
 #  - bad input: a kcore without VMCOREINFO, options that write.
 # The run on a live /proc/kcore is in capture.sh (the kdump capture kernel).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 
 # Rows of a --mem-usage table as "ZERO=n NON_PRI_CACHE=n ... TOTAL=n".

@@ -4,7 +4,7 @@
 # with a small --cyclic-buffer.  Peak RSS is measured with getrusage.  A
 # full pass over each maps one 256 MiB window at a time (4 mmap calls per
 # GiB: 4,096 for 1 TiB) and never more than 512 MiB at once.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 case "${MDF_FLAVOUR:-default}" in san-*) skip "memory-bound" "sanitizer build: RSS is the sanitizer's"; exit 0;; esac
 

@@ -13,7 +13,7 @@
 #  - crash, with the fixture's debug vmlinux (tests/lab/debug_vmlinux.sh
 #    fetches it: 859 MB once, then cached): "sys" names the release and no
 #    read fails; only with MDF_CRASH_TEST=1 or when the vmlinux is cached.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 KPY="$MDF_SHARED/tools/kdump.py"
 SAME="$MDF_SRC/tests/tools/kdump_same.py"
 UP=/usr/bin/makedumpfile

@@ -3,7 +3,7 @@
 # reference bitmaps (NAME.ref/dL.bitmap2), the present set bitmap1, and the
 # per-class counts the reference report, at every level and whatever the
 # cycle size.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 for name in fx-v61-512m fx-v612-512m; do
 	vm=$(vmcore "$name") || { skip "real-filter-$name" "no ../shared/vmcores/$name.elf.zst (or zstd)"; continue; }
 	ref="$MDF_SHARED/vmcores/$name.ref"

@@ -9,7 +9,7 @@
 #    bitmaps equal the reference, and every stored page equals the ELF's,
 #    checked with the independent reader (kdump.py) and libkdumpfile, for
 #    every codec.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 KPY="$MDF_SHARED/tools/kdump.py"
 UP=/usr/bin/makedumpfile
 

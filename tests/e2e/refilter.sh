@@ -3,7 +3,7 @@
 # at a higher level equals filtering the vmcore at that level directly
 # (the effective level is the new one ORed with the old); corrupted input
 # gets a clear error naming the pfn and the file offset.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SHARED/tools/kdump.py"
 UP=/usr/bin/makedumpfile

@@ -5,7 +5,7 @@
 # identical bitmaps, data at one offset, page balance), that our
 # --reassemble gives the direct dump byte for byte, and against the
 # installed makedumpfile 1.7.2 both ways; and the error messages of bad uses.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SHARED/tools/kdump.py"
 UP=/usr/bin/makedumpfile

@@ -5,7 +5,7 @@
 # (-F: same records in the same order) and -L incomplete dumps; on a
 # synthetic vmcore, and on the real fx-v61-512m when it is present.
 # "thread" in the name puts it in `make tsan-check`.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 
 # Every kind of page content: random (stored raw), text (compresses),

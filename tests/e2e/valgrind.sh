@@ -2,7 +2,7 @@
 # The binary is valgrind-clean (no invalid access, no uninitialised use,
 # no leak) on every output path, --mem-usage and a malformed input.  The
 # vmcore has kcore's p_paddr -1 segments too, which every reader skips.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 case "${MDF_FLAVOUR:-default}" in san-*) skip "valgrind" "sanitizer build"; exit 0;; esac
 command -v valgrind >/dev/null || { skip "valgrind" "valgrind not installed"; exit 0; }
 GEN="$MDF_BUILD/tests/gen/mkvmcore"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "dmesg.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

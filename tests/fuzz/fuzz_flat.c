@@ -20,7 +20,7 @@
 
 #include "diskdump.h"
 #include "error.h"
-#include "rearrange.h"
+#include "write/rearrange.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -21,7 +21,7 @@
 #include "dump.h"
 #include "gen/gen.h"
 #include "makedumpfile.h"
-#include "scan.h"
+#include "filter/scan.h"
 
 #define FUZZ_SPEC_MAX 8192
 #define FUZZ_RAM_MAX (64ULL << 20)

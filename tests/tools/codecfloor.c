@@ -30,10 +30,10 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump_read.h"
 #include "elf_info.h"
-#include "output.h"
+#include "write/output.h"
 #include "readmem.h"
 
 static double now(void)

@@ -7,7 +7,7 @@
  * Kernel facts are those of the fixture vmcores (Debian 6.1.0-57-amd64 and
  * 6.12.117+deb13-amd64, 512 MiB guests, KASLR on), typed in from their
  * VMCOREINFO and program headers.  The last two cases walk the real page
- * tables of those vmcores when $MDF_VMCORE_CACHE has them (tests/realvm.h).
+ * tables of those vmcores when $MDF_VMCORE_CACHE has them (tests/lib/realvm.h).
  */
 #include <elf.h>
 #include <fcntl.h>

@@ -13,7 +13,7 @@
 #include <libdeflate.h>
 #endif
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 #include "tap.h"
 

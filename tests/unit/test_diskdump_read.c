@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 #include "diskdump_read.h"
 #include "elf_info.h"

@@ -13,7 +13,7 @@
 #include "dmesg.h"
 #include "tap.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 #define BASE 0xffffffff81000000ULL
 #define IMG_SIZE 0x4000

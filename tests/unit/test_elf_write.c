@@ -15,8 +15,8 @@
 
 #include "bitmap.h"
 #include "elf_info.h"
-#include "elf_write.h"
-#include "output.h"
+#include "write/elf_write.h"
+#include "write/output.h"
 #include "tap.h"
 #include "util.h"
 

@@ -9,7 +9,7 @@
  *
  * filter_cycle() is checked for the carry of exclusions across cycles
  * (no struct pages needed) and, when the real vmcores are in
- * $MDF_VMCORE_CACHE (see tests/realvm.h), on them: one big cycle and
+ * $MDF_VMCORE_CACHE (see tests/lib/realvm.h), on them: one big cycle and
  * cycles of 1000 pfns must agree, and the 6.1 counts must equal upstream
  * makedumpfile's report for that dump.
  */
@@ -26,9 +26,9 @@
 #include "arch/arch.h"
 #include "cache.h"
 #include "elf_info.h"
-#include "filter.h"
+#include "filter/filter.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 /* ---- presets ------------------------------------------------------------ */
 
@@ -214,7 +214,7 @@ static bool big_endian;
 static const char *cls_name(enum page_class c)
 {
 	static const char *const names[] = {
-#define PAGE_CLASS_NAME(name, label) #name,
+#define PAGE_CLASS_NAME(name, label, shown) #name,
 		PAGE_CLASSES(PAGE_CLASS_NAME)
 #undef PAGE_CLASS_NAME
 	};

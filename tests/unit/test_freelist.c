@@ -10,7 +10,7 @@
  * layout given in VMCOREINFO.
  *
  * The real-vmcore case walks the free lists of fx-v61-512m.elf and
- * fx-v612-512m.elf in $MDF_VMCORE_CACHE (see tests/realvm.h; skipped when
+ * fx-v612-512m.elf in $MDF_VMCORE_CACHE (see tests/lib/realvm.h; skipped when
  * absent) and compares them with what the buddy marker in struct page
  * finds.
  */
@@ -27,14 +27,14 @@
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
-#include "filter.h"
-#include "freelist.h"
-#include "memmap.h"
+#include "filter/filter.h"
+#include "filter/freelist.h"
+#include "kernel/memmap.h"
 #include "readmem.h"
 #include "tap.h"
 #include "realvm.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 /* ---- the fake machine ---- */
 

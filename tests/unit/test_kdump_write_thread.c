@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "kdump_write.h"
+#include "write/kdump_write.h"
 #include "util.h"
 #include "workers.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "write/output.h"
 #include "tap.h"
 
 static char g_dir[64];

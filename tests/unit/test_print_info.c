@@ -246,10 +246,10 @@ static void fill_v61(struct mdf_report *r)
 	r->pages.present = 0x1730a;
 	r->pages.hole = 0x8cd0;
 	r->pages.zero = 0x1764;
-	r->pages.cache = 0x324b;
-	r->pages.cache_private = 0x30a;
-	r->pages.user = 0x252e;
-	r->pages.free = 0x91c1;
+	r->pages.excluded[PC_CACHE] = 0x324b;
+	r->pages.excluded[PC_CACHE_PRIVATE] = 0x30a;
+	r->pages.excluded[PC_USER] = 0x252e;
+	r->pages.excluded[PC_FREE] = 0x91c1;
 	r->pages.remaining = 0x6f62;
 	r->write_bytes = 23878971;
 	r->wrote = true;
@@ -319,10 +319,10 @@ static void mem_usage_table(void)
 	r.pages.total = 16600000;
 	r.pages.present = 16512804;
 	r.pages.zero = 76234;
-	r.pages.cache = 147613;
-	r.pages.cache_private = 3847;
-	r.pages.user = 15276;
-	r.pages.free = 15809884;
+	r.pages.excluded[PC_CACHE] = 147613;
+	r.pages.excluded[PC_CACHE_PRIVATE] = 3847;
+	r.pages.excluded[PC_USER] = 15276;
+	r.pages.excluded[PC_FREE] = 15809884;
 	r.pages.remaining = 459950;
 	setup(ML_COMMON, false);
 	pi_mem_usage(&pr, &r);
@@ -345,7 +345,7 @@ static void mem_usage_table(void)
 	teardown();
 
 	/* A number wider than the column pushes the tab out, as printf does. */
-	r.pages.free = 12345678901234567ULL;
+	r.pages.excluded[PC_FREE] = 12345678901234567ULL;
 	setup(ML_COMMON, false);
 	pi_mem_usage(&pr, &r);
 	CHECK(strstr(cap_text(&out), "FREE\t\t12345678901234567\tyes\t\tFree pages\n") != NULL);
@@ -369,9 +369,9 @@ static void report_extras(void)
 	memset(&r, 0, sizeof(r));
 	r.pages.total = 0x400;
 	r.pages.present = 0x400;
-	r.pages.unaccepted = 0x200;
-	r.pages.hwpoison = 1;
-	r.pages.offline = 2;
+	r.pages.excluded[PC_UNACCEPTED] = 0x200;
+	r.pages.excluded[PC_HWPOISON] = 1;
+	r.pages.excluded[PC_OFFLINE] = 2;
 	r.pages.remaining = 0x1fd;
 	setup(ML_REPORT, false);
 	pi_report(&pr, &r, false);

@@ -14,7 +14,7 @@
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
-#include "memmap.h"
+#include "kernel/memmap.h"
 #include "readmem.h"
 #include "tap.h"
 #include "vmsetup.h"

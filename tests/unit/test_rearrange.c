@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "diskdump.h"
-#include "output.h"
-#include "rearrange.h"
+#include "write/output.h"
+#include "write/rearrange.h"
 #include "tap.h"
 #include "util.h"
 

@@ -25,14 +25,14 @@
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
-#include "filter.h"
-#include "memmap.h"
+#include "filter/filter.h"
+#include "kernel/memmap.h"
 #include "readmem.h"
-#include "scan.h"
+#include "filter/scan.h"
 #include "tap.h"
 #include "vmsetup.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 #define PAGE 4096ULL
 #define MAX_PFN 0x100000ULL

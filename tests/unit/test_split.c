@@ -6,7 +6,7 @@
 
 #include "bitmap.h"
 #include "opts.h"
-#include "split.h"
+#include "write/split.h"
 #include "tap.h"
 
 /* A fake machine: pfn p is dumpable when dumpable_pfn(p). */

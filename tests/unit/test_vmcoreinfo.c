@@ -3,7 +3,7 @@
  *
  * Uses embedded excerpts of the two real texts (always run), the full
  * texts from the VMCOREINFO notes of the real vmcores in
- * $MDF_VMCORE_CACHE when present (see tests/realvm.h), and hand-made
+ * $MDF_VMCORE_CACHE when present (see tests/lib/realvm.h), and hand-made
  * malformed lines with their exact messages.
  */
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include "tap.h"
 #include "realvm.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 /* Excerpt of the 6.1.0-57-amd64 text (Debian 12 kernel), lines verbatim. */
 static const char vm61_excerpt[] =

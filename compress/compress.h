@@ -9,7 +9,7 @@
  * with libdeflate:
  *
  *   -c  zlib format (RFC 1950), level 1: libdeflate_zlib_compress() when
- *       built with libdeflate (compress_deflate.c: other bytes, the same
+ *       built with libdeflate (deflate.c: other bytes, the same
  *       format, 2.4 times as fast), else zlib with windowBits 15, memLevel
  *       8 (what compress2(..., Z_BEST_SPEED) produces, as makedumpfile)
  *   -l  lzo1x_1_compress
@@ -24,7 +24,7 @@
  *
  * zlib and lzo are always built (compress.c).  zstd, snappy and the
  * libdeflate writer of zlib streams live in optional files
- * (compress_zstd.c, compress_snappy.c, compress_deflate.c) that the
+ * (zstd.c, snappy.c, deflate.c in compress/) that the
  * Makefile compiles only when pkg-config finds the library (HAVE_ZSTD=1,
  * HAVE_SNAPPY=1, HAVE_LIBDEFLATE=1).  When a file is left out, the stub
  * below makes its ops NULL and every request for zstd or snappy fails with
@@ -39,7 +39,15 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "opts.h"
+
+/* The codec of a kdump-compressed dump (the option that picks it). */
+enum mdf_codec {
+	MDF_CODEC_NONE,
+	MDF_CODEC_ZLIB,   /* -c */
+	MDF_CODEC_LZO,    /* -l */
+	MDF_CODEC_SNAPPY, /* -p */
+	MDF_CODEC_ZSTD,   /* -z */
+};
 
 struct compressor;
 

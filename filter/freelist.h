@@ -45,7 +45,7 @@
 #include "bitmap.h"
 #include "error.h"
 #include "kinfo.h"
-#include "memmap.h"
+#include "kernel/memmap.h"
 #include "readmem.h"
 
 /** A run of free pfns [start, end). */

@@ -9,7 +9,7 @@
  * A missing VMCOREINFO number disables the rule that needs it, so the page
  * is kept: a wrongly excluded page is worse than a bigger dump.
  */
-#include "filter.h"
+#include "filter/filter.h"
 
 #include <stdio.h>
 #include <stdlib.h>

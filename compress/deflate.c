@@ -11,7 +11,7 @@
  */
 #include <libdeflate.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 
 static enum mdf_status deflate_init(struct compressor *c, struct mdf_err *err)

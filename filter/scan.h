@@ -35,8 +35,8 @@
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
-#include "filter.h"
-#include "memmap.h"
+#include "filter/filter.h"
+#include "kernel/memmap.h"
 
 /* 1 GiB of 4 KiB pages: larger than any buddy or compound order in use. */
 #define SCAN_ALIGN_SHIFT 18

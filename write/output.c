@@ -1,7 +1,7 @@
 /*
  * output.c - file and flattened-stream sinks.
  */
-#include "output.h"
+#include "write/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

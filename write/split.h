@@ -23,11 +23,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "compress.h"
-#include "dumpsrc.h"
+#include "compress/compress.h"
+#include "write/dumpsrc.h"
 #include "error.h"
-#include "kdump_write.h"
-#include "output.h"
+#include "write/kdump_write.h"
+#include "write/output.h"
 
 /** Parts in a set: at least 2, at most this. */
 #define SPLIT_MAX_PARTS 256

@@ -17,6 +17,7 @@
 
 #include "error.h"
 #include "kinfo.h"
+#include "pageclass.h"
 
 /* Dump level bits (-d). */
 enum {
@@ -27,24 +28,6 @@ enum {
 	DL_EXCLUDE_FREE = 16,
 };
 
-/* X(name, report label): the page classes, in report order. */
-#define PAGE_CLASSES(X)                          \
-	X(KEEP, "kept")                          \
-	X(TAIL, "compound tail")                 \
-	X(CACHE, "Non-private cache pages")      \
-	X(CACHE_PRIVATE, "Private cache pages")  \
-	X(USER, "User process data pages")       \
-	X(FREE, "Free pages")                    \
-	X(HWPOISON, "Hwpoison pages")            \
-	X(OFFLINE, "Offline pages")              \
-	X(UNACCEPTED, "Unaccepted pages")
-
-enum page_class {
-#define PAGE_CLASS_ENUM(name, label) PC_##name,
-	PAGE_CLASSES(PAGE_CLASS_ENUM)
-#undef PAGE_CLASS_ENUM
-	PC_COUNT
-};
 
 struct filter_rules {
 	unsigned dump_level;
@@ -119,7 +102,7 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 /* ---- the scan: struct pages of one cycle -> dumpable bitmap ---------- */
 
 #include "bitmap.h"
-#include "memmap.h"
+#include "kernel/memmap.h"
 #include "readmem.h"
 
 /* Pages excluded per class (unique pfns). */

@@ -1,7 +1,7 @@
 /*
  * scan.c - the struct page scan of a cycle, in parallel by pfn range.
  */
-#include "scan.h"
+#include "filter/scan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +30,6 @@ struct scan_job {
 struct scan_pool {
 	struct scan_config cfg;
 	struct cache_config cache_cfg; /* cfg.cache points here, or is NULL */
-	struct workers_ops ops;  /* here, not a static: no relocated data */
 	struct workers *workers;
 	struct scan_job *jobs;   /* cfg.nthreads of them */
 	struct cache_stats stats; /* of the workers' caches, once released */
@@ -105,6 +104,13 @@ static void pool_free(struct scan_pool *pool)
 	free(pool);
 }
 
+/* The scan threads' ops (read-only: .data.rel.ro). */
+static const struct workers_ops scan_workers_ops = {
+	.init = worker_init,
+	.fini = worker_fini,
+	.process = worker_process,
+};
+
 enum mdf_status scan_pool_create(struct scan_pool **poolp,
 				 const struct scan_config *cfg,
 				 struct mdf_err *err)
@@ -129,16 +135,13 @@ enum mdf_status scan_pool_create(struct scan_pool **poolp,
 		pool->cache_cfg = *cfg->cache;
 		pool->cfg.cache = &pool->cache_cfg;
 	}
-	pool->ops.init = worker_init;
-	pool->ops.fini = worker_fini;
-	pool->ops.process = worker_process;
 	pool->jobs = calloc(n, sizeof(*pool->jobs));
 	pool->bounds = calloc((size_t)n + 1, sizeof(*pool->bounds));
 	if (!pool->jobs || !pool->bounds) {
 		pool_free(pool);
 		return mdf_err_set(err, MDF_ERR_NOMEM, "scan: out of memory");
 	}
-	st = workers_create(&pool->workers, n, n, &pool->ops, pool, err);
+	st = workers_create(&pool->workers, n, n, &scan_workers_ops, pool, err);
 	if (st != MDF_OK) {
 		pool_free(pool);
 		return mdf_err_push(err, "cannot start %u scan threads", n);

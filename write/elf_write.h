@@ -39,10 +39,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dumpsrc.h"
+#include "write/dumpsrc.h"
 #include "elf_info.h"
 #include "error.h"
-#include "output.h"
+#include "write/output.h"
 
 /* makedumpfile's PFN_EXCLUDED: this many excluded pages split a segment. */
 #define ELF_WRITE_SPLIT_PAGES 256

@@ -1,7 +1,7 @@
 #!/bin/sh
-# tests/e2e/capture_hook.sh - run INSIDE the kdump capture kernel by the lab
+# tests/lab/capture_hook.sh - run INSIDE the kdump capture kernel by the lab
 # (../shared/lab/mkvmcore.sh --run-in-capture THIS --capture-bin STATIC_BIN),
-# as: capture_hook.sh /proc/vmcore OUTDIR.  Not an e2e test by itself (it has
+# as: capture_hook.sh /proc/vmcore OUTDIR.  Not a test by itself (it has
 # no "ok" lines: tests/run.sh, which runs every tests/e2e/*.sh, starts it
 # without arguments and it then exits 0 at once).
 #

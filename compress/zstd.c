@@ -6,7 +6,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 
 static enum mdf_status zstd_init(struct compressor *c, struct mdf_err *err)

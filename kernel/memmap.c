@@ -1,7 +1,7 @@
 /*
  * memmap.c - locate struct pages.
  */
-#include "memmap.h"
+#include "kernel/memmap.h"
 
 #include <string.h>
 

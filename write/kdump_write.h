@@ -7,11 +7,11 @@
 
 #include <stdint.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
-#include "dumpsrc.h"
+#include "write/dumpsrc.h"
 #include "error.h"
-#include "output.h"
+#include "write/output.h"
 
 struct kdump_write_params {
 	uint64_t page_size;

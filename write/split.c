@@ -1,7 +1,7 @@
 /*
  * split.c - split sets (--split) and their reassembly (--reassemble).
  */
-#include "split.h"
+#include "write/split.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 
 #include "cache.h"
 #include "diskdump_read.h"
+#include "filter/filter.h"
 #include "util.h"
 
 typedef unsigned long long ull;
@@ -437,7 +438,7 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 	if (st != MDF_OK)
 		goto out;
 	/* Every part stores the shared zero page first in its data area. */
-	if (d0->dump_level > 0 && (d0->dump_level & 1)) {
+	if (d0->dump_level > 0 && (d0->dump_level & DL_EXCLUDE_ZERO)) {
 		zero_off = data_pos;
 		memset(buf, 0, d0->block_size);
 		st = out_write(out, data_pos, buf, d0->block_size, err);

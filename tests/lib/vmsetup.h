@@ -1,5 +1,5 @@
 /*
- * tests/vmsetup.h - open an ELF vmcore the way dump.c does, for unit tests
+ * tests/lib/vmsetup.h - open an ELF vmcore the way dump.c does, for unit tests
  * that need the real read path: the file, elf_info, a cache, VMCOREINFO,
  * the arch layer (address translation from the PT_LOAD hints) and a
  * readmem over them.  Header-only (static inline): each test includes it.
@@ -18,7 +18,7 @@
 #include "error.h"
 #include "readmem.h"
 #include "util.h"
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 struct test_vm {
 	int fd;

@@ -1,11 +1,12 @@
 /*
  * kdump_write.c - the kdump-compressed writer.
  */
-#include "kdump_write.h"
+#include "write/kdump_write.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/filter.h"
 #include "util.h"
 #include "workers.h"
 
@@ -124,7 +125,6 @@ struct writer {
 	uint64_t desc_pos;          /* file offset of descs[0] */
 	uint64_t data_pos;          /* next page data offset */
 	struct page_desc pd_zero;
-	struct workers_ops wops;    /* here, not a static: no relocated data */
 	struct workers *pool;
 	struct batch *batches;      /* workers_capacity() of them */
 	unsigned nbatches;
@@ -177,7 +177,7 @@ static enum mdf_status batch_process(void *job, void *state,
 
 	/* At -d 1 and above a page reaches the compressor only after this
 	 * loop found it non-zero: the compressor need not look again. */
-	bool zero_checked = b->dump_level & 1;
+	bool zero_checked = b->dump_level & DL_EXCLUDE_ZERO;
 
 	b->nok = 0;
 	for (unsigned i = 0; i < b->n; i++) {
@@ -442,6 +442,13 @@ static void batches_free(struct writer *w)
 	w->batches = NULL;
 }
 
+/* The compression threads' ops (read-only: .data.rel.ro). */
+static const struct workers_ops batch_workers_ops = {
+	.init = worker_init,
+	.fini = worker_fini,
+	.process = batch_process,
+};
+
 /* The pool and one batch per ring slot. */
 static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
 {
@@ -455,11 +462,8 @@ static enum mdf_status pipeline_init(struct writer *w, struct mdf_err *err)
 
 	if (!w->comp->ops)
 		return mdf_err_set(err, MDF_ERR_ARG, "writer: compressor not initialised");
-	w->wops.init = worker_init;
-	w->wops.fini = worker_fini;
-	w->wops.process = batch_process;
 	st = workers_create(&w->pool, nthreads, nthreads ? 2 * nthreads + 2 : 1,
-			    &w->wops, w, err);
+			    &batch_workers_ops, w, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "cannot start %u compression threads", nthreads);
 	w->nbatches = workers_capacity(w->pool);
@@ -602,7 +606,7 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		goto out;
 
 	/* The shared zero page comes first in the data area. */
-	if (p->dump_level & 1) {
+	if (p->dump_level & DL_EXCLUDE_ZERO) {
 		unsigned char *zero = calloc(1, (size_t)w.l.B);
 
 		if (!zero) {

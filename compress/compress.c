@@ -3,7 +3,7 @@
  * zlib and lzo.  zstd and snappy are in compress_zstd.c and
  * compress_snappy.c (optional); see compress.h.
  */
-#include "compress.h"
+#include "compress/compress.h"
 
 #include <limits.h>
 #include <lzo/lzo1x.h>

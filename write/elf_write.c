@@ -1,7 +1,7 @@
 /*
  * elf_write.c - the ELF dump writer (-E).  See elf_write.h for the format.
  */
-#include "elf_write.h"
+#include "write/elf_write.h"
 
 #include <elf.h>
 #include <gelf.h>

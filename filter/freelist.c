@@ -1,7 +1,7 @@
 /*
  * freelist.c - walk the buddy allocator's free lists (see freelist.h).
  */
-#include "freelist.h"
+#include "filter/freelist.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * tests/archtest.h - shared by the architecture unit tests: a fake
+ * tests/lib/archtest.h - shared by the architecture unit tests: a fake
  * physical memory of page-table entries whose read callback logs every
  * address it is asked for (so a test also proves what translation reads),
  * and two helpers for struct kinfo and error messages.

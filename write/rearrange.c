@@ -9,7 +9,7 @@
  * calls.  Nothing is allocated from a size the stream declares, so a
  * hostile stream costs at most the fixed buffers (5 MiB).
  */
-#include "rearrange.h"
+#include "write/rearrange.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "diskdump.h"
-#include "output.h"
+#include "write/output.h"
 #include "util.h"
 
 #define RR_IN_BUF (1u << 20)

@@ -1,5 +1,5 @@
 /*
- * tests/tap.h - the tiny test harness shared by unit tests and fuzz replay.
+ * tests/lib/tap.h - the tiny test harness shared by unit tests and fuzz replay.
  *
  * Each test case is a void function.  T_ASSERT and friends record the
  * first failure of the case (file:line and the expression) and return from

@@ -1,5 +1,5 @@
 /*
- * tests/realvm.h - where unit tests find the real fixture vmcores.
+ * tests/lib/realvm.h - where unit tests find the real fixture vmcores.
  *
  * tests/run.sh decompresses ../shared/vmcores/NAME.elf.zst once into a
  * temporary directory and exports it as $MDF_VMCORE_CACHE.  A test asks

@@ -6,7 +6,7 @@
  */
 #include <snappy-c.h>
 
-#include "compress.h"
+#include "compress/compress.h"
 #include "diskdump.h"
 
 static size_t snappy_bound(size_t len)

@@ -7,7 +7,7 @@
  * pointers (names are inline arrays, fields are offsets into struct
  * kinfo), so it lives in .rodata, not in relocated data.
  */
-#include "vmcoreinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 #include <inttypes.h>
 #include <stdio.h>
