@@ -821,7 +821,7 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 {
 	const char *in = ctx->opts.vmcore, *path = ctx->opts.dumpfile;
-	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->rm };
+	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm };
 	struct dmesg_stats stats;
 	struct out_sink o;
 	struct run_sink sink = { .o = &o, .off = 0 };
@@ -836,9 +836,9 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 	st = dump_open(ctx);
 	if (st != MDF_OK)
 		return st;
-	/* Hook for other inputs: all that is used below is ctx->ki and
-	 * ctx->rm with address translation, whatever dump_open() read. */
-	if (!ctx->have_arch)
+	/* Hook for other inputs: all that is used below is ctx->k.ki and
+	 * ctx->k.rm with address translation, whatever dump_open() read. */
+	if (!ctx->k.have_arch)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "%s: the kernel log needs virtual address translation, "
 				   "which is not available for this dump", in);
@@ -864,7 +864,7 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		free(out);
 		return st;
 	}
-	st = dmesg_extract(&ctx->ki, &mem, ctx->opts.partial_dmesg, out, &stats,
+	st = dmesg_extract(&ctx->k.ki, &mem, ctx->opts.partial_dmesg, out, &stats,
 			   &ctx->err);
 	free(out);
 	if (st != MDF_OK)

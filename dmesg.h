@@ -129,7 +129,7 @@ enum mdf_status dmesg_out_flush(struct dmesg_out *out,
 
 /**
  * --dump-dmesg: open ctx->opts.vmcore (dump_open at dump level 0), read
- * the log through ctx->rm (kernel virtual addresses), write it to
+ * the log through ctx->k.rm (kernel virtual addresses), write it to
  * ctx->opts.dumpfile (created 0600, O_EXCL unless -f; removed again on
  * failure) and print "The dmesg log is saved to X." and "makedumpfile
  * Completed.".  The caller prints the error and calls dump_close().
@@ -137,7 +137,7 @@ enum mdf_status dmesg_out_flush(struct dmesg_out *out,
  * Input formats: whatever dump_open() can open and give a struct readmem
  * with address translation for: ELF vmcores and kdump-compressed dumps
  * (read through diskdump_read.c); nothing here depends on the input
- * format beyond ctx->ki and ctx->rm.
+ * format beyond ctx->k.ki and ctx->k.rm.
  */
 enum mdf_status dmesg_run(struct mdf_ctx *ctx) MDF_MUST_CHECK;
 

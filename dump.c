@@ -277,117 +277,47 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	return st;
 }
 
-/* The ELF machine of a kdump-compressed input, from utsname.machine
- * (uname -m); 0 when it is none we translate for. */
-static uint16_t kdump_machine(const char *uts_machine)
+/* The filter rules of dump level @level, built once per level. */
+static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 {
-	if (strcmp(uts_machine, "x86_64") == 0)
-		return EM_X86_64;
-	if (strcmp(uts_machine, "aarch64") == 0)
-		return EM_AARCH64;
-	return 0;
-}
+	enum mdf_status st;
 
-/* Physical addresses no CPU of the dump's kind has, when nothing says. */
-#define PHYS_BITS_ANY 52
-
-/*
- * Every PT_LOAD must lie in the physical address space of the crashed
- * kernel (NUMBER(MAX_PHYSMEM_BITS), or the architecture's), else its
- * p_memsz is garbage: one of 2^48 bytes took 78 s and wrote 17 GB of
- * bitmaps for pfns no machine has.
- */
-static enum mdf_status check_phys_ranges(struct mdf_ctx *ctx)
-{
-	unsigned bits = ctx->have_arch ? ctx->arch.max_physmem_bits : PHYS_BITS_ANY;
-	uint64_t top = bits < 64 ? 1ULL << bits : UINT64_MAX;
-
-	for (size_t i = 0; i < ctx->elf.nloads; i++) {
-		const struct elf_load *l = &ctx->elf.loads[i];
-
-		if (l->memsz && (l->paddr >= top || l->memsz > top - l->paddr))
-			return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-					   "%s: PT_LOAD %u: physical range 0x%llx-0x%llx lies beyond "
-					   "the %u-bit physical address space",
-					   ctx->opts.vmcore, l->phdr_index,
-					   (unsigned long long)l->paddr,
-					   (unsigned long long)(l->paddr + l->memsz), bits);
-	}
+	if (ctx->rules_valid && ctx->rules.dump_level == level)
+		return MDF_OK;
+	ctx->built_valid = false; /* new rules: every cycle is built anew */
+	ctx->rules_valid = false;
+	st = filter_rules_init(&ctx->rules, &ctx->k.ki, level,
+			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->fwarn, &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	ctx->rules_valid = true;
 	return MDF_OK;
 }
 
 static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 {
-	struct arch_seg_hint hints[64];
-	size_t nh = 0;
 	enum mdf_status st;
 	unsigned dl = opts_dump_level(&ctx->opts) | ctx->old_level;
-	uint16_t machine = ctx->elf.e_machine;
+	struct kernel_input in = {
+		.name = ctx->opts.vmcore, .elf = &ctx->elf, .cache = &ctx->cache,
+		.dd = ctx->is_kdump ? &ctx->dd : NULL,
+		.need_arch = (dl & ~DL_EXCLUDE_ZERO) != 0,
+	};
 
-	kinfo_init(&ctx->ki);
-	if (ctx->is_kdump)
-		st = vmcoreinfo_parse(ctx->dd.vmcoreinfo, ctx->dd.vmcoreinfo_len,
-				      &ctx->ki, &ctx->err);
-	else
-		st = vmcoreinfo_parse(ctx->elf.vmcoreinfo, ctx->elf.vmcoreinfo_len,
-				      &ctx->ki, &ctx->err);
-	if (st != MDF_OK)
-		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-	if (ctx->ki.ignored_key[0] && !ctx->opts.dump_dmesg)
-		pi_warn(&ctx->pr, "%s: %s; filtering does not use it.\n",
-			ctx->opts.vmcore, ctx->ki.ignored_msg);
-	ctx->page_size = ctx->ki.page_size.set ? ctx->ki.page_size.v : 4096;
-	if (ctx->page_size < 512 || ctx->page_size > (1 << 20) ||
-	    (ctx->page_size & (ctx->page_size - 1)))
-		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				   "%s: VMCOREINFO: bad PAGESIZE=%llu",
-				   ctx->opts.vmcore,
-				   (unsigned long long)ctx->page_size);
-	ctx->max_pfn = div_round_up(elf_info_max_paddr(&ctx->elf), ctx->page_size);
-	if (ctx->is_kdump) {
-		ctx->max_pfn = ctx->dd.max_mapnr;
-		if (ctx->dd.block_size != ctx->page_size)
-			return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-					   "%s: block size %u differs from PAGESIZE=%llu",
-					   ctx->opts.vmcore, ctx->dd.block_size,
-					   (unsigned long long)ctx->page_size);
-		/* The kdump header names the machine in utsname. */
-		machine = kdump_machine(ctx->dd.header.utsname.machine);
-	}
-
-	for (size_t i = 0; i < ctx->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
-		hints[nh].vaddr = ctx->elf.loads[i].vaddr;
-		hints[nh].paddr = ctx->elf.loads[i].paddr;
-		hints[nh].size = ctx->elf.loads[i].memsz;
-		nh++;
-	}
-	st = arch_init(&ctx->arch, machine, &ctx->ki, hints, nh, &ctx->err);
-	if (st == MDF_OK) {
-		ctx->have_arch = true;
-	} else if (dl & ~DL_EXCLUDE_ZERO) {
-		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-	} else {
-		/* Levels 0 and 1 need no translation: carry on without. */
-		pi_debug(&ctx->pr, "no address translation: %s\n", ctx->err.msg);
-		mdf_err_clear(&ctx->err);
-	}
-	st = check_phys_ranges(ctx);
+	st = kernel_open(&ctx->k, &in, &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	readmem_init(&ctx->rm, &ctx->elf, &ctx->cache,
-		     ctx->have_arch ? &ctx->arch : NULL, ctx->page_size);
-	if (ctx->is_kdump)
-		readmem_use_diskdump(&ctx->rm, &ctx->dd);
+	if (ctx->k.ki.ignored_key[0] && !ctx->opts.dump_dmesg)
+		pi_warn(&ctx->pr, "%s: %s; filtering does not use it.\n",
+			ctx->opts.vmcore, ctx->k.ki.ignored_msg);
+	if (!ctx->k.have_arch)
+		pi_debug(&ctx->pr, "no address translation: %s\n", ctx->k.no_arch);
 
-	ctx->built_valid = false;
-	st = filter_rules_init(&ctx->rules, &ctx->ki, dl,
-			       ctx->elf.ei_data == ELFDATA2MSB,
-			       &ctx->fwarn, &ctx->err);
+	st = set_rules(ctx, dl);
 	if (st != MDF_OK)
-		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+		return st;
 	if (ctx->rules.scan) {
-		st = memmap_init(&ctx->mm, &ctx->ki, ctx->page_size,
-				 ctx->max_pfn, &ctx->err);
+		st = kernel_find_memmap(&ctx->k, &ctx->err);
 		if (st != MDF_OK && ctx->rules.needs_memmap)
 			return mdf_err_push(&ctx->err, "%s: dump level %u",
 					    ctx->opts.vmcore, dl);
@@ -395,7 +325,6 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			/* Only hwpoison/offline pages were to be found: keep them. */
 			pi_debug(&ctx->pr, "no struct pages: %s\n", ctx->err.msg);
 			mdf_err_clear(&ctx->err);
-			memset(&ctx->mm, 0, sizeof(ctx->mm));
 		}
 	}
 	if (ctx->fwarn.no_layout[0])
@@ -412,7 +341,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		double t0 = pi_now();
 
 		mdf_err_clear(&fe);
-		st = freelist_collect(&ctx->ki, &ctx->rm, &ctx->mm, 0, ctx->max_pfn,
+		st = freelist_collect(&ctx->k.ki, &ctx->k.rm, &ctx->k.mm, 0, ctx->k.max_pfn,
 				      &ctx->freelist, &fe);
 		if (st == MDF_ERR_NOMEM) {
 			ctx->err = fe;
@@ -430,9 +359,9 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		add_phase(&ctx->report, "Excluding free pages", pi_now() - t0);
 	}
 	pi_debug(&ctx->pr, "OSRELEASE=%s page_size=%llu max_mapnr=0x%llx memory model=%s\n",
-		 ctx->ki.osrelease, (unsigned long long)ctx->page_size,
-		 (unsigned long long)ctx->max_pfn,
-		 memmap_model_name(ctx->mm.model));
+		 ctx->k.ki.osrelease, (unsigned long long)ctx->k.page_size,
+		 (unsigned long long)ctx->k.max_pfn,
+		 memmap_model_name(ctx->k.mm.model));
 	return MDF_OK;
 }
 
@@ -450,7 +379,7 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	enum mdf_status st;
 
 	if (ctx->opts.num_threads < 2 || ctx->is_kdump || !ctx->rules.scan ||
-	    ctx->mm.model == MEMMAP_NONE || ctx->max_pfn <= SCAN_ALIGN_PFNS ||
+	    ctx->k.mm.model == MEMMAP_NONE || ctx->k.max_pfn <= SCAN_ALIGN_PFNS ||
 	    ctx->cycle_pfns < SCAN_ALIGN_PFNS)
 		return MDF_OK;
 	input_cache_config(ctx, &cc);
@@ -462,8 +391,8 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	sc.name = ctx->opts.vmcore;
 	sc.cache = &cc;
 	sc.elf = &ctx->elf;
-	sc.arch = ctx->have_arch ? &ctx->arch : NULL;
-	sc.page_size = ctx->page_size;
+	sc.arch = ctx->k.have_arch ? &ctx->k.arch : NULL;
+	sc.page_size = ctx->k.page_size;
 	sc.page_struct_size = ctx->rules.page_struct_size;
 	st = scan_pool_create(&ctx->scan, &sc, &ctx->err);
 	if (st != MDF_OK)
@@ -504,7 +433,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		if (budget == 0 || budget > DEFAULT_CYCLE_BUDGET_MAX)
 			budget = DEFAULT_CYCLE_BUDGET_MAX;
 	}
-	ctx->cycle_pfns = bitmap_cycle_pfns(budget, 2, ctx->max_pfn);
+	ctx->cycle_pfns = bitmap_cycle_pfns(budget, 2, ctx->k.max_pfn);
 	st = bitmap_init(&ctx->present, ctx->cycle_pfns, &ctx->err);
 	if (st == MDF_OK)
 		st = bitmap_init(&ctx->dumpable, ctx->cycle_pfns, &ctx->err);
@@ -512,14 +441,14 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		return st;
 	/* A page, or a batch of struct pages (SIZE(page) is checked). */
 	ctx->scratch = malloc((size_t)MDF_MAX(FILTER_BATCH * ctx->rules.page_struct_size,
-					      ctx->page_size));
+					      ctx->k.page_size));
 	if (!ctx->scratch)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
 	st = scan_setup(ctx);
 	if (st != MDF_OK)
 		return st;
-	ctx->report.page_size = ctx->page_size;
-	ctx->report.pages.total = ctx->max_pfn;
+	ctx->report.page_size = ctx->k.page_size;
+	ctx->report.pages.total = ctx->k.max_pfn;
 	add_phase(&ctx->report, "Reading headers", pi_now() - t0);
 	return MDF_OK;
 }
@@ -534,7 +463,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
  */
 static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
 {
-	uint64_t ps = ctx->page_size;
+	uint64_t ps = ctx->k.page_size;
 
 	bitmap_reset(&ctx->present, start, end);
 	if (ctx->is_kdump) {
@@ -605,7 +534,7 @@ static enum mdf_status close_debug_file(struct mdf_ctx *ctx, const char *path,
 					int fd)
 {
 	/* The size a kdump-compressed file gives one bitmap. */
-	uint64_t size = align_up(div_round_up(ctx->max_pfn, 8), ctx->page_size);
+	uint64_t size = align_up(div_round_up(ctx->k.max_pfn, 8), ctx->k.page_size);
 
 	if (fd < 0)
 		return MDF_OK;
@@ -627,10 +556,10 @@ static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
 		const unsigned char *p;
 		enum mdf_status st;
 
-		st = readmem_page(&ctx->rm, pfn, ctx->scratch, &p, &ctx->err);
+		st = readmem_page(&ctx->k.rm, pfn, ctx->scratch, &p, &ctx->err);
 		if (st != MDF_OK)
 			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-		if (util_is_zero(p, (size_t)ctx->page_size)) {
+		if (util_is_zero(p, (size_t)ctx->k.page_size)) {
 			(*zero)++;
 			if (drop)
 				bitmap_clear(d, pfn);
@@ -662,11 +591,11 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 	unsigned parts = 1;
 	enum mdf_status st;
 
-	if (ctx->scan && ctx->rules.scan && ctx->mm.model != MEMMAP_NONE) {
+	if (ctx->scan && ctx->rules.scan && ctx->k.mm.model != MEMMAP_NONE) {
 		/* The threads map windows of their own from the shared
 		 * budget: give back what this thread holds. */
 		cache_trim(&ctx->cache);
-		st = scan_cycle(ctx->scan, &ctx->rules, &ctx->mm, &ctx->present,
+		st = scan_cycle(ctx->scan, &ctx->rules, &ctx->k.mm, &ctx->present,
 				&ctx->dumpable, &ctx->carry, counts, &res, &parts,
 				&ctx->err);
 		if (st != MDF_OK)
@@ -683,7 +612,7 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 			prepare_cycle(ctx, start, end, counts);
 		}
 	}
-	return filter_cycle(&ctx->rules, &ctx->mm, &ctx->rm, &ctx->present,
+	return filter_cycle(&ctx->rules, &ctx->k.mm, &ctx->k.rm, &ctx->present,
 			    &ctx->dumpable, ctx->scratch, &ctx->carry, counts,
 			    &ctx->err);
 }
@@ -704,8 +633,8 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	uint64_t z = 0;
 	enum mdf_status st;
 
-	if (end > ctx->max_pfn)
-		end = ctx->max_pfn;
+	if (end > ctx->k.max_pfn)
+		end = ctx->k.max_pfn;
 	if (!count && ctx->built_valid && ctx->built_start == start &&
 	    ctx->built_drop_zero == drop_zero) {
 		/* The bitmaps are this cycle's already (and the carry is the
@@ -758,7 +687,7 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	ctx->no_memmap += counts.no_memmap;
 	ctx->t_scan += t1 - t0;
 	ctx->t_zero += pi_now() - t1;
-	pi_progress(&ctx->pr, "Excluding unnecessary pages", end, ctx->max_pfn,
+	pi_progress(&ctx->pr, "Excluding unnecessary pages", end, ctx->k.max_pfn,
 		    pi_now());
 	return MDF_OK;
 }
@@ -820,7 +749,7 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 	enum mdf_status st;
 
 	st = debug_open(ctx);
-	for (uint64_t start = 0; st == MDF_OK && start < ctx->max_pfn;
+	for (uint64_t start = 0; st == MDF_OK && start < ctx->k.max_pfn;
 	     start += ctx->cycle_pfns) {
 		st = check_stop(ctx, &ctx->err);
 		if (st == MDF_OK)
@@ -873,9 +802,9 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 	if (st != MDF_OK)
 		return st;
 	if (ref)
-		st = readmem_page_ref(&ctx->rm, pfn, ctx->scratch, data, &pin, err);
+		st = readmem_page_ref(&ctx->k.rm, pfn, ctx->scratch, data, &pin, err);
 	else
-		st = readmem_page(&ctx->rm, pfn, ctx->scratch, data, err);
+		st = readmem_page(&ctx->k.rm, pfn, ctx->scratch, data, err);
 	if (ref)
 		*ref = pin;
 	if (st != MDF_OK) {
@@ -908,7 +837,7 @@ static void src_page_release(void *arg, uint64_t pfn, void *ref)
 {
 	struct mdf_ctx *ctx = arg;
 
-	readmem_page_unref(&ctx->rm, pfn, ref);
+	readmem_page_unref(&ctx->k.rm, pfn, ref);
 }
 
 /* The crashed kernel's utsname, for the kdump header. */
@@ -917,22 +846,22 @@ static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
 	struct mdf_err ignore;
 
 	memset(uts, 0, sizeof(*uts));
-	if (ctx->ki.sym.init_uts_ns.set && ctx->have_arch) {
-		uint64_t va = ctx->ki.sym.init_uts_ns.v +
-			      (ctx->ki.off.uts_namespace_name.set ?
-			       ctx->ki.off.uts_namespace_name.v : 4);
+	if (ctx->k.ki.sym.init_uts_ns.set && ctx->k.have_arch) {
+		uint64_t va = ctx->k.ki.sym.init_uts_ns.v +
+			      (ctx->k.ki.off.uts_namespace_name.set ?
+			       ctx->k.ki.off.uts_namespace_name.v : 4);
 
-		if (readmem_vaddr(&ctx->rm, va, uts, sizeof(*uts), &ignore) == MDF_OK)
+		if (readmem_vaddr(&ctx->k.rm, va, uts, sizeof(*uts), &ignore) == MDF_OK)
 			return;
 		memset(uts, 0, sizeof(*uts));
 	}
 	/* Fall back to what VMCOREINFO says; without it, nothing (as
 	 * upstream's header of such a dump). */
-	if (!ctx->ki.osrelease[0])
+	if (!ctx->k.ki.osrelease[0])
 		return;
 	memcpy(uts->sysname, "Linux", 5);
-	memcpy(uts->release, ctx->ki.osrelease,
-	       strnlen(ctx->ki.osrelease, sizeof(uts->release) - 1));
+	memcpy(uts->release, ctx->k.ki.osrelease,
+	       strnlen(ctx->k.ki.osrelease, sizeof(uts->release) - 1));
 }
 
 /* One try at @level into @out; *@pages: the pages it wrote. */
@@ -941,12 +870,12 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 {
 	const struct mdf_opts *o = &ctx->opts;
 	struct dump_source src = {
-		.arg = ctx, .page_size = ctx->page_size, .max_pfn = ctx->max_pfn,
+		.arg = ctx, .page_size = ctx->k.page_size, .max_pfn = ctx->k.max_pfn,
 		.cycle_pfns = ctx->cycle_pfns, .cycle = src_cycle, .page = src_page,
 		.page_ref = src_page_ref, .page_release = src_page_release,
 		.expect_pages = src_expect_pages,
 	};
-	size_t bufsize = (size_t)ctx->page_size << o->block_order;
+	size_t bufsize = (size_t)ctx->k.page_size << o->block_order;
 	size_t min_buf = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
 	struct kdump_write_params kp;
 	struct kdump_write_stats ks = { 0 };
@@ -958,11 +887,10 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		bufsize = min_buf;
 	/* Refiltering keeps what the input already dropped. */
 	level |= ctx->old_level;
-	ctx->built_valid = false; /* new rules: every cycle is built anew */
-	st = filter_rules_init(&ctx->rules, &ctx->ki, level,
-			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->fwarn, &ctx->err);
+	st = set_rules(ctx, level);
 	if (st != MDF_OK)
-		return mdf_err_push(&ctx->err, "%s", o->vmcore);
+		return st;
+	ctx->built_valid = false; /* every cycle is built anew */
 	if (o->flatten)
 		st = out_open_flat(out, 1, o->size_limit, bufsize, &ctx->err);
 	else
@@ -972,7 +900,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		return st;
 	if (o->format == MDF_FMT_ELF) {
 		struct elf_write_params ep = {
-			.in = &ctx->elf, .page_size = ctx->page_size,
+			.in = &ctx->elf, .page_size = ctx->k.page_size,
 			.notes = ctx->elf.notes, .notes_len = ctx->elf.notes_len,
 			.exclude_zero = (level & DL_EXCLUDE_ZERO) != 0,
 		};
@@ -990,16 +918,16 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	if (st != MDF_OK)
 		return st;
 	memset(&kp, 0, sizeof(kp));
-	kp.page_size = ctx->page_size;
+	kp.page_size = ctx->k.page_size;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
-	kp.crashtime = (int64_t)ctx->ki.crashtime.v;
+	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;
 	/* NUMBER(phys_base) on x86_64, PHYS_OFFSET on arm64 (arch.h). */
-	kp.phys_base = ctx->have_arch && ctx->arch.have_phys_base ?
-		       ctx->arch.phys_base : (uint64_t)ctx->ki.num.phys_base.v;
+	kp.phys_base = ctx->k.have_arch && ctx->k.arch.have_phys_base ?
+		       ctx->k.arch.phys_base : (uint64_t)ctx->k.ki.num.phys_base.v;
 	if (ctx->is_kdump) {
 		kp.uts = ctx->dd.header.utsname;
-		if (!ctx->ki.crashtime.set)
+		if (!ctx->k.ki.crashtime.set)
 			kp.crashtime = ctx->dd.timestamp;
 		kp.phys_base = ctx->dd.phys_base;
 		kp.nr_cpus = (int32_t)ctx->dd.nr_cpus;
@@ -1024,7 +952,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	 * balances the parts to within 64 pages. */
 	kp.split_block_pfns = 64;
 	if (o->splitblock_kib) {
-		uint64_t b = div_round_up(o->splitblock_kib * 1024, ctx->page_size);
+		uint64_t b = div_round_up(o->splitblock_kib * 1024, ctx->k.page_size);
 
 		kp.split_block_pfns = div_round_up(b, 64) * 64;
 	}
@@ -1057,7 +985,7 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 		uint64_t pages = 0;
 
 		memset(&ctx->report.pages, 0, sizeof(ctx->report.pages));
-		ctx->report.pages.total = ctx->max_pfn;
+		ctx->report.pages.total = ctx->k.max_pfn;
 		ctx->counted_upto = 0;
 		ctx->copied = ctx->copy_total = 0;
 		ctx->t_scan = ctx->t_zero = ctx->t_copy = 0;

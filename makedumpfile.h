@@ -23,6 +23,7 @@
 #include "error.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
+#include "kernel/kernel.h"
 #include "kinfo.h"
 #include "kernel/memmap.h"
 #include "opts.h"
@@ -49,16 +50,11 @@ struct mdf_ctx {
 	struct diskdump_info dd;   /* kdump-compressed input (refiltering) */
 	bool is_kdump;
 	unsigned old_level;        /* refiltering: the input's dump level */
-	struct kinfo ki;
-	struct arch_state arch;
-	bool have_arch;
-	struct readmem rm;
-	struct memmap mm;
+	struct kernel k;           /* VMCOREINFO, arch, readmem, memmap */
 	struct filter_rules rules;
+	bool rules_valid;          /* rules hold rules.dump_level's */
 	struct filter_warnings fwarn;
 
-	uint64_t page_size;
-	uint64_t max_pfn;          /* pfns 0 .. max_pfn-1 */
 	uint64_t cycle_pfns;
 	struct bitmap present;     /* bitmap1, current cycle */
 	struct bitmap dumpable;    /* bitmap2, current cycle */

@@ -15,8 +15,8 @@
  * NUMBER(VA_BITS), NUMBER(kimage_voffset) and NUMBER(PHYS_OFFSET) are in
  * VMCOREINFO since Linux 4.12 (commit 20a166243328, "arm64: kdump: add
  * VMCOREINFO's for user-space tools"); NUMBER(TCR_EL1_T1SZ), the VA size
- * the hardware really uses, since Linux 5.9 (as makedumpfile's arm64 code
- * dates it; the commit is not pinned down here).  The patch series first
+ * the hardware really uses, since Linux 5.9 (commit bbdbc11804ff,
+ * "arm64/crash_core: Export TCR_EL1.T1SZ in vmcoreinfo").  The patch series first
  * spelled it NUMBER(tcr_el1_t1sz), which some vendor trees still print.
  */
 #include "arch/arch.h"

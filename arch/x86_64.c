@@ -12,6 +12,7 @@
 #include "arch/arch.h"
 
 #include <elf.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -27,13 +28,14 @@
 
 /* vmemmap_base without KASLR.  KASLR randomizes it since commit
  * 25dfe4785332 ("x86/mm/64: Enable KASLR for vmemmap memory region"),
- * dated 2016-07-27, so Linux 4.9 (release inferred from the date). */
+ * Linux 4.9 (4.8's arch/x86/mm/kaslr.c has no vmemmap_base, 4.9's has). */
 #define X86_64_VMEMMAP_L4 0xffffea0000000000ULL
 #define X86_64_VMEMMAP_L5 0xffd4000000000000ULL
 
-/* NUMBER(KERNEL_IMAGE_SIZE) is in VMCOREINFO at least since Linux 4.4
- * (crash_save_vmcoreinfo_init(), under CONFIG_X86); the commit that added
- * it is not pinned down.  Without it: 512 MiB without CONFIG_RANDOMIZE_BASE,
+/* NUMBER(KERNEL_IMAGE_SIZE) is in VMCOREINFO since Linux 4.3 (commit
+ * 1303a27c9c32, "kexec: export KERNEL_IMAGE_SIZE to vmcoreinfo", in the
+ * generic code under CONFIG_X86; 4.10 moved it into machine_kexec_64.c).
+ * Without it: 512 MiB without CONFIG_RANDOMIZE_BASE,
  * 1 GiB with it; the smaller value is the safe guess (a text address
  * beyond it is walked instead, while too big a window would take module
  * addresses for text). */
@@ -67,18 +69,11 @@ static bool x86_64_kaslr_off(const struct kinfo *ki, unsigned kver)
 	return kver && kver < util_kver(4, 8, 0);
 }
 
-static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki,
-				   const struct arch_seg_hint *segs, size_t nsegs,
-				   struct mdf_err *err)
+/* Page size, paging levels, the physical address space, the SME bit and
+ * the kernel image size: what VMCOREINFO says of the paging setup. */
+static enum mdf_status x86_64_paging(struct arch_state *st, const struct kinfo *ki,
+				     uint64_t *image_size, struct mdf_err *err)
 {
-	unsigned kver = util_parse_kver(ki->osrelease); /* 0: unknown */
-	bool kaslr_off = x86_64_kaslr_off(ki, kver);
-	uint64_t image_size = X86_64_IMAGE_SIZE_GUESS;
-	uint64_t high_half;
-	bool have_direct = false, direct_conflict = false;
-	uint64_t direct_delta = 0, ram_end = 0, hint_phys_base = 0;
-	bool have_hint_phys_base = false;
-
 	if (ki->page_size.set && ki->page_size.v != 1ULL << X86_64_PAGE_SHIFT)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
@@ -86,11 +81,10 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 	st->page_size = 1ULL << X86_64_PAGE_SHIFT;
 	st->page_shift = X86_64_PAGE_SHIFT;
 
-	/* NUMBER(pgtable_l5_enabled) since 4.17, when 5-level paging became a
-	 * boot-time choice: it was exported while pgtable_l5_enabled was still
-	 * a variable, before commit ed7588d5dc6f (2018-05-18) made it a
-	 * function (the adding commit is not pinned down).  Older kernels use
-	 * 4 levels. */
+	/* NUMBER(pgtable_l5_enabled) since 4.17 (commit c100a583601d,
+	 * "kdump, vmcoreinfo: Export pgtable_l5_enabled value"), when 5-level
+	 * paging became a boot-time choice; 4.18 (ed7588d5dc6f) prints it from
+	 * the function that replaced the variable.  Older kernels use 4 levels. */
 	st->levels = 4;
 	if (ki->num.pgtable_l5_enabled.set) {
 		if (ki->num.pgtable_l5_enabled.v == 1)
@@ -101,15 +95,15 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 					   (long long)ki->num.pgtable_l5_enabled.v);
 	}
 	st->va_bits = st->levels == 5 ? 57 : 48;
-	high_half = ~0ULL << (st->va_bits - 1);
 
 	if (arch_physmem_bits(st, ki, st->levels == 5 ? X86_64_PHYSMEM_BITS_L5
 						       : X86_64_PHYSMEM_BITS_L4,
 			      err) != MDF_OK)
 		return err->status;
 
-	/* NUMBER(sme_mask), from kernel commit "x86/kdump: Export the SME mask
-	 * to vmcoreinfo" (release not verified, about 5.1): the AMD
+	/* NUMBER(sme_mask) since Linux 5.1 (kernel "x86/kdump: Export the SME
+	 * mask to vmcoreinfo", posted 2019-01-10 with f263245a0ce2; absent in
+	 * 5.0, present in 5.2 and makedumpfile d222b01): the AMD
 	 * memory-encryption bit, set in page-table entries of encrypted pages. */
 	if (ki->num.sme_mask.set) {
 		uint64_t m = (uint64_t)ki->num.sme_mask.v;
@@ -121,6 +115,7 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 		st->pte_strip_mask = m;
 	}
 
+	*image_size = X86_64_IMAGE_SIZE_GUESS;
 	if (ki->num.KERNEL_IMAGE_SIZE.set) {
 		int64_t sz = ki->num.KERNEL_IMAGE_SIZE.v;
 
@@ -128,112 +123,152 @@ static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "NUMBER(KERNEL_IMAGE_SIZE)=%lld out of range 1..1 GiB",
 					   (long long)sz);
-		image_size = (uint64_t)sz;
+		*image_size = (uint64_t)sz;
 	}
+	return MDF_OK;
+}
 
-	/* The PT_LOAD hints: the kernel-image segment gives phys_base (for
-	 * kernels before 4.10), the direct-map segments give page_offset_base
-	 * (randomized by KASLR since 4.8) and the end of RAM. */
+/* What the PT_LOAD hints tell. */
+struct x86_64_hints {
+	bool have_direct, direct_conflict, have_phys_base;
+	uint64_t direct_delta, ram_end, phys_base;
+};
+
+/* The kernel-image segment gives phys_base (for kernels before 4.10), the
+ * direct-map segments give page_offset_base (randomized by KASLR since
+ * 4.8) and the end of RAM. */
+static void x86_64_read_hints(const struct arch_state *st,
+			      const struct arch_seg_hint *segs, size_t nsegs,
+			      struct x86_64_hints *h)
+{
+	uint64_t high_half = ~0ULL << (st->va_bits - 1);
+
+	memset(h, 0, sizeof(*h));
 	for (size_t i = 0; i < nsegs; i++) {
-		const struct arch_seg_hint *h = &segs[i];
-		uint64_t delta = h->vaddr - h->paddr;
+		const struct arch_seg_hint *s = &segs[i];
+		uint64_t delta = s->vaddr - s->paddr;
 
-		if (h->size == 0)
+		if (s->size == 0)
 			continue;
-		if (h->vaddr - X86_64_START_KERNEL_MAP < X86_64_IMAGE_SIZE_MAX) {
-			if (!have_hint_phys_base) {
-				hint_phys_base = h->paddr - (h->vaddr - X86_64_START_KERNEL_MAP);
-				have_hint_phys_base = true;
+		if (s->vaddr - X86_64_START_KERNEL_MAP < X86_64_IMAGE_SIZE_MAX) {
+			if (!h->have_phys_base) {
+				h->phys_base = s->paddr - (s->vaddr - X86_64_START_KERNEL_MAP);
+				h->have_phys_base = true;
 			}
 			continue;
 		}
-		if (h->vaddr < high_half || h->vaddr >= X86_64_START_KERNEL_MAP ||
+		if (s->vaddr < high_half || s->vaddr >= X86_64_START_KERNEL_MAP ||
 		    delta < high_half || delta >= X86_64_START_KERNEL_MAP ||
 		    (delta & (X86_64_GIB - 1)) != 0)
 			continue;
-		if (!have_direct) {
-			direct_delta = delta;
-			have_direct = true;
-		} else if (delta != direct_delta) {
-			direct_conflict = true;
+		if (!h->have_direct) {
+			h->direct_delta = delta;
+			h->have_direct = true;
+		} else if (delta != h->direct_delta) {
+			h->direct_conflict = true;
 		}
-		ram_end = MDF_MAX(ram_end, h->paddr + h->size);
+		h->ram_end = MDF_MAX(h->ram_end, s->paddr + s->size);
 	}
+}
 
+/* phys_base, the kernel-text window and the page-table root. */
+static void x86_64_kernel_text(struct arch_state *st, const struct kinfo *ki,
+			       const struct x86_64_hints *h, uint64_t image_size)
+{
 	/* phys_base: NUMBER(phys_base) since 4.10 (commit 401721ecd1dc; before
 	 * it VMCOREINFO had SYMBOL(phys_base), the variable's address), else
 	 * from the kernel-image PT_LOAD. */
 	if (ki->num.phys_base.set) {
 		st->phys_base = (uint64_t)ki->num.phys_base.v;
 		st->have_phys_base = true;
-	} else if (have_hint_phys_base) {
-		st->phys_base = hint_phys_base;
+	} else if (h->have_phys_base) {
+		st->phys_base = h->phys_base;
 		st->have_phys_base = true;
 	}
-	if (st->have_phys_base) {
-		st->text.valid = true;
-		st->text.vaddr = X86_64_START_KERNEL_MAP;
-		st->text.size = image_size;
-		st->text.paddr = st->phys_base;
-	}
+	if (!st->have_phys_base)
+		return;
+	st->text.valid = true;
+	st->text.vaddr = X86_64_START_KERNEL_MAP;
+	st->text.size = image_size;
+	st->text.paddr = st->phys_base;
 
 	/* The page-table root: init_top_pgt since 4.13 (commit 65ade2f872b4
 	 * renamed init_level4_pgt), swapper_pg_dir is the generic alias.  It
 	 * lives in the kernel image, so phys_base translates it. */
-	if (st->have_phys_base) {
-		const struct kinfo_u64 *roots[] = {
-			&ki->sym.init_top_pgt, &ki->sym.init_level4_pgt,
-			&ki->sym.swapper_pg_dir,
-		};
+	const struct kinfo_u64 *roots[] = {
+		&ki->sym.init_top_pgt, &ki->sym.init_level4_pgt,
+		&ki->sym.swapper_pg_dir,
+	};
 
-		for (size_t i = 0; i < ARRAY_SIZE(roots); i++) {
-			uint64_t va = roots[i]->v;
+	for (size_t i = 0; i < ARRAY_SIZE(roots); i++) {
+		uint64_t va = roots[i]->v;
 
-			if (!roots[i]->set || va - X86_64_START_KERNEL_MAP >= X86_64_IMAGE_SIZE_MAX)
-				continue;
-			st->pgd_paddr = va - X86_64_START_KERNEL_MAP + st->phys_base;
-			st->have_pgd = true;
-			break;
-		}
+		if (!roots[i]->set || va - X86_64_START_KERNEL_MAP >= X86_64_IMAGE_SIZE_MAX)
+			continue;
+		st->pgd_paddr = va - X86_64_START_KERNEL_MAP + st->phys_base;
+		st->have_pgd = true;
+		break;
 	}
+}
 
-	/* Direct map. */
-	if (have_direct && !direct_conflict) {
-		st->page_offset = direct_delta;
+/* The direct map: its base from the hints, else the default, exact only
+ * when KASLR is known to be off and the version known. */
+static void x86_64_direct_map(struct arch_state *st, const struct kinfo *ki,
+			      const struct x86_64_hints *h, unsigned kver,
+			      bool kaslr_off)
+{
+	if (h->have_direct && !h->direct_conflict) {
+		st->page_offset = h->direct_delta;
 		st->page_offset_exact = true;
 	} else if (st->levels == 5) {
 		st->page_offset = kver && kver < util_kver(4, 20, 0)
 				  ? X86_64_PAGE_OFFSET_L5_PRE_4_20 : X86_64_PAGE_OFFSET_L5;
-		st->page_offset_exact = kaslr_off && kver && !direct_conflict;
+		st->page_offset_exact = kaslr_off && kver && !h->direct_conflict;
 	} else {
 		st->page_offset = kver && kver < util_kver(4, 20, 0)
 				  ? X86_64_PAGE_OFFSET_L4_PRE_4_20 : X86_64_PAGE_OFFSET_L4;
-		st->page_offset_exact = kaslr_off && kver && !direct_conflict;
+		st->page_offset_exact = kaslr_off && kver && !h->direct_conflict;
 	}
-	if (st->page_offset_exact) {
-		/* With KASLR the vmalloc area may start inside page_offset +
-		 * 2^MAX_PHYSMEM_BITS, so the window also stops at VMALLOC_START
-		 * (NUMBER in newer kernels) and at the end of RAM. */
-		uint64_t size = 1ULL << st->max_physmem_bits;
+	if (!st->page_offset_exact)
+		return;
+	/* With KASLR the vmalloc area may start inside page_offset +
+	 * 2^MAX_PHYSMEM_BITS, so the window also stops at VMALLOC_START
+	 * (NUMBER in newer kernels) and at the end of RAM. */
+	uint64_t size = 1ULL << st->max_physmem_bits;
 
-		if (ki->num.VMALLOC_START.set) {
-			uint64_t vs = (uint64_t)ki->num.VMALLOC_START.v;
+	if (ki->num.VMALLOC_START.set) {
+		uint64_t vs = (uint64_t)ki->num.VMALLOC_START.v;
 
-			if (vs > st->page_offset)
-				size = MDF_MIN(size, vs - st->page_offset);
-		}
-		if (have_direct)
-			size = MDF_MIN(size, ram_end);
-		st->direct.valid = true;
-		st->direct.vaddr = st->page_offset;
-		st->direct.size = size;
-		st->direct.paddr = 0;
+		if (vs > st->page_offset)
+			size = MDF_MIN(size, vs - st->page_offset);
 	}
+	if (h->have_direct)
+		size = MDF_MIN(size, h->ram_end);
+	st->direct.valid = true;
+	st->direct.vaddr = st->page_offset;
+	st->direct.size = size;
+	st->direct.paddr = 0;
+}
 
-	/* vmemmap: SYMBOL(vmemmap) in newer kernels' VMCOREINFO ("crash_core:
-	 * export vmemmap when CONFIG_SPARSEMEM_VMEMMAP is enabled", v2 posted
-	 * 2024-02 for the 6.9 cycle; present in 6.12, absent in 6.1 dumps);
-	 * else the default, exact only without KASLR. */
+static enum mdf_status x86_64_init(struct arch_state *st, const struct kinfo *ki,
+				   const struct arch_seg_hint *segs, size_t nsegs,
+				   struct mdf_err *err)
+{
+	unsigned kver = util_parse_kver(ki->osrelease); /* 0: unknown */
+	bool kaslr_off = x86_64_kaslr_off(ki, kver);
+	struct x86_64_hints h;
+	uint64_t image_size;
+
+	if (x86_64_paging(st, ki, &image_size, err) != MDF_OK)
+		return err->status;
+	x86_64_read_hints(st, segs, nsegs, &h);
+	x86_64_kernel_text(st, ki, &h, image_size);
+	x86_64_direct_map(st, ki, &h, kver, kaslr_off);
+
+	/* vmemmap: SYMBOL(vmemmap) since Linux 6.9 (commit d3246b6ee42a,
+	 * "crash_core: export vmemmap when CONFIG_SPARSEMEM_VMEMMAP is
+	 * enabled"; present in 6.12, absent in 6.1 dumps); else the default,
+	 * exact only without KASLR. */
 	if (ki->sym.vmemmap.set) {
 		st->vmemmap_base = ki->sym.vmemmap.v;
 		st->vmemmap_exact = true;

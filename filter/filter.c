@@ -362,10 +362,10 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 			return;
 		}
 	}
-	/* Unaccepted memory of confidential VMs: kernel "crash: Export
-	 * PAGE_UNACCEPTED_MAPCOUNT_VALUE to vmcoreinfo", posted for 6.15/6.16
-	 * (release not verified; makedumpfile c1a9301 says 6.16):
-	 * tracked in MAX_PAGE_ORDER blocks, as free as free pages are. */
+	/* Unaccepted memory of confidential VMs: since Linux 6.16 (kernel
+	 * 247021624a99, "crash: export PAGE_UNACCEPTED_MAPCOUNT_VALUE to
+	 * vmcoreinfo"; makedumpfile c1a9301): tracked in MAX_PAGE_ORDER
+	 * blocks, as free as free pages are. */
 	if ((dl & DL_EXCLUDE_FREE) && r->has_unaccepted_mc && mc == r->unaccepted_mc &&
 	    (pfn & ((1ULL << r->max_order) - 1)) == 0) {
 		ret->cls = PC_UNACCEPTED;

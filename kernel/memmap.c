@@ -163,11 +163,17 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 	}
 	nr = pfn >> mm->pfn_section_shift;
 	if (!mm->cached_valid || mm->cached_section != nr) {
-		st = section_map(mm, rm, nr, &mm->cached_map,
-				 &mm->cached_present, err);
+		/* Into locals first: a failed read must not clobber the
+		 * section still cached (its pages would read as unmapped). */
+		uint64_t map = 0;
+		bool present;
+
+		st = section_map(mm, rm, nr, &map, &present, err);
 		if (st != MDF_OK)
 			return st;
 		mm->cached_section = nr;
+		mm->cached_map = map;
+		mm->cached_present = present;
 		mm->cached_valid = true;
 	}
 	*present_ret = mm->cached_present;

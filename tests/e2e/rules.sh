@@ -70,4 +70,29 @@ for f in $srcs $hdrs; do
 done
 if [ -z "$bad" ]; then echo "ok include-direction"
 else echo "not ok include-direction: a later stage included by$bad"; fi
+# 5. Every kernel-version rule cites a version or a commit, and none is
+#    left unverified.  A rule is a comment block in the filter, the
+#    architectures or kernel/ that speaks of a kernel change ("since",
+#    "until", "up to", "and later", "commit", "renamed", "moved", "added",
+#    "export"); it must name a release (4.9, 6.12) or a commit (12 hex).
+bad=$(python3 - filter/*.c arch/*.c kernel/*.c <<'PY'
+import re, sys
+change = re.compile(r"\b(since|until|up to|and later|commit|renamed|moved|added|export)", re.I)
+cite = re.compile(r"\b([2-7]\.[0-9]{1,2}(\.[0-9]+)?|[0-9a-f]{7,12})\b")
+vague = re.compile(r"not pinned|not verified|inferred|unverified", re.I)
+for path in sys.argv[1:]:
+    text = open(path).read()
+    for m in re.finditer(r"/\*.*?\*/", text, re.S):
+        c = m.group(0)
+        line = text.count("\n", 0, m.start()) + 1
+        if not re.search(r"\bkernel|\bLinux\b|VMCOREINFO", c):
+            continue
+        if vague.search(c):
+            print("%s:%d (unverified)" % (path, line))
+        elif change.search(c) and not cite.search(c):
+            print("%s:%d (no version or commit)" % (path, line))
+PY
+)
+if [ -z "$bad" ]; then echo "ok kernel-rules-cite-versions"
+else echo "not ok kernel-rules-cite-versions: $(echo $bad)"; fi
 exit 0

@@ -12,31 +12,26 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "arch/arch.h"
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
-#include "readmem.h"
-#include "util.h"
-#include "kernel/vmcoreinfo.h"
+#include "kernel/kernel.h"
 
 struct test_vm {
 	int fd;
 	struct elf_info elf;
 	struct cache cache;
-	struct kinfo ki;
-	struct arch_state arch;
-	struct readmem rm;
+	struct kernel k;            /* as dump.c has it: kernel_open() */
 };
 
-/* @cc NULL: the cache's defaults (pread). */
+/* @cc NULL: the cache's defaults (pread).  @page_size must be the
+ * kernel's PAGESIZE (kernel_open() takes it from VMCOREINFO). */
 static inline enum mdf_status test_vm_open(struct test_vm *v, const char *path,
 					   const struct cache_config *cc,
 					   uint64_t page_size,
 					   struct mdf_err *err)
 {
-	struct arch_seg_hint hints[16];
-	size_t nh = 0;
+	struct kernel_input in = { .name = path, .need_arch = true };
 	enum mdf_status st;
 
 	memset(v, 0, sizeof(*v));
@@ -48,20 +43,14 @@ static inline enum mdf_status test_vm_open(struct test_vm *v, const char *path,
 		st = cache_init(&v->cache, v->fd, path, cc, err);
 	if (st != MDF_OK)
 		return st;
-	kinfo_init(&v->ki);
-	st = vmcoreinfo_parse(v->elf.vmcoreinfo, v->elf.vmcoreinfo_len, &v->ki, err);
-	if (st != MDF_OK)
-		return st;
-	for (size_t i = 0; i < v->elf.nloads && nh < ARRAY_SIZE(hints); i++, nh++) {
-		hints[nh].vaddr = v->elf.loads[i].vaddr;
-		hints[nh].paddr = v->elf.loads[i].paddr;
-		hints[nh].size = v->elf.loads[i].memsz;
-	}
-	st = arch_init(&v->arch, v->elf.e_machine, &v->ki, hints, nh, err);
-	if (st != MDF_OK)
-		return st;
-	readmem_init(&v->rm, &v->elf, &v->cache, &v->arch, page_size);
-	return MDF_OK;
+	in.elf = &v->elf;
+	in.cache = &v->cache;
+	st = kernel_open(&v->k, &in, err);
+	if (st == MDF_OK && v->k.page_size != page_size)
+		st = mdf_err_set(err, MDF_ERR_ARG, "%s: PAGESIZE %llu, not %llu", path,
+				 (unsigned long long)v->k.page_size,
+				 (unsigned long long)page_size);
+	return st;
 }
 
 static inline void test_vm_close(struct test_vm *v)

@@ -27,6 +27,7 @@
 #include "cache.h"
 #include "elf_info.h"
 #include "filter/filter.h"
+#include "kernel/kernel.h"
 #include "util.h"
 #include "kernel/vmcoreinfo.h"
 
@@ -1110,19 +1111,14 @@ struct real_env {
 	bool elf_open;
 	struct cache cache;
 	bool cache_open;
-	struct kinfo ki;
-	struct arch_state arch;
-	struct readmem rm;
-	struct memmap mm;
-	uint64_t max_pfn;
+	struct kernel k;            /* as dump.c has it: kernel_open() */
 };
 
 static enum mdf_status real_open(struct real_env *e, const char *path,
 				 struct mdf_err *err)
 {
-	struct arch_seg_hint hints[64];
 	struct cache_config cc = { 0 };
-	size_t nh = 0;
+	struct kernel_input in = { .name = path, .need_arch = true };
 	enum mdf_status st;
 
 	e->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -1137,22 +1133,12 @@ static enum mdf_status real_open(struct real_env *e, const char *path,
 	if (st != MDF_OK)
 		return st;
 	e->cache_open = true;
-	kinfo_init(&e->ki);
-	st = vmcoreinfo_parse(e->elf.vmcoreinfo, e->elf.vmcoreinfo_len, &e->ki, err);
+	in.elf = &e->elf;
+	in.cache = &e->cache;
+	st = kernel_open(&e->k, &in, err);
 	if (st != MDF_OK)
 		return st;
-	e->max_pfn = div_round_up(elf_info_max_paddr(&e->elf), 4096);
-	for (size_t i = 0; i < e->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
-		hints[nh].vaddr = e->elf.loads[i].vaddr;
-		hints[nh].paddr = e->elf.loads[i].paddr;
-		hints[nh].size = e->elf.loads[i].memsz;
-		nh++;
-	}
-	st = arch_init(&e->arch, e->elf.e_machine, &e->ki, hints, nh, err);
-	if (st != MDF_OK)
-		return st;
-	readmem_init(&e->rm, &e->elf, &e->cache, &e->arch, 4096);
-	return memmap_init(&e->mm, &e->ki, 4096, e->max_pfn, err);
+	return kernel_find_memmap(&e->k, err);
 }
 
 static void real_close(struct real_env *e)
@@ -1201,12 +1187,12 @@ static enum mdf_status real_run(struct real_env *e, const struct filter_rules *r
 		free(pages);
 		return st;
 	}
-	for (uint64_t s = 0; s < e->max_pfn && st == MDF_OK; s += cycle) {
-		uint64_t t = MDF_MIN(s + cycle, e->max_pfn);
+	for (uint64_t s = 0; s < e->k.max_pfn && st == MDF_OK; s += cycle) {
+		uint64_t t = MDF_MIN(s + cycle, e->k.max_pfn);
 
 		real_present(e, &present, s, t);
 		bitmap_copy(&dumpable, &present);
-		st = filter_cycle(r, &e->mm, &e->rm, &present, &dumpable, pages,
+		st = filter_cycle(r, &e->k.mm, &e->k.rm, &present, &dumpable, pages,
 				  &carry, counts, err);
 		for (uint64_t p = s; p < t; p++)
 			if (bitmap_test(&dumpable, p))
@@ -1242,7 +1228,7 @@ static void cycle_real(const char *name, const struct real_want *want)
 	e.fd = -1;
 	st = real_open(&e, rv.path, &err);
 	if (st == MDF_OK)
-		st = filter_rules_init(&r, &e.ki, 31, false, &w, &err);
+		st = filter_rules_init(&r, &e.k.ki, 31, false, &w, &err);
 	if (st != MDF_OK) {
 		real_close(&e);
 		T_OK(st, &err);
@@ -1250,20 +1236,20 @@ static void cycle_real(const char *name, const struct real_want *want)
 	memset(&one, 0, sizeof(one));
 	memset(&many, 0, sizeof(many));
 	memset(&present, 0, sizeof(present));
-	if (bitmap_init(&one, e.max_pfn, &err) != MDF_OK ||
-	    bitmap_init(&many, e.max_pfn, &err) != MDF_OK ||
-	    bitmap_init(&present, e.max_pfn, &err) != MDF_OK) {
+	if (bitmap_init(&one, e.k.max_pfn, &err) != MDF_OK ||
+	    bitmap_init(&many, e.k.max_pfn, &err) != MDF_OK ||
+	    bitmap_init(&present, e.k.max_pfn, &err) != MDF_OK) {
 		bitmap_release(&one);
 		bitmap_release(&many);
 		real_close(&e);
 		T_ASSERT(!"bitmap_init");
 	}
-	bitmap_reset(&one, 0, e.max_pfn);
-	bitmap_reset(&many, 0, e.max_pfn);
-	real_present(&e, &present, 0, e.max_pfn);
-	n_present = bitmap_count(&present, 0, e.max_pfn);
+	bitmap_reset(&one, 0, e.k.max_pfn);
+	bitmap_reset(&many, 0, e.k.max_pfn);
+	real_present(&e, &present, 0, e.k.max_pfn);
+	n_present = bitmap_count(&present, 0, e.k.max_pfn);
 
-	st = real_run(&e, &r, align_up(e.max_pfn, 64), &one, &c1, &err);
+	st = real_run(&e, &r, align_up(e.k.max_pfn, 64), &one, &c1, &err);
 	if (st == MDF_OK)
 		st = real_run(&e, &r, 1000, &many, &c2, &err);
 	ok = st == MDF_OK;
@@ -1271,7 +1257,7 @@ static void cycle_real(const char *name, const struct real_want *want)
 		excluded += c1.cls[i];
 	ok = ok && memcmp(&c1, &c2, sizeof(c1)) == 0;
 	ok = ok && memcmp(one.bits, many.bits, bitmap_bytes(&one)) == 0;
-	ok = ok && bitmap_count(&one, 0, e.max_pfn) == n_present - excluded;
+	ok = ok && bitmap_count(&one, 0, e.k.max_pfn) == n_present - excluded;
 	ok = ok && c1.cls[PC_KEEP] == 0 && c1.cls[PC_TAIL] == 0 && c1.unreadable == 0;
 	/* An idle 512 MiB guest: much is free, some is cache. */
 	ok = ok && c1.cls[PC_FREE] > n_present / 4 && c1.cls[PC_CACHE] > 0;

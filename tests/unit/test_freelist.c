@@ -29,6 +29,7 @@
 #include "error.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
+#include "kernel/kernel.h"
 #include "kernel/memmap.h"
 #include "readmem.h"
 #include "tap.h"
@@ -283,11 +284,7 @@ struct env {
 	int fd;
 	struct elf_info elf;
 	struct cache cache;
-	struct kinfo ki;
-	struct arch_state arch;
-	struct readmem rm;
-	struct memmap mm;
-	uint64_t page_size, max_pfn;
+	struct kernel k;            /* as dump.c has it: kernel_open() */
 	bool have_mm;
 };
 
@@ -303,9 +300,8 @@ static void env_close(struct env *e)
 static enum mdf_status env_open(struct env *e, int fd, const char *name,
 				struct mdf_err *err)
 {
+	struct kernel_input in = { .name = name, .need_arch = true };
 	struct cache_config cc = { 0 };
-	struct arch_seg_hint hints[16];
-	size_t nh = 0;
 	enum mdf_status st;
 
 	memset(e, 0, sizeof(*e));
@@ -316,23 +312,12 @@ static enum mdf_status env_open(struct env *e, int fd, const char *name,
 	st = cache_init(&e->cache, fd, name, &cc, err);
 	if (st != MDF_OK)
 		return st;
-	kinfo_init(&e->ki);
-	st = vmcoreinfo_parse(e->elf.vmcoreinfo, e->elf.vmcoreinfo_len, &e->ki, err);
+	in.elf = &e->elf;
+	in.cache = &e->cache;
+	st = kernel_open(&e->k, &in, err);
 	if (st != MDF_OK)
 		return st;
-	e->page_size = e->ki.page_size.set ? e->ki.page_size.v : 4096;
-	e->max_pfn = elf_info_max_paddr(&e->elf) / e->page_size;
-	for (size_t i = 0; i < e->elf.nloads && nh < ARRAY_SIZE(hints); i++) {
-		hints[nh].vaddr = e->elf.loads[i].vaddr;
-		hints[nh].paddr = e->elf.loads[i].paddr;
-		hints[nh].size = e->elf.loads[i].memsz;
-		nh++;
-	}
-	st = arch_init(&e->arch, e->elf.e_machine, &e->ki, hints, nh, err);
-	if (st != MDF_OK)
-		return st;
-	readmem_init(&e->rm, &e->elf, &e->cache, &e->arch, e->page_size);
-	if (memmap_init(&e->mm, &e->ki, e->page_size, e->max_pfn, err) == MDF_OK)
+	if (kernel_find_memmap(&e->k, err) == MDF_OK)
 		e->have_mm = true;
 	else
 		mdf_err_clear(err);  /* tests that need no mm pass a base */
@@ -352,7 +337,7 @@ static enum mdf_status run_walk(unsigned opt, uint64_t vmemmap_base,
 		return mdf_err_set(err, MDF_ERR_IO, "cannot write the test core");
 	st = env_open(&e, fd, "fl.core", err);
 	if (st == MDF_OK)
-		st = freelist_collect(&e.ki, &e.rm, &e.mm, vmemmap_base, MAX_PFN,
+		st = freelist_collect(&e.k.ki, &e.k.rm, &e.k.mm, vmemmap_base, MAX_PFN,
 				      res, err);
 	env_close(&e);
 	return st;
@@ -678,27 +663,27 @@ static void real_one(const char *name, uint64_t ref_free)
 	T_ASSERT(fd >= 0);
 	T_OK(env_open(&e, fd, path, &err), &err);
 	T_ASSERT(e.have_mm);
-	T_OK(freelist_collect(&e.ki, &e.rm, &e.mm, 0, e.max_pfn, &r, &err), &err);
+	T_OK(freelist_collect(&e.k.ki, &e.k.rm, &e.k.mm, 0, e.k.max_pfn, &r, &err), &err);
 
 	/* the buddy-marker result over the whole machine in one window */
-	T_OK(filter_rules_init(&rules, &e.ki, DL_EXCLUDE_FREE, false, &warn, &err), &err);
+	T_OK(filter_rules_init(&rules, &e.k.ki, DL_EXCLUDE_FREE, false, &warn, &err), &err);
 	T_ASSERT(rules.can_find_free);
-	T_OK(bitmap_init(&present, e.max_pfn, &err), &err);
-	T_OK(bitmap_init(&buddy, e.max_pfn, &err), &err);
-	T_OK(bitmap_init(&walk, e.max_pfn, &err), &err);
-	bitmap_reset(&present, 0, e.max_pfn);
+	T_OK(bitmap_init(&present, e.k.max_pfn, &err), &err);
+	T_OK(bitmap_init(&buddy, e.k.max_pfn, &err), &err);
+	T_OK(bitmap_init(&walk, e.k.max_pfn, &err), &err);
+	bitmap_reset(&present, 0, e.k.max_pfn);
 	for (size_t i = 0; i < e.elf.nranges; i++)
-		bitmap_set_range(&present, e.elf.ranges[i].pstart / e.page_size,
-				 e.elf.ranges[i].pend / e.page_size);
+		bitmap_set_range(&present, e.elf.ranges[i].pstart / e.k.page_size,
+				 e.elf.ranges[i].pend / e.k.page_size);
 	bitmap_copy(&buddy, &present);
 	bitmap_copy(&walk, &present);
 	buf = malloc(FILTER_BATCH * rules.page_struct_size);
 	T_ASSERT(buf);
-	T_OK(filter_cycle(&rules, &e.mm, &e.rm, &present, &buddy, buf, &carry,
+	T_OK(filter_cycle(&rules, &e.k.mm, &e.k.rm, &present, &buddy, buf, &carry,
 			  &counts, &err), &err);
 	free(buf);
 	cleared = freelist_apply(&r, &walk);
-	for (uint64_t pfn = 0; pfn < e.max_pfn; pfn++) {
+	for (uint64_t pfn = 0; pfn < e.k.max_pfn; pfn++) {
 		bool in_walk = !bitmap_test(&walk, pfn) && bitmap_test(&present, pfn);
 		bool in_buddy = !bitmap_test(&buddy, pfn) && bitmap_test(&present, pfn);
 

@@ -49,7 +49,7 @@ static enum mdf_status machine_open(struct machine *m, enum cache_mmap_policy po
 	memset(&m->mm, 0, sizeof(m->mm));
 	if (st != MDF_OK)
 		return st;
-	return memmap_init(&m->mm, &m->v.ki, PAGE,
+	return memmap_init(&m->mm, &m->v.k.ki, PAGE,
 			   div_round_up(elf_info_max_paddr(&m->v.elf), PAGE), err);
 }
 
@@ -76,12 +76,12 @@ static void t_view_equals_copy(void)
 		const unsigned char *p;
 		bool have;
 
-		T_OK(memmap_page_vaddr(&m.mm, &m.v.rm, pfn, &va, &have, &err), &err);
+		T_OK(memmap_page_vaddr(&m.mm, &m.v.k.rm, pfn, &va, &have, &err), &err);
 		if (!have)
 			continue;
-		T_OK(readmem_vaddr(&m.v.rm, va, copy, sizeof(copy), &err), &err);
+		T_OK(readmem_vaddr(&m.v.k.rm, va, copy, sizeof(copy), &err), &err);
 		memset(buf, 0x5a, sizeof(buf));
-		T_OK(readmem_vaddr_view(&m.v.rm, va, sizeof(buf), buf, &p, &err), &err);
+		T_OK(readmem_vaddr_view(&m.v.k.rm, va, sizeof(buf), buf, &p, &err), &err);
 		T_ASSERT(memcmp(p, copy, sizeof(copy)) == 0);
 		inplace += p != buf;
 		batches++;
@@ -106,8 +106,8 @@ static void t_view_errors(void)
 		return;
 	}
 	T_OK(machine_open(&m, CACHE_MMAP_TRY, &e1), &e1);
-	s1 = readmem_vaddr(&m.v.rm, 0xffffc90000000000ULL, buf, sizeof(buf), &e1);
-	s2 = readmem_vaddr_view(&m.v.rm, 0xffffc90000000000ULL, sizeof(buf), buf, &p, &e2);
+	s1 = readmem_vaddr(&m.v.k.rm, 0xffffc90000000000ULL, buf, sizeof(buf), &e1);
+	s2 = readmem_vaddr_view(&m.v.k.rm, 0xffffc90000000000ULL, sizeof(buf), buf, &p, &e2);
 	T_ASSERT(s1 != MDF_OK);
 	T_EQ_U64(s2, s1);
 	T_EQ_STR(e2.msg, e1.msg);
@@ -133,11 +133,11 @@ static void t_page_ref(void)
 	for (int i = 0; i < 4; i++) {
 		const unsigned char *p;
 
-		T_OK(readmem_page(&m.v.rm, pfns[i], scratch, &p, &err), &err);
+		T_OK(readmem_page(&m.v.k.rm, pfns[i], scratch, &p, &err), &err);
 		memcpy(want[i], p, PAGE);
 	}
 	for (int i = 0; i < 4; i++) {
-		T_OK(readmem_page_ref(&m.v.rm, pfns[i], scratch, &got[i], &pin[i], &err), &err);
+		T_OK(readmem_page_ref(&m.v.k.rm, pfns[i], scratch, &got[i], &pin[i], &err), &err);
 		T_ASSERT(pin[i] != NULL && cache_entry_mapped(pin[i]));
 	}
 	T_ASSERT(m.v.cache.npinned >= 1 && m.v.cache.npinned <= 4);
@@ -145,19 +145,19 @@ static void t_page_ref(void)
 	for (uint64_t pfn = 0x100; pfn < 0x1f000; pfn += 0x800) {
 		const unsigned char *p;
 
-		T_OK(readmem_page(&m.v.rm, pfn, scratch, &p, &err), &err);
+		T_OK(readmem_page(&m.v.k.rm, pfn, scratch, &p, &err), &err);
 	}
 	for (int i = 0; i < 4; i++) {
 		T_ASSERT(memcmp(got[i], want[i], PAGE) == 0);
-		readmem_page_unref(&m.v.rm, pfns[i], pin[i]);
+		readmem_page_unref(&m.v.k.rm, pfns[i], pin[i]);
 	}
 	T_EQ_U64(m.v.cache.npinned, 0);
-	readmem_page_unref(&m.v.rm, 0, NULL); /* does nothing */
+	readmem_page_unref(&m.v.k.rm, 0, NULL); /* does nothing */
 	machine_close(&m);
 
 	/* Read buffers are refilled in place: never pinned, bytes still right. */
 	T_OK(machine_open(&m, CACHE_MMAP_NEVER, &err), &err);
-	T_OK(readmem_page_ref(&m.v.rm, pfns[2], scratch, &got[0], &pin[0], &err), &err);
+	T_OK(readmem_page_ref(&m.v.k.rm, pfns[2], scratch, &got[0], &pin[0], &err), &err);
 	T_ASSERT(pin[0] == NULL && memcmp(got[0], want[2], PAGE) == 0);
 	T_EQ_U64(m.v.cache.npinned, 0);
 	machine_close(&m);

@@ -87,9 +87,9 @@ static enum mdf_status machine_open(struct machine *m, const char *path,
 	if (st != MDF_OK)
 		return st;
 	m->max_pfn = div_round_up(elf_info_max_paddr(&m->v.elf), PAGE);
-	st = filter_rules_init(&m->rules, &m->v.ki, 31, false, &warn, err);
+	st = filter_rules_init(&m->rules, &m->v.k.ki, 31, false, &warn, err);
 	if (st == MDF_OK)
-		st = memmap_init(&m->mm, &m->v.ki, PAGE, m->max_pfn, err);
+		st = memmap_init(&m->mm, &m->v.k.ki, PAGE, m->max_pfn, err);
 	if (st != MDF_OK)
 		return st;
 	m->buf = malloc(FILTER_BATCH * m->rules.page_struct_size);
@@ -110,7 +110,7 @@ static enum mdf_status pool_open(struct machine *m, unsigned nthreads,
 {
 	struct scan_config sc = {
 		.nthreads = nthreads, .fd = m->v.fd, .name = m->path, .cache = NULL,
-		.elf = &m->v.elf, .arch = &m->v.arch, .page_size = PAGE,
+		.elf = &m->v.elf, .arch = &m->v.k.arch, .page_size = PAGE,
 		.page_struct_size = m->rules.page_struct_size,
 	};
 
@@ -203,7 +203,7 @@ static enum mdf_status run_pass(struct machine *m, struct scan_pool *pool,
 		if (res == SCAN_DONE) {
 			p->split++;
 		} else {
-			st = filter_cycle(&m->rules, &m->mm, &m->v.rm, &present, &dumpable,
+			st = filter_cycle(&m->rules, &m->mm, &m->v.k.rm, &present, &dumpable,
 					  m->buf, &p->carry, &c, err);
 			if (st != MDF_OK)
 				break;
@@ -497,7 +497,7 @@ static void t_pool_reuse(void)
 	for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 		struct filter_warnings warn;
 
-		T_OK(filter_rules_init(&m.rules, &m.v.ki, levels[i], false, &warn, &err), &err);
+		T_OK(filter_rules_init(&m.rules, &m.v.k.ki, levels[i], false, &warn, &err), &err);
 		T_OK(run_pass(&m, NULL, 0, 0x80000, NULL, &ser, &err), &err);
 		T_OK(run_pass(&m, pool, 0, 0x80000, NULL, &par, &err), &err);
 		T_EQ_U64(par.split, 2);
@@ -552,7 +552,7 @@ static bool patch_order(const char *path, uint64_t head, uint8_t order)
 		machine_close(&m);
 		return false;
 	}
-	if (readmem_vtop(&m.v.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
+	if (readmem_vtop(&m.v.k.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
 		machine_close(&m);
 		return false;
 	}

@@ -1,0 +1,61 @@
+/*
+ * kernel.h - the crashed kernel as an opened input shows it: what
+ * VMCOREINFO says, the page size and pfn range, address translation,
+ * readmem, and where its struct pages live.
+ *
+ * One way to get there for the run (dump.c), the log (dmesg.c) and the
+ * tests: kernel_open(), then kernel_find_memmap() when struct pages are
+ * to be read.  Pure: no printing; what the caller may want to say (a line
+ * of VMCOREINFO that was ignored, why there is no translation) is left in
+ * the struct.
+ */
+#ifndef MDF_KERNEL_H
+#define MDF_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "cache.h"
+#include "diskdump_read.h"
+#include "elf_info.h"
+#include "error.h"
+#include "kernel/memmap.h"
+#include "kinfo.h"
+#include "readmem.h"
+
+struct kernel_input {
+	const char *name;               /* the input, for messages */
+	const struct elf_info *elf;     /* PT_LOADs: translation hints, extent */
+	struct cache *cache;            /* serves every input byte */
+	struct diskdump_info *dd;       /* a kdump-compressed input, or NULL */
+	bool need_arch;                 /* fail without address translation
+					   (else carry on: -d 0 and -d 1) */
+};
+
+struct kernel {
+	struct kinfo ki;
+	uint64_t page_size;             /* PAGESIZE, else 4096 */
+	uint64_t max_pfn;               /* pfns 0 .. max_pfn-1 */
+	struct arch_state arch;
+	bool have_arch;
+	char no_arch[160];              /* why not, when !have_arch */
+	struct readmem rm;
+	struct memmap mm;               /* MEMMAP_NONE until found */
+};
+
+/**
+ * Parse the input's VMCOREINFO (none is allowed: an empty kinfo), check
+ * PAGESIZE (and the kdump block size against it), pick the architecture
+ * from the ELF machine or the kdump header's utsname, check that every
+ * PT_LOAD lies in its physical address space, and set up readmem.
+ * Errors name @in->name.
+ */
+enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
+			    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Find the struct pages (kernel/memmap.h); errors name nothing. */
+enum mdf_status kernel_find_memmap(struct kernel *k,
+				   struct mdf_err *err) MDF_MUST_CHECK;
+
+#endif
