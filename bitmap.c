@@ -12,6 +12,9 @@ enum mdf_status bitmap_init(struct bitmap *b, uint64_t cap_pfns,
 			    struct mdf_err *err)
 {
 	memset(b, 0, sizeof(*b));
+	/* Rounding up must not wrap to 0 (a bitmap with no room). */
+	if (cap_pfns > UINT64_MAX - 63)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "bitmap too large");
 	b->cap_pfns = align_up(cap_pfns ? cap_pfns : 64, 64);
 	if (b->cap_pfns / 8 > SIZE_MAX)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "bitmap too large");
@@ -128,7 +131,11 @@ uint64_t bitmap_next_set(const struct bitmap *b, uint64_t from)
 uint64_t bitmap_cycle_pfns(uint64_t budget_bytes, unsigned nbitmaps,
 			   uint64_t total_pfns)
 {
-	uint64_t per = budget_bytes * 8 / (nbitmaps ? nbitmaps : 1);
+	uint64_t n = nbitmaps ? nbitmaps : 1;
+	/* --cyclic-buffer takes any KiB count: bytes * 8 must not wrap (a
+	 * huge budget meant one cycle, it gave the smallest). */
+	uint64_t per = budget_bytes > UINT64_MAX / 8 ? UINT64_MAX / n
+						      : budget_bytes * 8 / n;
 	uint64_t all = align_up(total_pfns ? total_pfns : 1, 4096);
 
 	per &= ~(uint64_t)4095;

@@ -231,6 +231,17 @@ static inline bool cache_entry_mapped(const struct cache_entry *e)
 	return e && e->map_addr;
 }
 
+/**
+ * Should a page pinned with cache_get_pinned() stay pinned for a later
+ * reader (else unpin it now and copy)?  Only on a mapping (a read buffer
+ * is refilled in place), and while half the entries are left for the
+ * reads still to come (or the entry is pinned already).
+ */
+static inline bool cache_keep_pin(const struct cache *c, const struct cache_entry *e)
+{
+	return cache_entry_mapped(e) && (e->pins > 1 || c->npinned <= c->nentries / 2);
+}
+
 /** cache_get() then memcpy into @buf. */
 enum mdf_status cache_pread(struct cache *c, void *buf, size_t len,
 			    uint64_t off, const struct cache_span *span,

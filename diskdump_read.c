@@ -3,12 +3,14 @@
  */
 #include "diskdump_read.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bitmap.h"
 #include "compress/compress.h"
 #include "util.h"
 
@@ -670,3 +672,82 @@ enum mdf_status diskdump_read_paddr(struct diskdump_info *di,
 	}
 	return MDF_OK;
 }
+
+/* ---- the input ops (input.h) ----------------------------------------- */
+
+static enum mdf_status dd_op_read_paddr(void *in, struct cache *cache, uint64_t paddr,
+					void *buf, size_t len, struct mdf_err *err)
+{
+	return diskdump_read_paddr(in, cache, paddr, buf, len, err);
+}
+
+/* Pages are stored compressed (or in blocks of their own): always from
+ * the reader's slots, never a run of the file read in place. */
+static enum mdf_status dd_op_page(void *in, struct cache *cache, uint64_t pfn,
+				  uint64_t page_size, unsigned char *scratch,
+				  const unsigned char **ret, struct mdf_err *err)
+{
+	(void)page_size;
+	(void)scratch;
+	return diskdump_get_page(in, cache, pfn, ret, err);
+}
+
+/* Present as the input says; only the pages it stored can be dumpable.
+ * The cycle starts on a multiple of 8 pfns. */
+static void dd_op_cycle_bitmaps(const void *in, uint64_t page_size,
+				struct bitmap *present, struct bitmap *dumpable)
+{
+	const struct diskdump_info *di = in;
+	uint64_t start = present->start_pfn, end = present->end_pfn;
+	size_t n = bitmap_bytes(present);
+
+	(void)page_size;
+	memcpy(present->bits, di->bitmap1 + start / 8, n);
+	bitmap_copy(dumpable, present);
+	memcpy(dumpable->bits, di->bitmap2 + start / 8, n);
+	for (size_t i = 0; i < n; i++)
+		dumpable->bits[i] &= present->bits[i];
+	if ((end - start) % 8) {
+		uint8_t m = (uint8_t)((1u << ((end - start) % 8)) - 1);
+
+		present->bits[n - 1] &= m;
+		dumpable->bits[n - 1] &= m;
+	}
+}
+
+static void dd_op_facts(const void *in, struct input_facts *f)
+{
+	const struct diskdump_info *di = in;
+
+	memset(f, 0, sizeof(*f));
+	f->vmcoreinfo = di->vmcoreinfo;
+	f->vmcoreinfo_len = di->vmcoreinfo_len;
+	/* The kdump header names the machine in utsname (uname -m). */
+	if (strcmp(di->header.utsname.machine, "x86_64") == 0)
+		f->machine = EM_X86_64;
+	else if (strcmp(di->header.utsname.machine, "aarch64") == 0)
+		f->machine = EM_AARCH64;
+	f->max_paddr = di->max_mapnr * di->block_size;
+	f->block_size = di->block_size;
+	f->have_uts = true;
+	f->uts = di->header.utsname;
+	f->have_timestamp = true;
+	f->timestamp = di->timestamp;
+	f->have_phys_base = true;
+	f->phys_base = di->phys_base;
+	f->nr_cpus = (int32_t)di->nr_cpus;
+	f->notes = di->notes;
+	f->notes_len = di->notes_len;
+	f->have_vmcoreinfo = di->vmcoreinfo_in_notes;
+	f->vmcoreinfo_off = di->vmcoreinfo_note_off;
+	f->vmcoreinfo_size = di->vmcoreinfo_size;
+	f->excluded_vmemmap = di->excluded_vmemmap;
+}
+
+const struct input_ops diskdump_input_ops = {
+	.kind = "kdump-compressed",
+	.read_paddr = dd_op_read_paddr,
+	.page = dd_op_page,
+	.cycle_bitmaps = dd_op_cycle_bitmaps,
+	.facts = dd_op_facts,
+};

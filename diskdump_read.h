@@ -37,6 +37,7 @@
 #include "cache.h"
 #include "diskdump.h"
 #include "error.h"
+#include "input.h"
 
 /* pfns per rank table entry */
 #define DISKDUMP_RANK_PFNS 4096
@@ -206,5 +207,9 @@ enum mdf_status diskdump_read_paddr(struct diskdump_info *di,
 				    struct cache *cache, uint64_t paddr,
 				    void *buf, size_t len,
 				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The kdump-compressed input's ops (input.h): the object is a struct
+ *  diskdump_info. */
+extern const struct input_ops diskdump_input_ops;
 
 #endif

@@ -246,6 +246,8 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) == MDF_OK &&
 	    diskdump_probe(head, got)) {
 		ctx->is_kdump = true;
+		ctx->in = &diskdump_input_ops;
+		ctx->in_obj = &ctx->dd;
 		st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
 		if (st == MDF_OK)
 			st = diskdump_open(&ctx->dd, ctx->in_fd, o->vmcore,
@@ -266,6 +268,8 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 		return st;
 	}
 	mdf_err_clear(&ctx->err);
+	ctx->in = &elf_input_ops;
+	ctx->in_obj = &ctx->elf;
 	st = elf_info_open_flags(&ctx->elf, ctx->in_fd, o->vmcore,
 				 o->mem_usage || !needs_vmcoreinfo(o) ?
 				 ELF_INFO_VMCOREINFO_LATER : 0, &ctx->err);
@@ -299,8 +303,8 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	enum mdf_status st;
 	unsigned dl = opts_dump_level(&ctx->opts) | ctx->old_level;
 	struct kernel_input in = {
-		.name = ctx->opts.vmcore, .elf = &ctx->elf, .cache = &ctx->cache,
-		.dd = ctx->is_kdump ? &ctx->dd : NULL,
+		.name = ctx->opts.vmcore, .ops = ctx->in, .obj = ctx->in_obj,
+		.elf = ctx->is_kdump ? NULL : &ctx->elf, .cache = &ctx->cache,
 		.need_arch = (dl & ~DL_EXCLUDE_ZERO) != 0,
 	};
 
@@ -453,55 +457,13 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
-/*
- * bitmap1 of the current cycle from the PT_LOADs, and bitmap2's start.
- * As makedumpfile does, a PT_LOAD makes present the pfns from the page of
- * its first byte up to the last page it covers whole: a partial last page
- * (legacy kexec's 0x1000-0x9fc00 segment ends inside pfn 0x9f) is a hole,
- * as in HEAD and 1.7.2.  Pages from p_filesz on are present but not
- * dumpable: the file has no data for them.
- */
+/* bitmap1 of the current cycle, and bitmap2's start: what the input holds
+ * (input.h: its format decides). */
 static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
 {
-	uint64_t ps = ctx->k.page_size;
-
 	bitmap_reset(&ctx->present, start, end);
-	if (ctx->is_kdump) {
-		/* Refiltering: present as the input says; only the pages it
-		 * stored can be dumpable.  start is a multiple of 8. */
-		size_t n = bitmap_bytes(&ctx->present);
-
-		memcpy(ctx->present.bits, ctx->dd.bitmap1 + start / 8, n);
-		bitmap_copy(&ctx->dumpable, &ctx->present);
-		memcpy(ctx->dumpable.bits, ctx->dd.bitmap2 + start / 8, n);
-		for (size_t i = 0; i < n; i++)
-			ctx->dumpable.bits[i] &= ctx->present.bits[i];
-		if ((end - start) % 8) {
-			uint8_t m = (uint8_t)((1u << ((end - start) % 8)) - 1);
-
-			ctx->present.bits[n - 1] &= m;
-			ctx->dumpable.bits[n - 1] &= m;
-		}
-		return;
-	}
-	for (size_t i = 0; i < ctx->elf.nloads; i++) {
-		const struct elf_load *l = &ctx->elf.loads[i];
-
-		if (!l->memsz)
-			continue;
-		if ((l->paddr + l->memsz) / ps > l->paddr / ps)
-			bitmap_set_range(&ctx->present, l->paddr / ps,
-					 (l->paddr + l->memsz) / ps);
-	}
-	bitmap_copy(&ctx->dumpable, &ctx->present);
-	for (size_t i = 0; i < ctx->elf.nloads; i++) {
-		const struct elf_load *l = &ctx->elf.loads[i];
-		uint64_t nodata = (l->paddr + l->filesz) / ps;
-		uint64_t e = (l->paddr + l->memsz) / ps;
-
-		if (l->memsz && nodata < e)
-			bitmap_clear_range(&ctx->dumpable, nodata, e);
-	}
+	ctx->in->cycle_bitmaps(ctx->in_obj, ctx->k.page_size, &ctx->present,
+			       &ctx->dumpable);
 }
 
 static enum mdf_status write_debug_bitmap(struct mdf_ctx *ctx, int fd,
@@ -878,6 +840,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	size_t bufsize = (size_t)ctx->k.page_size << o->block_order;
 	size_t min_buf = o->flatten ? OUT_PIPE_BUF : OUT_FILE_BUF;
 	struct kdump_write_params kp;
+	struct input_facts facts;
 	struct kdump_write_stats ks = { 0 };
 	struct compressor comp = { 0 };
 	enum mdf_status st;
@@ -925,27 +888,20 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	/* NUMBER(phys_base) on x86_64, PHYS_OFFSET on arm64 (arch.h). */
 	kp.phys_base = ctx->k.have_arch && ctx->k.arch.have_phys_base ?
 		       ctx->k.arch.phys_base : (uint64_t)ctx->k.ki.num.phys_base.v;
-	if (ctx->is_kdump) {
-		kp.uts = ctx->dd.header.utsname;
-		if (!ctx->k.ki.crashtime.set)
-			kp.crashtime = ctx->dd.timestamp;
-		kp.phys_base = ctx->dd.phys_base;
-		kp.nr_cpus = (int32_t)ctx->dd.nr_cpus;
-		kp.notes = ctx->dd.notes;
-		kp.notes_len = ctx->dd.notes_len;
-		kp.have_vmcoreinfo = ctx->dd.vmcoreinfo_in_notes;
-		kp.vmcoreinfo_off = ctx->dd.vmcoreinfo_note_off;
-		kp.vmcoreinfo_size = ctx->dd.vmcoreinfo_size;
-		kp.excluded_vmemmap = ctx->dd.excluded_vmemmap;
-	} else {
-		kp.nr_cpus = (int32_t)ctx->elf.nr_cpus;
-		kp.notes = ctx->elf.notes;
-		kp.notes_len = ctx->elf.notes_len;
-		/* A VMCOREINFO taken from memory is in no note to point at. */
-		kp.have_vmcoreinfo = ctx->elf.vmcoreinfo && !ctx->elf.vmcoreinfo_mem;
-		kp.vmcoreinfo_off = ctx->elf.vmcoreinfo_off;
-		kp.vmcoreinfo_size = ctx->elf.vmcoreinfo_descsz;
-	}
+	ctx->in->facts(ctx->in_obj, &facts);
+	if (facts.have_uts)
+		kp.uts = facts.uts;
+	if (facts.have_timestamp && !ctx->k.ki.crashtime.set)
+		kp.crashtime = facts.timestamp;
+	if (facts.have_phys_base)
+		kp.phys_base = facts.phys_base;
+	kp.nr_cpus = facts.nr_cpus;
+	kp.notes = facts.notes;
+	kp.notes_len = facts.notes_len;
+	kp.have_vmcoreinfo = facts.have_vmcoreinfo;
+	kp.vmcoreinfo_off = facts.vmcoreinfo_off;
+	kp.vmcoreinfo_size = facts.vmcoreinfo_size;
+	kp.excluded_vmemmap = facts.excluded_vmemmap;
 	kp.nthreads = o->num_threads;
 	/* --splitblock-size in KB as upstream, rounded up to 64 pfns (crash
 	 * needs parts to start on a bitmap word); by default 64 pfns, which

@@ -670,3 +670,130 @@ enum mdf_status elf_info_read_paddr(const struct elf_info *ei,
 	}
 	return MDF_OK;
 }
+
+/* ---- the input ops (input.h) ----------------------------------------- */
+
+static enum mdf_status ei_read_paddr(void *in, struct cache *cache, uint64_t paddr,
+				     void *buf, size_t len, struct mdf_err *err)
+{
+	return elf_info_read_paddr(in, cache, paddr, buf, len, err);
+}
+
+static bool ei_file_run(const void *in, uint64_t paddr, uint64_t len,
+			struct input_run *ret)
+{
+	struct elf_loc loc;
+
+	if (elf_info_locate(in, paddr, &loc) != MDF_OK || !loc.in_file || loc.avail < len)
+		return false;
+	ret->off = loc.off;
+	ret->span = loc.span;
+	return true;
+}
+
+/* A page that is no single file run: file pieces, zero tails past
+ * p_filesz, and zeros for holes inside the page. */
+static enum mdf_status ei_page(void *in, struct cache *cache, uint64_t pfn,
+			       uint64_t ps, unsigned char *scratch,
+			       const unsigned char **ret, struct mdf_err *err)
+{
+	const struct elf_info *ei = in;
+	uint64_t pa = pfn * ps, done = 0;
+	struct elf_loc loc;
+	bool any = false;
+
+	while (done < ps) {
+		uint64_t n = ps - done;
+		enum mdf_status st;
+
+		if (elf_info_locate(ei, pa + done, &loc) != MDF_OK) {
+			/* A hole: zeros up to the next range that starts in the page. */
+			uint64_t next = ps;
+
+			for (size_t i = 0; i < ei->nranges; i++) {
+				uint64_t s = ei->ranges[i].pstart;
+
+				if (s > pa + done && s < pa + ps) {
+					next = s - pa;
+					break;
+				}
+			}
+			memset(scratch + done, 0, (size_t)(next - done));
+			done = next;
+			continue;
+		}
+		any = true;
+		if (loc.avail < n)
+			n = loc.avail;
+		if (loc.in_file) {
+			st = cache_pread(cache, scratch + done, (size_t)n, loc.off,
+					 &loc.span, err);
+			if (st != MDF_OK)
+				return mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
+		} else {
+			memset(scratch + done, 0, (size_t)n);
+		}
+		done += n;
+	}
+	if (!any)
+		return mdf_err_set(err, MDF_ERR_NODATA, "pfn 0x%llx is not in the dump",
+				   (unsigned long long)pfn);
+	*ret = scratch;
+	return MDF_OK;
+}
+
+/*
+ * As makedumpfile does, a PT_LOAD makes present the pfns from the page of
+ * its first byte up to the last page it covers whole: a partial last page
+ * (legacy kexec's 0x1000-0x9fc00 segment ends inside pfn 0x9f) is a hole,
+ * as in HEAD and 1.7.2.  Pages from p_filesz on are present but hold no
+ * data.
+ */
+static void ei_cycle_bitmaps(const void *in, uint64_t ps, struct bitmap *present,
+			     struct bitmap *dumpable)
+{
+	const struct elf_info *ei = in;
+
+	for (size_t i = 0; i < ei->nloads; i++) {
+		const struct elf_load *l = &ei->loads[i];
+
+		if (l->memsz && (l->paddr + l->memsz) / ps > l->paddr / ps)
+			bitmap_set_range(present, l->paddr / ps, (l->paddr + l->memsz) / ps);
+	}
+	bitmap_copy(dumpable, present);
+	for (size_t i = 0; i < ei->nloads; i++) {
+		const struct elf_load *l = &ei->loads[i];
+		uint64_t nodata = (l->paddr + l->filesz) / ps;
+		uint64_t e = (l->paddr + l->memsz) / ps;
+
+		if (l->memsz && nodata < e)
+			bitmap_clear_range(dumpable, nodata, e);
+	}
+}
+
+static void ei_facts(const void *in, struct input_facts *f)
+{
+	const struct elf_info *ei = in;
+
+	memset(f, 0, sizeof(*f));
+	f->vmcoreinfo = ei->vmcoreinfo;
+	f->vmcoreinfo_len = ei->vmcoreinfo_len;
+	f->machine = ei->e_machine;
+	f->max_paddr = elf_info_max_paddr(ei);
+	f->nr_cpus = (int32_t)ei->nr_cpus;
+	f->notes = ei->notes;
+	f->notes_len = ei->notes_len;
+	/* A VMCOREINFO taken from memory is in no note to point at. */
+	f->have_vmcoreinfo = ei->vmcoreinfo && !ei->vmcoreinfo_mem;
+	f->vmcoreinfo_off = ei->vmcoreinfo_off;
+	f->vmcoreinfo_size = ei->vmcoreinfo_descsz;
+}
+
+const struct input_ops elf_input_ops = {
+	.kind = "ELF",
+	.read_paddr = ei_read_paddr,
+	.file_run = ei_file_run,
+	.page = ei_page,
+	.cycle_bitmaps = ei_cycle_bitmaps,
+	.facts = ei_facts,
+};

@@ -23,6 +23,7 @@
 
 #include "cache.h"
 #include "error.h"
+#include "input.h"
 
 struct elf_load {
 	unsigned phdr_index;  /* index in the program header table */
@@ -132,5 +133,8 @@ enum mdf_status elf_info_read_paddr(const struct elf_info *ei,
 				    struct cache *cache, uint64_t paddr,
 				    void *buf, size_t len,
 				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The ELF input's ops (input.h): the object is a struct elf_info. */
+extern const struct input_ops elf_input_ops;
 
 #endif

@@ -49,6 +49,8 @@ struct mdf_ctx {
 	struct elf_info elf;       /* ELF input, or */
 	struct diskdump_info dd;   /* kdump-compressed input (refiltering) */
 	bool is_kdump;
+	const struct input_ops *in; /* elf or dd, as input.h sees it */
+	void *in_obj;
 	unsigned old_level;        /* refiltering: the input's dump level */
 	struct kernel k;           /* VMCOREINFO, arch, readmem, memmap */
 	struct filter_rules rules;

@@ -7,29 +7,38 @@
 
 #include "util.h"
 
-void readmem_init(struct readmem *rm, const struct elf_info *elf,
-		  struct cache *cache, const struct arch_state *arch,
-		  uint64_t page_size)
+void readmem_init_input(struct readmem *rm, const struct input_ops *in,
+			void *in_obj, struct cache *cache,
+			const struct arch_state *arch, uint64_t page_size)
 {
 	memset(rm, 0, sizeof(*rm));
-	rm->elf = elf;
+	rm->in = in;
+	rm->in_obj = in_obj;
 	rm->cache = cache;
 	rm->arch = arch;
 	rm->page_size = page_size;
 }
 
+void readmem_init(struct readmem *rm, const struct elf_info *elf,
+		  struct cache *cache, const struct arch_state *arch,
+		  uint64_t page_size)
+{
+	/* The ELF ops only read the elf_info. */
+	readmem_init_input(rm, &elf_input_ops, (void *)(uintptr_t)elf, cache, arch,
+			   page_size);
+}
+
 void readmem_use_diskdump(struct readmem *rm, struct diskdump_info *dd)
 {
-	rm->dd = dd;
+	rm->in = &diskdump_input_ops;
+	rm->in_obj = dd;
 }
 
 /* Physical bytes from whichever input this is, no retiring. */
 static enum mdf_status raw_read(struct readmem *rm, uint64_t paddr, void *buf,
 				size_t len, struct mdf_err *err)
 {
-	if (rm->dd)
-		return diskdump_read_paddr(rm->dd, rm->cache, paddr, buf, len, err);
-	return elf_info_read_paddr(rm->elf, rm->cache, paddr, buf, len, err);
+	return rm->in->read_paddr(rm->in_obj, rm->cache, paddr, buf, len, err);
 }
 
 /*
@@ -85,12 +94,11 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 }
 
 /* True when physical [@paddr, @paddr + @len) is one run of bytes of the
- * ELF input's file; *@loc says where. */
+ * input's file; *@loc says where. */
 static bool file_run(const struct readmem *rm, uint64_t paddr, uint64_t len,
-		     struct elf_loc *loc)
+		     struct input_run *loc)
 {
-	return !rm->dd && elf_info_locate(rm->elf, paddr, loc) == MDF_OK &&
-	       loc->in_file && loc->avail >= len;
+	return rm->in->file_run && rm->in->file_run(rm->in_obj, paddr, len, loc);
 }
 
 /* Copying reads: the bytes are copied out, so their mapping can go. */
@@ -98,7 +106,7 @@ static enum mdf_status read_and_retire(struct readmem *rm, uint64_t paddr,
 				       void *buf, size_t len, struct mdf_err *err)
 {
 	enum mdf_status st = raw_read(rm, paddr, buf, len, err);
-	struct elf_loc loc;
+	struct input_run loc;
 
 	if (st == MDF_OK && len >= 4096 && file_run(rm, paddr, len, &loc))
 		readmem_retire(rm, loc.off, len);
@@ -196,12 +204,12 @@ enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
 				   struct mdf_err *err)
 {
 	uint64_t pa, contig;
-	struct elf_loc loc;
+	struct input_run loc;
 	struct mdf_err ignore;
 
 	retire_returned(rm);
 	/* In place when one translation and one file range cover it all. */
-	if (!rm->dd && len &&
+	if (len && rm->in->file_run &&
 	    readmem_vtop(rm, vaddr, &pa, &contig, &ignore) == MDF_OK &&
 	    contig >= len && file_run(rm, pa, len, &loc) &&
 	    cache_get(rm->cache, loc.off, len, &loc.span, ret, &ignore) == MDF_OK) {
@@ -230,16 +238,11 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 				const unsigned char **ret,
 				struct cache_entry **pin, struct mdf_err *err)
 {
-	uint64_t ps = rm->page_size, pa = pfn * ps, done = 0;
-	struct elf_loc loc;
-	bool any = false;
+	uint64_t ps = rm->page_size, pa = pfn * ps;
+	struct input_run loc;
 
 	if (pin)
 		*pin = NULL;
-	if (rm->dd) {
-		(void)scratch;
-		return diskdump_get_page(rm->dd, rm->cache, pfn, ret, err);
-	}
 	retire_returned(rm);
 	if (file_run(rm, pa, ps, &loc)) {
 		struct cache *c = rm->cache;
@@ -253,11 +256,7 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 					      ret, &e, err);
 			if (st != MDF_OK)
 				return st;
-			/* Keep the pin only on a mapping (a read buffer is
-			 * refilled in place) and while half the entries are
-			 * left for the reads still to come. */
-			if (cache_entry_mapped(e) &&
-			    (e->pins > 1 || c->npinned <= c->nentries / 2)) {
+			if (cache_keep_pin(c, e)) {
 				*pin = e;
 				return MDF_OK;
 			}
@@ -267,47 +266,8 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 			hold_returned(rm, loc.off, ps);
 		return st;
 	}
-	/* Assemble: file pieces, zero tails, zeros for holes inside the page. */
-	while (done < ps) {
-		uint64_t n = ps - done;
-		enum mdf_status st;
-
-		if (elf_info_locate(rm->elf, pa + done, &loc) != MDF_OK) {
-			/* A hole: zeros up to the next range that starts in the page. */
-			uint64_t next = ps;
-
-			for (size_t i = 0; i < rm->elf->nranges; i++) {
-				uint64_t s = rm->elf->ranges[i].pstart;
-
-				if (s > pa + done && s < pa + ps) {
-					next = s - pa;
-					break;
-				}
-			}
-			memset(scratch + done, 0, (size_t)(next - done));
-			done = next;
-			continue;
-		}
-		any = true;
-		if (loc.avail < n)
-			n = loc.avail;
-		if (loc.in_file) {
-			st = cache_pread(rm->cache, scratch + done, (size_t)n,
-					 loc.off, &loc.span, err);
-			if (st != MDF_OK)
-				return mdf_err_push(err, "pfn 0x%llx",
-						    (unsigned long long)pfn);
-		} else {
-			memset(scratch + done, 0, (size_t)n);
-		}
-		done += n;
-	}
-	if (!any)
-		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "pfn 0x%llx is not in the dump",
-				   (unsigned long long)pfn);
-	*ret = scratch;
-	return MDF_OK;
+	/* Not one run of the file: the format assembles it, or has it. */
+	return rm->in->page(rm->in_obj, rm->cache, pfn, ps, scratch, ret, err);
 }
 
 enum mdf_status readmem_page(struct readmem *rm, uint64_t pfn,
@@ -329,7 +289,7 @@ enum mdf_status readmem_page_ref(struct readmem *rm, uint64_t pfn,
 void readmem_page_unref(struct readmem *rm, uint64_t pfn,
 			struct cache_entry *pin)
 {
-	struct elf_loc loc;
+	struct input_run loc;
 
 	if (!pin)
 		return;

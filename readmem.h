@@ -19,10 +19,11 @@
 #include "diskdump_read.h"
 #include "elf_info.h"
 #include "error.h"
+#include "input.h"
 
 struct readmem {
-	const struct elf_info *elf;      /* ELF input, or */
-	struct diskdump_info *dd;        /* kdump-compressed input (refiltering) */
+	const struct input_ops *in;      /* the input format (input.h) */
+	void *in_obj;                    /* its object: elf_info, diskdump_info */
 	struct cache *cache;
 	const struct arch_state *arch;   /* NULL: physical reads only */
 	uint64_t page_size;
@@ -50,6 +51,12 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len);
 /** Release everything retired so far. */
 void readmem_retire_flush(struct readmem *rm);
 
+/** Read the input @in_obj of format @in through @cache. */
+void readmem_init_input(struct readmem *rm, const struct input_ops *in,
+			void *in_obj, struct cache *cache,
+			const struct arch_state *arch, uint64_t page_size);
+
+/** readmem_init_input() of an ELF vmcore. */
 void readmem_init(struct readmem *rm, const struct elf_info *elf,
 		  struct cache *cache, const struct arch_state *arch,
 		  uint64_t page_size);

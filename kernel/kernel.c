@@ -3,7 +3,6 @@
  */
 #include "kernel/kernel.h"
 
-#include <elf.h>
 #include <string.h>
 
 #include "kernel/vmcoreinfo.h"
@@ -11,17 +10,6 @@
 
 /* Physical addresses no CPU of the dump's kind has, when nothing says. */
 #define PHYS_BITS_ANY 52
-
-/* The ELF machine of a kdump-compressed input, from utsname.machine
- * (uname -m); 0 when it is none we translate for. */
-static uint16_t kdump_machine(const char *uts_machine)
-{
-	if (strcmp(uts_machine, "x86_64") == 0)
-		return EM_X86_64;
-	if (strcmp(uts_machine, "aarch64") == 0)
-		return EM_AARCH64;
-	return 0;
-}
 
 /*
  * Every PT_LOAD must lie in the physical address space of the crashed
@@ -36,7 +24,7 @@ static enum mdf_status check_phys_ranges(const struct kernel *k,
 	unsigned bits = k->have_arch ? k->arch.max_physmem_bits : PHYS_BITS_ANY;
 	uint64_t top = bits < 64 ? 1ULL << bits : UINT64_MAX;
 
-	for (size_t i = 0; i < in->elf->nloads; i++) {
+	for (size_t i = 0; in->elf && i < in->elf->nloads; i++) {
 		const struct elf_load *l = &in->elf->loads[i];
 
 		if (l->memsz && (l->paddr >= top || l->memsz > top - l->paddr))
@@ -55,15 +43,13 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 {
 	struct arch_seg_hint hints[64];
 	size_t nh = 0;
-	uint16_t machine = in->elf->e_machine;
+	struct input_facts f;
 	enum mdf_status st;
 
 	memset(k, 0, sizeof(*k));
+	in->ops->facts(in->obj, &f);
 	kinfo_init(&k->ki);
-	if (in->dd)
-		st = vmcoreinfo_parse(in->dd->vmcoreinfo, in->dd->vmcoreinfo_len, &k->ki, err);
-	else
-		st = vmcoreinfo_parse(in->elf->vmcoreinfo, in->elf->vmcoreinfo_len, &k->ki, err);
+	st = vmcoreinfo_parse(f.vmcoreinfo, f.vmcoreinfo_len, &k->ki, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
 	k->page_size = k->ki.page_size.set ? k->ki.page_size.v : 4096;
@@ -71,25 +57,19 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	    (k->page_size & (k->page_size - 1)))
 		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: VMCOREINFO: bad PAGESIZE=%llu",
 				   in->name, (unsigned long long)k->page_size);
-	k->max_pfn = div_round_up(elf_info_max_paddr(in->elf), k->page_size);
-	if (in->dd) {
-		k->max_pfn = in->dd->max_mapnr;
-		if (in->dd->block_size != k->page_size)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "%s: block size %u differs from PAGESIZE=%llu",
-					   in->name, in->dd->block_size,
-					   (unsigned long long)k->page_size);
-		/* The kdump header names the machine in utsname. */
-		machine = kdump_machine(in->dd->header.utsname.machine);
-	}
+	if (f.block_size && f.block_size != k->page_size)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: block size %u differs from PAGESIZE=%llu",
+				   in->name, f.block_size, (unsigned long long)k->page_size);
+	k->max_pfn = div_round_up(f.max_paddr, k->page_size);
 
-	for (size_t i = 0; i < in->elf->nloads && nh < ARRAY_SIZE(hints); i++) {
+	for (size_t i = 0; in->elf && i < in->elf->nloads && nh < ARRAY_SIZE(hints); i++) {
 		hints[nh].vaddr = in->elf->loads[i].vaddr;
 		hints[nh].paddr = in->elf->loads[i].paddr;
 		hints[nh].size = in->elf->loads[i].memsz;
 		nh++;
 	}
-	st = arch_init(&k->arch, machine, &k->ki, hints, nh, err);
+	st = arch_init(&k->arch, f.machine, &k->ki, hints, nh, err);
 	if (st == MDF_OK) {
 		k->have_arch = true;
 	} else if (in->need_arch) {
@@ -105,10 +85,8 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	st = check_phys_ranges(k, in, err);
 	if (st != MDF_OK)
 		return st;
-	readmem_init(&k->rm, in->elf, in->cache, k->have_arch ? &k->arch : NULL,
-		     k->page_size);
-	if (in->dd)
-		readmem_use_diskdump(&k->rm, in->dd);
+	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
+			   k->have_arch ? &k->arch : NULL, k->page_size);
 	return MDF_OK;
 }
 

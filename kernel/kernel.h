@@ -17,18 +17,20 @@
 
 #include "arch/arch.h"
 #include "cache.h"
-#include "diskdump_read.h"
 #include "elf_info.h"
 #include "error.h"
+#include "input.h"
 #include "kernel/memmap.h"
 #include "kinfo.h"
 #include "readmem.h"
 
 struct kernel_input {
 	const char *name;               /* the input, for messages */
-	const struct elf_info *elf;     /* PT_LOADs: translation hints, extent */
+	const struct input_ops *ops;    /* its format (input.h), and */
+	void *obj;                      /* its object */
+	const struct elf_info *elf;     /* PT_LOADs (translation hints, the
+					   physical-range check), or NULL */
 	struct cache *cache;            /* serves every input byte */
-	struct diskdump_info *dd;       /* a kdump-compressed input, or NULL */
 	bool need_arch;                 /* fail without address translation
 					   (else carry on: -d 0 and -d 1) */
 };

@@ -43,6 +43,8 @@ static inline enum mdf_status test_vm_open(struct test_vm *v, const char *path,
 		st = cache_init(&v->cache, v->fd, path, cc, err);
 	if (st != MDF_OK)
 		return st;
+	in.ops = &elf_input_ops;
+	in.obj = &v->elf;
 	in.elf = &v->elf;
 	in.cache = &v->cache;
 	st = kernel_open(&v->k, &in, err);

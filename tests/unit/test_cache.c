@@ -16,6 +16,7 @@
 
 #include "cache.h"
 #include "tap.h"
+#include "testutil.h"
 #include "util.h"
 
 static char g_path[64];
@@ -887,14 +888,6 @@ static void protect_released(void *addr, size_t len)
 		abort();
 }
 
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static void t_released_never_touched(void)
 {
 	struct cache cs[2];
@@ -913,7 +906,7 @@ static void t_released_never_touched(void)
 	for (int i = 0; i < 2; i++)
 		T_OK(cache_init(&cs[i], g_fd, g_path, &cfg, &err), &err);
 	for (int it = 0; it < 20000; it++) {
-		uint64_t r = rnd(&seed);
+		uint64_t r = t_rnd(&seed);
 		struct cache *c = &cs[r & 1];
 		struct cache_entry **pn = pins[r & 1];
 		uint64_t off = (r >> 8) % sp.end;

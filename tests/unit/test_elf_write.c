@@ -18,6 +18,7 @@
 #include "write/elf_write.h"
 #include "write/output.h"
 #include "tap.h"
+#include "testutil.h"
 #include "util.h"
 
 /* ---- fake dump source ---------------------------------------------- */
@@ -127,29 +128,6 @@ static const char *tmp_path(const char *name)
 	return path;
 }
 
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	struct stat sb;
-	unsigned char *buf;
-	int fd = open(path, O_RDONLY);
-	size_t got;
-	struct mdf_err err;
-
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (buf && util_pread_full(fd, buf, (size_t)sb.st_size, 0, &got, &err) != MDF_OK) {
-		free(buf);
-		buf = NULL;
-	}
-	close(fd);
-	*len = (size_t)sb.st_size;
-	return buf;
-}
-
 /* readelf -lW must accept the file without a warning. */
 static int readelf_ok(const char *file)
 {
@@ -164,7 +142,7 @@ static int readelf_ok(const char *file)
 		return 1;
 	snprintf(cmd, sizeof(cmd), "readelf -lW '%s' >/dev/null 2>'%s'", path, errp);
 	rc = system(cmd);
-	e = slurp(errp, &len);
+	e = t_slurp(errp, &len);
 	free(e);
 	unlink(errp);
 	return rc == 0 && len == 0;
@@ -188,7 +166,7 @@ static int check_file(const char *path, int cls, int data, uint16_t machine,
 		      bool complete, char *why, size_t whylen)
 {
 	size_t len = 0, phnum = 0;
-	unsigned char *buf = slurp(path, &len);
+	unsigned char *buf = t_slurp(path, &len);
 	int fd = open(path, O_RDONLY), ok = 0;
 	Elf *e = NULL;
 	GElf_Ehdr eh;
@@ -416,7 +394,7 @@ static void test_main_every_page(void)
 	T_OK(elf_write_dump(&p, &src, &out, NULL, &err), &err);
 	T_OK(out_close(&out, &err), &err);
 	T_ASSERT(!f.drop_zero_seen);
-	buf = slurp(path, &len);
+	buf = t_slurp(path, &len);
 	T_ASSERT(buf);
 	T_EQ_U64(load_le16(buf + 56), 7); /* e_phnum */
 	for (size_t li = 0; li < ARRAY_SIZE(main_loads); li++) {
@@ -510,7 +488,7 @@ static void test_elf32_be(void)
 	if (!check_file(path, ELFCLASS32, ELFDATA2MSB, EM_PPC, 0x80000000u, exp,
 			ARRAY_SIZE(exp), true, why, sizeof(why)))
 		t_fail(__FILE__, __LINE__, why);
-	buf = slurp(path, &len);
+	buf = t_slurp(path, &len);
 	T_ASSERT(buf && len == 52 + 5 * 32 + sizeof(test_notes) + 12 * PS + 0x20);
 	T_EQ_U64(load_be32(buf + 36), 0x80000000u);          /* e_flags */
 	T_EQ_U64((unsigned)buf[42] << 8 | buf[43], 32);      /* e_phentsize */
@@ -551,7 +529,7 @@ static void test_limit_incomplete(void)
 	T_ASSERT(stats.incomplete);
 	if (out_close(&out, &cerr) != MDF_OK)
 		mdf_err_clear(&cerr);
-	buf = slurp(path, &len);
+	buf = t_slurp(path, &len);
 	T_ASSERT(buf && len <= 300 * PS && len > 200 * PS);
 	T_EQ_U64(load_le32(buf + 48), 0x3);
 	free(buf);

@@ -1133,6 +1133,8 @@ static enum mdf_status real_open(struct real_env *e, const char *path,
 	if (st != MDF_OK)
 		return st;
 	e->cache_open = true;
+	in.ops = &elf_input_ops;
+	in.obj = &e->elf;
 	in.elf = &e->elf;
 	in.cache = &e->cache;
 	st = kernel_open(&e->k, &in, err);

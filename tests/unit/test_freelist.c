@@ -312,6 +312,8 @@ static enum mdf_status env_open(struct env *e, int fd, const char *name,
 	st = cache_init(&e->cache, fd, name, &cc, err);
 	if (st != MDF_OK)
 		return st;
+	in.ops = &elf_input_ops;
+	in.obj = &e->elf;
 	in.elf = &e->elf;
 	in.cache = &e->cache;
 	st = kernel_open(&e->k, &in, err);

@@ -205,6 +205,8 @@ static enum mdf_status env_open(struct mdf_err *err)
 		st = cache_init(&E.cache, E.fd, in.name, &cc, err);
 	if (st != MDF_OK)
 		return st;
+	in.ops = &elf_input_ops;
+	in.obj = &E.elf;
 	in.elf = &E.elf;
 	in.cache = &E.cache;
 	st = kernel_open(&E.k, &in, err);

@@ -18,6 +18,7 @@
 #include "diskdump.h"
 #include "write/output.h"
 #include "tap.h"
+#include "testutil.h"
 #include "util.h"
 
 static char g_dir[64];
@@ -25,35 +26,6 @@ static char g_dir[64];
 static void path_of(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", g_dir, name);
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	struct stat sb;
-	unsigned char *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (buf && pread(fd, buf, (size_t)sb.st_size, 0) != sb.st_size) {
-		free(buf);
-		buf = NULL;
-	}
-	close(fd);
-	*len = (size_t)sb.st_size;
-	return buf;
-}
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
 }
 
 /* Random bytes, not a short pattern: a piece at the wrong offset shows. */
@@ -97,7 +69,7 @@ static enum mdf_status patch_both(struct out_sink *o, uint64_t off,
 static bool file_is_model(const char *path)
 {
 	size_t len = 0;
-	unsigned char *f = slurp(path, &len);
+	unsigned char *f = t_slurp(path, &len);
 	bool same = f && len == model_end && memcmp(f, model, len) == 0;
 
 	free(f);
@@ -151,7 +123,7 @@ static bool flat_is_model(const char *path, long n, uint64_t *last_off,
 	static unsigned char img[IMG_MAX];
 	uint64_t end = 0;
 	size_t len = 0;
-	unsigned char *f = slurp(path, &len);
+	unsigned char *f = t_slurp(path, &len);
 	bool ok;
 
 	memset(img, 0, sizeof(img));
@@ -314,7 +286,7 @@ static void flat_format(void)
 	T_ASSERT(flat_is_model(path, 4, &lo, &ls));
 	T_EQ_U64(lo, 0);
 	T_EQ_U64(ls, 5);
-	free(slurp(path, &len));
+	free(t_slurp(path, &len));
 	T_EQ_U64(o.written, len);
 	unlink(path);
 }
@@ -350,7 +322,7 @@ static void flat_limit(void)
 	T_ASSERT(flat_is_model(path, 3, &lo, &ls));
 	T_EQ_U64(lo, 0);
 	T_EQ_U64(ls, 3);
-	free(slurp(path, &len));
+	free(t_slurp(path, &len));
 	T_EQ_U64(len, limit + 16 + 3 + 16); /* + the patch + the end marker */
 	unlink(path);
 }
@@ -379,7 +351,7 @@ static void excl_force_mode(void)
 
 	T_EQ_U64(out_open_file(&o, path, false, 0, 0, &err), MDF_ERR_IO);
 	T_ASSERT(strstr(err.msg, "already exists") != NULL);
-	f = slurp(path, &len);
+	f = t_slurp(path, &len);
 	T_ASSERT(f && len == 3 && memcmp(f, "abc", 3) == 0);
 	free(f);
 
@@ -494,15 +466,15 @@ static enum mdf_status random_run(const char *path, uint64_t seed, size_t bufsiz
 	if (st == MDF_OK)
 		st = put_both(o, 0, src, 464, err);
 	for (unsigned k = 0; st == MDF_OK && k < 600 && cur < IMG_MAX - (1u << 20); k++) {
-		uint64_t r = rnd(&s) % 100, off = rnd(&s) % cur;
-		size_t len = (size_t)(rnd(&s) % 9000) + 1;
+		uint64_t r = t_rnd(&s) % 100, off = t_rnd(&s) % cur;
+		size_t len = (size_t)(t_rnd(&s) % 9000) + 1;
 		const unsigned char *p;
 
 		if (r < 3)
-			len = (size_t)(rnd(&s) % 130000) + 70000;
+			len = (size_t)(t_rnd(&s) % 130000) + 70000;
 		else if (r >= 80)
 			len = len % 3000 + 1;
-		p = src + rnd(&s) % (sizeof(src) - len + 1);
+		p = src + t_rnd(&s) % (sizeof(src) - len + 1);
 		if (r < 80) {
 			st = put_both(o, cur, p, len, err);
 			cur += len;
@@ -572,7 +544,7 @@ int main(void)
 	uint64_t s = 0x9e3779b97f4a7c15ULL;
 
 	for (size_t i = 0; i < sizeof(src); i++)
-		src[i] = (unsigned char)rnd(&s);
+		src[i] = (unsigned char)t_rnd(&s);
 	snprintf(g_dir, sizeof(g_dir), "/tmp/mdf-output.XXXXXX");
 	if (!mkdtemp(g_dir)) {
 		printf("not ok setup: cannot create %s\n", g_dir);

@@ -16,41 +16,13 @@
 
 #include "write/output.h"
 #include "tap.h"
+#include "testutil.h"
 
 static char g_dir[64];
 
 static void path_of(char *buf, size_t n, const char *name)
 {
 	snprintf(buf, n, "%s/%s", g_dir, name);
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	struct stat sb;
-	unsigned char *buf;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &sb) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)sb.st_size + 1);
-	if (buf && pread(fd, buf, (size_t)sb.st_size, 0) != sb.st_size) {
-		free(buf);
-		buf = NULL;
-	}
-	close(fd);
-	*len = (size_t)sb.st_size;
-	return buf;
-}
-
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
 }
 
 /*
@@ -77,13 +49,13 @@ static enum mdf_status write_pattern(const char *path, bool thread,
 	if (st == MDF_OK)
 		st = out_write(&o, 0, src, 464, err);
 	for (int k = 0; st == MDF_OK && k < 400; k++) {
-		size_t n = (size_t)(rnd(&s) % 3000) + 1;
+		size_t n = (size_t)(t_rnd(&s) % 3000) + 1;
 
-		if (rnd(&s) % 8 == 0) {
+		if (t_rnd(&s) % 8 == 0) {
 			st = out_write(&o, desc, src + 7, 24 * (n % 40 + 1), err);
 			desc += 24 * (n % 40 + 1);
 		} else {
-			if (rnd(&s) % 50 == 0)
+			if (t_rnd(&s) % 50 == 0)
 				n = sizeof(src);    /* larger than the buffer */
 			st = out_write(&o, data, src + (sizeof(src) - n) / 2, n, err);
 			data += n;
@@ -115,8 +87,8 @@ static void thread_equals_sync(void)
 
 		T_OK(write_pattern(a, false, seed, &err), &err);
 		T_OK(write_pattern(b, true, seed, &err), &err);
-		fa = slurp(a, &la);
-		fb = slurp(b, &lb);
+		fa = t_slurp(a, &la);
+		fb = t_slurp(b, &lb);
 		T_ASSERT(fa && fb);
 		T_EQ_U64(la, lb);
 		T_ASSERT(memcmp(fa, fb, la) == 0);
