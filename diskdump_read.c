@@ -687,9 +687,15 @@ static enum mdf_status dd_op_page(void *in, struct cache *cache, uint64_t pfn,
 				  uint64_t page_size, unsigned char *scratch,
 				  const unsigned char **ret, struct mdf_err *err)
 {
+	const struct diskdump_info *di = in;
+	enum mdf_status st;
+
 	(void)page_size;
 	(void)scratch;
-	return diskdump_get_page(in, cache, pfn, ret, err);
+	st = diskdump_get_page(in, cache, pfn, ret, err);
+	if (st != MDF_OK)
+		mdf_err_names(err, di->path); /* its messages start with it */
+	return st;
 }
 
 /* Present as the input says; only the pages it stored can be dumpable.

@@ -227,47 +227,40 @@ static bool needs_vmcoreinfo(const struct mdf_opts *o)
 	return o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0;
 }
 
-static enum mdf_status open_input(struct mdf_ctx *ctx)
+/* A kdump-compressed input is filtered again (refiltering). */
+static enum mdf_status open_kdump(struct mdf_ctx *ctx, const struct cache_config *cc)
 {
 	const struct mdf_opts *o = &ctx->opts;
-	struct cache_config cc;
 	enum mdf_status st;
 
-	unsigned char head[KDUMP_SIG_LEN];
-	size_t got = 0;
+	ctx->is_kdump = true;
+	ctx->in = &diskdump_input_ops;
+	ctx->in_obj = &ctx->dd;
+	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
+	if (st == MDF_OK)
+		st = diskdump_open(&ctx->dd, ctx->in_fd, o->vmcore, &ctx->cache, &ctx->err);
+	if (st == MDF_OK && o->format == MDF_FMT_ELF && !o->dry_run)
+		st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				 "%s: -E from a kdump-compressed input is not supported",
+				 o->vmcore);
+	if (st == MDF_OK && !ctx->dd.vmcoreinfo && needs_vmcoreinfo(o))
+		st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				 "%s: the dump has no VMCOREINFO", o->vmcore);
+	if (st == MDF_OK && ctx->dd.stray_dumpable)
+		pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
+			o->vmcore, (unsigned long long)ctx->dd.stray_dumpable);
+	if (st == MDF_OK)
+		ctx->old_level = ctx->dd.dump_level > 0 ?
+			(unsigned)ctx->dd.dump_level & 31 : 0;
+	return st;
+}
 
-	ctx->in_fd = open(o->vmcore, O_RDONLY | O_CLOEXEC);
-	if (ctx->in_fd < 0)
-		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
-				     "cannot open %s", o->vmcore);
-	cache_budget_init(&ctx->map_budget, 0);
-	input_cache_config(ctx, &cc);
-	/* A kdump-compressed input is filtered again (refiltering). */
-	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) == MDF_OK &&
-	    diskdump_probe(head, got)) {
-		ctx->is_kdump = true;
-		ctx->in = &diskdump_input_ops;
-		ctx->in_obj = &ctx->dd;
-		st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
-		if (st == MDF_OK)
-			st = diskdump_open(&ctx->dd, ctx->in_fd, o->vmcore,
-					   &ctx->cache, &ctx->err);
-		if (st == MDF_OK && o->format == MDF_FMT_ELF && !o->dry_run)
-			st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-					 "%s: -E from a kdump-compressed input is not supported",
-					 o->vmcore);
-		if (st == MDF_OK && !ctx->dd.vmcoreinfo && needs_vmcoreinfo(o))
-			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-					 "%s: the dump has no VMCOREINFO", o->vmcore);
-		if (st == MDF_OK && ctx->dd.stray_dumpable)
-			pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
-				o->vmcore, (unsigned long long)ctx->dd.stray_dumpable);
-		if (st == MDF_OK)
-			ctx->old_level = ctx->dd.dump_level > 0 ?
-				(unsigned)ctx->dd.dump_level & 31 : 0;
-		return st;
-	}
-	mdf_err_clear(&ctx->err);
+/* An ELF vmcore: /proc/vmcore, a file, or /proc/kcore (--mem-usage). */
+static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *cc)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	enum mdf_status st;
+
 	ctx->in = &elf_input_ops;
 	ctx->in_obj = &ctx->elf;
 	st = elf_info_open_flags(&ctx->elf, ctx->in_fd, o->vmcore,
@@ -275,10 +268,41 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 				 ELF_INFO_VMCOREINFO_LATER : 0, &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, &cc, &ctx->err);
+	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
 	if (st == MDF_OK && !ctx->elf.vmcoreinfo && o->mem_usage)
 		st = kcore_vmcoreinfo(ctx);
 	return st;
+}
+
+/* The input formats, by their first bytes; the last one takes the rest. */
+static const struct {
+	bool (*probe)(const unsigned char *head, size_t len);
+	enum mdf_status (*open)(struct mdf_ctx *ctx, const struct cache_config *cc);
+} input_formats[] = {
+	{ diskdump_probe, open_kdump },
+	{ NULL, open_elf },
+};
+
+static enum mdf_status open_input(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	struct cache_config cc;
+	unsigned char head[KDUMP_SIG_LEN];
+	size_t got = 0, i;
+
+	ctx->in_fd = open(o->vmcore, O_RDONLY | O_CLOEXEC);
+	if (ctx->in_fd < 0)
+		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
+				     "cannot open %s", o->vmcore);
+	cache_budget_init(&ctx->map_budget, 0);
+	input_cache_config(ctx, &cc);
+	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) != MDF_OK)
+		got = 0; /* the format's open says what is wrong */
+	mdf_err_clear(&ctx->err);
+	for (i = 0; i + 1 < ARRAY_SIZE(input_formats); i++)
+		if (input_formats[i].probe(head, got))
+			break;
+	return input_formats[i].open(ctx, &cc);
 }
 
 /* The filter rules of dump level @level, built once per level. */
@@ -769,12 +793,8 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 		st = readmem_page(&ctx->k.rm, pfn, ctx->scratch, data, err);
 	if (ref)
 		*ref = pin;
-	if (st != MDF_OK) {
-		/* The input readers name the file themselves, mostly. */
-		if (strncmp(err->msg, ctx->opts.vmcore, strlen(ctx->opts.vmcore)) != 0)
-			mdf_err_push(err, "%s", ctx->opts.vmcore);
-		return st;
-	}
+	if (st != MDF_OK)
+		return mdf_err_about(err, ctx->opts.vmcore); /* unless named */
 	if ((++ctx->copied & 4095) == 0)
 		pi_progress(&ctx->pr, "Copying data", ctx->copied,
 			    ctx->copy_total ? ctx->copy_total : ctx->report.pages.dumpable,

@@ -728,8 +728,11 @@ static enum mdf_status ei_page(void *in, struct cache *cache, uint64_t pfn,
 		if (loc.in_file) {
 			st = cache_pread(cache, scratch + done, (size_t)n, loc.off,
 					 &loc.span, err);
-			if (st != MDF_OK)
-				return mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
+			if (st != MDF_OK) {
+				mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
+				mdf_err_names(err, ei->path); /* the cache named it */
+				return st;
+			}
 		} else {
 			memset(scratch + done, 0, (size_t)n);
 		}

@@ -24,6 +24,7 @@ void mdf_err_clear(struct mdf_err *err)
 {
 	err->status = MDF_OK;
 	err->sys_errno = 0;
+	err->file = NULL;
 	err->msg[0] = '\0';
 }
 
@@ -32,6 +33,7 @@ static void err_vset(struct mdf_err *err, enum mdf_status status,
 {
 	err->status = status;
 	err->sys_errno = 0;
+	err->file = NULL;
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 }
 
@@ -94,5 +96,19 @@ enum mdf_status mdf_err_push(struct mdf_err *err, const char *fmt, ...)
 	}
 	if (err->status == MDF_OK)
 		err->status = MDF_ERR_INTERNAL;
+	return err->status;
+}
+
+void mdf_err_names(struct mdf_err *err, const char *file)
+{
+	err->file = file;
+}
+
+enum mdf_status mdf_err_about(struct mdf_err *err, const char *file)
+{
+	if (err->file && (err->file == file || strcmp(err->file, file) == 0))
+		return err->status;
+	mdf_err_push(err, "%s", file);
+	err->file = file;
 	return err->status;
 }

@@ -44,6 +44,8 @@ enum mdf_status {
 struct mdf_err {
 	enum mdf_status status;
 	int sys_errno;            /* errno behind the failure, or 0 */
+	const char *file;         /* the file the message names, or NULL
+				     (not owned; see mdf_err_about()) */
 	char msg[MDF_ERR_MSG_MAX];
 };
 
@@ -75,5 +77,16 @@ enum mdf_status mdf_err_errno(struct mdf_err *err, enum mdf_status status,
  */
 enum mdf_status mdf_err_push(struct mdf_err *err, const char *fmt, ...)
 	MDF_PRINTF(2, 3);
+
+/** Record that the message already names @file (a reader that puts its
+ *  path in its messages says so). */
+void mdf_err_names(struct mdf_err *err, const char *file);
+
+/**
+ * Name @file in front of the message ("file: old message") unless the
+ * message names it already (mdf_err_names(), or an earlier
+ * mdf_err_about()).  Returns the status recorded in @err.
+ */
+enum mdf_status mdf_err_about(struct mdf_err *err, const char *file);
 
 #endif

@@ -254,8 +254,10 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		} else {
 			st = cache_get_pinned(c, loc.off, (size_t)ps, &loc.span,
 					      ret, &e, err);
-			if (st != MDF_OK)
+			if (st != MDF_OK) {
+				mdf_err_names(err, c->name);
 				return st;
+			}
 			if (cache_keep_pin(c, e)) {
 				*pin = e;
 				return MDF_OK;
@@ -264,6 +266,8 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		}
 		if (st == MDF_OK)
 			hold_returned(rm, loc.off, ps);
+		else
+			mdf_err_names(err, c->name); /* the cache names its file */
 		return st;
 	}
 	/* Not one run of the file: the format assembles it, or has it. */

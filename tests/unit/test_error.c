@@ -186,6 +186,36 @@ static void truncation(void)
 	T_EQ_U64(strlen(e.msg), MDF_ERR_MSG_MAX - 1);
 }
 
+/* The file a message names travels with it: named once, not twice. */
+static void about_file(void)
+{
+	static const char vm[] = "/proc/vmcore";
+	char copy[sizeof(vm)];
+	struct mdf_err err;
+
+	memcpy(copy, vm, sizeof(vm));
+	mdf_err_set(&err, MDF_ERR_NODATA, "pfn 0x9f is not in the dump");
+	T_ASSERT(err.file == NULL);
+	T_EQ_U64(mdf_err_about(&err, vm), MDF_ERR_NODATA);
+	T_EQ_STR(err.msg, "/proc/vmcore: pfn 0x9f is not in the dump");
+	mdf_err_about(&err, copy); /* the same name, another pointer */
+	T_EQ_STR(err.msg, "/proc/vmcore: pfn 0x9f is not in the dump");
+	mdf_err_push(&err, "copying"); /* context keeps the fact */
+	mdf_err_about(&err, vm);
+	T_EQ_STR(err.msg, "copying: /proc/vmcore: pfn 0x9f is not in the dump");
+	mdf_err_about(&err, "other.elf"); /* another file is named */
+	T_EQ_STR(err.msg, "other.elf: copying: /proc/vmcore: pfn 0x9f is not in the dump");
+
+	mdf_err_set(&err, MDF_ERR_IO, "%s: short read", vm);
+	mdf_err_names(&err, vm);
+	mdf_err_about(&err, vm);
+	T_EQ_STR(err.msg, "/proc/vmcore: short read");
+	mdf_err_set(&err, MDF_ERR_IO, "again"); /* a new message: nothing named */
+	T_ASSERT(err.file == NULL);
+	mdf_err_clear(&err);
+	T_ASSERT(err.file == NULL);
+}
+
 static void status_texts(void)
 {
 	static const struct { enum mdf_status st; const char *text; } t[] = {
@@ -219,6 +249,7 @@ int main(void)
 	T_RUN(push_chain);
 	T_RUN(push_empty);
 	T_RUN(truncation);
+	T_RUN(about_file);
 	T_RUN(status_texts);
 	return t_done();
 }
