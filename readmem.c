@@ -80,8 +80,12 @@ static void hold_returned(struct readmem *rm, uint64_t off, uint64_t len)
 void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 {
 	uint64_t end = rm->done_off + rm->done_len;
+	/* A gap may hold pages pinned by readmem_page_ref(), which must not
+	 * be released before their unref: bridge gaps only while no page
+	 * is pinned. */
+	uint64_t gap = rm->cache->npinned ? 0 : RETIRE_GAP;
 
-	if (rm->done_len && off >= rm->done_off && off <= end + RETIRE_GAP) {
+	if (rm->done_len && off >= rm->done_off && off <= end + gap) {
 		if (off + len > end)
 			rm->done_len = off + len - rm->done_off;
 	} else {
@@ -91,6 +95,23 @@ void readmem_retire(struct readmem *rm, uint64_t off, uint64_t len)
 	}
 	if (rm->done_len >= RETIRE_BATCH)
 		readmem_retire_flush(rm);
+}
+
+/* [@off, @off + @len) is about to be pinned: take it out of the bytes
+ * gathered for release (those before it are released now, those after it
+ * stay gathered), so that no later flush releases it under the pin. */
+static void retire_except(struct readmem *rm, uint64_t off, uint64_t len)
+{
+	uint64_t s = rm->done_off, e = rm->done_off + rm->done_len;
+
+	if (!rm->done_len || off >= e || off + len <= s)
+		return;
+	rm->done_len = off > s ? off - s : 0;
+	readmem_retire_flush(rm);
+	if (off + len < e) {
+		rm->done_off = off + len;
+		rm->done_len = e - (off + len);
+	}
 }
 
 /* True when physical [@paddr, @paddr + @len) is one run of bytes of the
@@ -243,6 +264,10 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 
 	if (pin)
 		*pin = NULL;
+	/* pfn * ps wraps: no physical address, no input holds it. */
+	if (pfn > UINT64_MAX / ps)
+		return mdf_err_set(err, MDF_ERR_NODATA, "pfn 0x%llx is not in the dump",
+				   (unsigned long long)pfn);
 	retire_returned(rm);
 	if (file_run(rm, pa, ps, &loc)) {
 		struct cache *c = rm->cache;
@@ -252,6 +277,7 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		if (!pin) {
 			st = cache_get(c, loc.off, (size_t)ps, &loc.span, ret, err);
 		} else {
+			retire_except(rm, loc.off, ps);
 			st = cache_get_pinned(c, loc.off, (size_t)ps, &loc.span,
 					      ret, &e, err);
 			if (st != MDF_OK) {
