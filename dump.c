@@ -19,6 +19,7 @@
 #include "write/split.h"
 #include "util.h"
 #include "kernel/vmcoreinfo.h"
+#include "makedumpfile.h"
 
 /* Bitmap memory when --cyclic-buffer is not given: 60 % of free memory
  * (makedumpfile's rule), never more than this cap. */
@@ -310,15 +311,15 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 {
 	enum mdf_status st;
 
-	if (ctx->rules_valid && ctx->rules.dump_level == level)
+	if (ctx->ds.rules_valid && ctx->ds.rules.dump_level == level)
 		return MDF_OK;
-	ctx->built_valid = false; /* new rules: every cycle is built anew */
-	ctx->rules_valid = false;
-	st = filter_rules_init(&ctx->rules, &ctx->k.ki, level,
-			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->fwarn, &ctx->err);
+	ctx->ds.built_valid = false; /* new rules: every cycle is built anew */
+	ctx->ds.rules_valid = false;
+	st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
+			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->ds.fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
-	ctx->rules_valid = true;
+	ctx->ds.rules_valid = true;
 	return MDF_OK;
 }
 
@@ -344,9 +345,9 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	st = set_rules(ctx, dl);
 	if (st != MDF_OK)
 		return st;
-	if (ctx->rules.scan) {
+	if (ctx->ds.rules.scan) {
 		st = kernel_find_memmap(&ctx->k, &ctx->err);
-		if (st != MDF_OK && ctx->rules.needs_memmap)
+		if (st != MDF_OK && ctx->ds.rules.needs_memmap)
 			return mdf_err_push(&ctx->err, "%s: dump level %u",
 					    ctx->opts.vmcore, dl);
 		if (st != MDF_OK) {
@@ -355,13 +356,13 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			mdf_err_clear(&ctx->err);
 		}
 	}
-	if (ctx->fwarn.no_layout[0])
+	if (ctx->ds.fwarn.no_layout[0])
 		pi_warn(&ctx->pr, "%s: %s: hwpoison and offline pages are kept.\n",
-			ctx->opts.vmcore, ctx->fwarn.no_layout);
-	if (ctx->fwarn.unknown_kernel)
+			ctx->opts.vmcore, ctx->ds.fwarn.no_layout);
+	if (ctx->ds.fwarn.unknown_kernel)
 		pi_warn(&ctx->pr, "The kernel version is not supported.\n"
 			"Pages that cannot be classified are kept.\n");
-	if (ctx->fwarn.no_free_detection) {
+	if (ctx->ds.fwarn.no_free_detection) {
 		/* No buddy marker in struct page (before 2.6.17, or VMCOREINFO
 		 * without it): walk the kernel's free lists instead.  A broken
 		 * list only costs the free-page exclusion. */
@@ -370,17 +371,17 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 
 		mdf_err_clear(&fe);
 		st = freelist_collect(&ctx->k.ki, &ctx->k.rm, &ctx->k.mm, 0, ctx->k.max_pfn,
-				      &ctx->freelist, &fe);
+				      &ctx->ds.freelist, &fe);
 		if (st == MDF_ERR_NOMEM) {
 			ctx->err = fe;
 			return st;
 		}
 		if (st == MDF_OK) {
-			ctx->use_freelist = true;
+			ctx->ds.use_freelist = true;
 			pi_debug(&ctx->pr, "free lists: %llu blocks, %llu pages in %u nodes, %u zones\n",
-				 (unsigned long long)ctx->freelist.blocks,
-				 (unsigned long long)ctx->freelist.pages,
-				 ctx->freelist.nodes, ctx->freelist.zones);
+				 (unsigned long long)ctx->ds.freelist.blocks,
+				 (unsigned long long)ctx->ds.freelist.pages,
+				 ctx->ds.freelist.nodes, ctx->ds.freelist.zones);
 		} else {
 			pi_warn(&ctx->pr, "Free pages are kept: %s\n", fe.msg);
 		}
@@ -406,9 +407,9 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	struct scan_config sc;
 	enum mdf_status st;
 
-	if (ctx->opts.num_threads < 2 || ctx->is_kdump || !ctx->rules.scan ||
+	if (ctx->opts.num_threads < 2 || ctx->is_kdump || !ctx->ds.rules.scan ||
 	    ctx->k.mm.model == MEMMAP_NONE || ctx->k.max_pfn <= SCAN_ALIGN_PFNS ||
-	    ctx->cycle_pfns < SCAN_ALIGN_PFNS)
+	    ctx->ds.cycle_pfns < SCAN_ALIGN_PFNS)
 		return MDF_OK;
 	input_cache_config(ctx, &cc);
 	/* The threads' windows together fit the budget. */
@@ -421,8 +422,8 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	sc.elf = &ctx->elf;
 	sc.arch = ctx->k.have_arch ? &ctx->k.arch : NULL;
 	sc.page_size = ctx->k.page_size;
-	sc.page_struct_size = ctx->rules.page_struct_size;
-	st = scan_pool_create(&ctx->scan, &sc, &ctx->err);
+	sc.page_struct_size = ctx->ds.rules.page_struct_size;
+	st = scan_pool_create(&ctx->ds.scan, &sc, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	return MDF_OK;
@@ -435,7 +436,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	double t0 = pi_now();
 
 	ctx->in_fd = -1;
-	ctx->dbg_fd1 = ctx->dbg_fd2 = -1;
+	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
 	st = signals_start(ctx);
 	if (st != MDF_OK)
 		return st;
@@ -461,16 +462,16 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		if (budget == 0 || budget > DEFAULT_CYCLE_BUDGET_MAX)
 			budget = DEFAULT_CYCLE_BUDGET_MAX;
 	}
-	ctx->cycle_pfns = bitmap_cycle_pfns(budget, 2, ctx->k.max_pfn);
-	st = bitmap_init(&ctx->present, ctx->cycle_pfns, &ctx->err);
+	ctx->ds.cycle_pfns = bitmap_cycle_pfns(budget, 2, ctx->k.max_pfn);
+	st = bitmap_init(&ctx->ds.present, ctx->ds.cycle_pfns, &ctx->err);
 	if (st == MDF_OK)
-		st = bitmap_init(&ctx->dumpable, ctx->cycle_pfns, &ctx->err);
+		st = bitmap_init(&ctx->ds.dumpable, ctx->ds.cycle_pfns, &ctx->err);
 	if (st != MDF_OK)
 		return st;
 	/* A page, or a batch of struct pages (SIZE(page) is checked). */
-	ctx->scratch = malloc((size_t)MDF_MAX(FILTER_BATCH * ctx->rules.page_struct_size,
+	ctx->ds.scratch = malloc((size_t)MDF_MAX(FILTER_BATCH * ctx->ds.rules.page_struct_size,
 					      ctx->k.page_size));
-	if (!ctx->scratch)
+	if (!ctx->ds.scratch)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
 	st = scan_setup(ctx);
 	if (st != MDF_OK)
@@ -485,9 +486,9 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
  * (input.h: its format decides). */
 static void fill_cycle_bitmaps(struct mdf_ctx *ctx, uint64_t start, uint64_t end)
 {
-	bitmap_reset(&ctx->present, start, end);
-	ctx->in->cycle_bitmaps(ctx->in_obj, ctx->k.page_size, &ctx->present,
-			       &ctx->dumpable);
+	bitmap_reset(&ctx->ds.present, start, end);
+	ctx->in->cycle_bitmaps(ctx->in_obj, ctx->k.page_size, &ctx->ds.present,
+			       &ctx->ds.dumpable);
 }
 
 static enum mdf_status write_debug_bitmap(struct mdf_ctx *ctx, int fd,
@@ -534,7 +535,7 @@ static enum mdf_status close_debug_file(struct mdf_ctx *ctx, const char *path,
 static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
 				  uint64_t *zero)
 {
-	struct bitmap *d = &ctx->dumpable;
+	struct bitmap *d = &ctx->ds.dumpable;
 	uint64_t pfn;
 
 	for (pfn = bitmap_next_set(d, d->start_pfn); pfn < d->end_pfn;
@@ -542,7 +543,7 @@ static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
 		const unsigned char *p;
 		enum mdf_status st;
 
-		st = readmem_page(&ctx->k.rm, pfn, ctx->scratch, &p, &ctx->err);
+		st = readmem_page(&ctx->k.rm, pfn, ctx->ds.scratch, &p, &ctx->err);
 		if (st != MDF_OK)
 			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 		if (util_is_zero(p, (size_t)ctx->k.page_size)) {
@@ -559,8 +560,8 @@ static void prepare_cycle(struct mdf_ctx *ctx, uint64_t start, uint64_t end,
 			  struct filter_counts *counts)
 {
 	fill_cycle_bitmaps(ctx, start, end);
-	if (ctx->use_freelist)
-		counts->cls[PC_FREE] += freelist_apply(&ctx->freelist, &ctx->dumpable);
+	if (ctx->ds.use_freelist)
+		counts->cls[PC_FREE] += freelist_apply(&ctx->ds.freelist, &ctx->ds.dumpable);
 }
 
 /*
@@ -577,12 +578,12 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 	unsigned parts = 1;
 	enum mdf_status st;
 
-	if (ctx->scan && ctx->rules.scan && ctx->k.mm.model != MEMMAP_NONE) {
+	if (ctx->ds.scan && ctx->ds.rules.scan && ctx->k.mm.model != MEMMAP_NONE) {
 		/* The threads map windows of their own from the shared
 		 * budget: give back what this thread holds. */
 		cache_trim(&ctx->cache);
-		st = scan_cycle(ctx->scan, &ctx->rules, &ctx->k.mm, &ctx->present,
-				&ctx->dumpable, &ctx->carry, counts, &res, &parts,
+		st = scan_cycle(ctx->ds.scan, &ctx->ds.rules, &ctx->k.mm, &ctx->ds.present,
+				&ctx->ds.dumpable, &ctx->ds.carry, counts, &res, &parts,
 				&ctx->err);
 		if (st != MDF_OK)
 			return st;
@@ -598,8 +599,8 @@ static enum mdf_status scan_cycle_pages(struct mdf_ctx *ctx, uint64_t start,
 			prepare_cycle(ctx, start, end, counts);
 		}
 	}
-	return filter_cycle(&ctx->rules, &ctx->k.mm, &ctx->k.rm, &ctx->present,
-			    &ctx->dumpable, ctx->scratch, &ctx->carry, counts,
+	return filter_cycle(&ctx->ds.rules, &ctx->k.mm, &ctx->k.rm, &ctx->ds.present,
+			    &ctx->ds.dumpable, ctx->ds.scratch, &ctx->ds.carry, counts,
 			    &ctx->err);
 }
 
@@ -613,25 +614,25 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 {
 	struct mdf_page_counts *pc = &ctx->report.pages;
 	struct filter_counts counts = { 0 };
-	uint64_t end = start + ctx->cycle_pfns;
-	bool count = start >= ctx->counted_upto;
+	uint64_t end = start + ctx->ds.cycle_pfns;
+	bool count = start >= ctx->ds.counted_upto;
 	double t0 = pi_now(), t1;
 	uint64_t z = 0;
 	enum mdf_status st;
 
 	if (end > ctx->k.max_pfn)
 		end = ctx->k.max_pfn;
-	if (!count && ctx->built_valid && ctx->built_start == start &&
-	    ctx->built_drop_zero == drop_zero) {
+	if (!count && ctx->ds.built_valid && ctx->ds.built_start == start &&
+	    ctx->ds.built_drop_zero == drop_zero) {
 		/* The bitmaps are this cycle's already (and the carry is the
 		 * one the next cycle needs). */
 		if (zero)
-			*zero = ctx->built_zero;
+			*zero = ctx->ds.built_zero;
 		return MDF_OK;
 	}
-	ctx->built_valid = false;
+	ctx->ds.built_valid = false;
 	if (start == 0)
-		memset(&ctx->carry, 0, sizeof(ctx->carry));
+		memset(&ctx->ds.carry, 0, sizeof(ctx->ds.carry));
 	prepare_cycle(ctx, start, end, &counts);
 	st = scan_cycle_pages(ctx, start, end, count, &counts);
 	if (st != MDF_OK)
@@ -644,35 +645,35 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	}
 	if (zero)
 		*zero = z;
-	ctx->built_valid = true;
-	ctx->built_start = start;
-	ctx->built_drop_zero = drop_zero;
-	ctx->built_zero = z;
+	ctx->ds.built_valid = true;
+	ctx->ds.built_start = start;
+	ctx->ds.built_drop_zero = drop_zero;
+	ctx->ds.built_zero = z;
 	if (!count)
 		return MDF_OK;
-	ctx->counted_upto = end;
-	if (ctx->dbg_fd1 >= 0) {
-		st = write_debug_bitmap(ctx, ctx->dbg_fd1, ctx->opts.debug_bitmap1,
-					&ctx->present);
+	ctx->ds.counted_upto = end;
+	if (ctx->ds.dbg_fd1 >= 0) {
+		st = write_debug_bitmap(ctx, ctx->ds.dbg_fd1, ctx->opts.debug_bitmap1,
+					&ctx->ds.present);
 		if (st != MDF_OK)
 			return st;
 	}
-	if (ctx->dbg_fd2 >= 0) {
-		st = write_debug_bitmap(ctx, ctx->dbg_fd2, ctx->opts.debug_bitmap,
-					&ctx->dumpable);
+	if (ctx->ds.dbg_fd2 >= 0) {
+		st = write_debug_bitmap(ctx, ctx->ds.dbg_fd2, ctx->opts.debug_bitmap,
+					&ctx->ds.dumpable);
 		if (st != MDF_OK)
 			return st;
 	}
-	pc->present += bitmap_count(&ctx->present, start, end);
+	pc->present += bitmap_count(&ctx->ds.present, start, end);
 	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
 		pc->excluded[c] += counts.cls[c];
-	pc->dumpable += bitmap_count(&ctx->dumpable, start, end);
+	pc->dumpable += bitmap_count(&ctx->ds.dumpable, start, end);
 	if (drop_zero)
 		pc->zero += z;
-	ctx->unreadable += counts.unreadable;
-	ctx->no_memmap += counts.no_memmap;
-	ctx->t_scan += t1 - t0;
-	ctx->t_zero += pi_now() - t1;
+	ctx->ds.unreadable += counts.unreadable;
+	ctx->ds.no_memmap += counts.no_memmap;
+	ctx->ds.t_scan += t1 - t0;
+	ctx->ds.t_zero += pi_now() - t1;
 	pi_progress(&ctx->pr, "Excluding unnecessary pages", end, ctx->k.max_pfn,
 		    pi_now());
 	return MDF_OK;
@@ -686,18 +687,18 @@ static void finish_counts(struct mdf_ctx *ctx)
 	pc->remaining = pc->present - pc->zero;
 	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
 		pc->remaining -= pc->excluded[c];
-	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->t_scan);
-	if (ctx->t_zero > 0)
-		add_phase(&ctx->report, "Checking for zero pages", ctx->t_zero);
+	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->ds.t_scan);
+	if (ctx->ds.t_zero > 0)
+		add_phase(&ctx->report, "Checking for zero pages", ctx->ds.t_zero);
 	/* After the scan, as upstream lists them (cycles interleave). */
-	if (ctx->t_copy > 0)
-		add_phase(&ctx->report, "Copying data", ctx->t_copy);
-	if (ctx->unreadable)
+	if (ctx->ds.t_copy > 0)
+		add_phase(&ctx->report, "Copying data", ctx->ds.t_copy);
+	if (ctx->ds.unreadable)
 		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
-			(unsigned long long)ctx->unreadable);
-	if (ctx->no_memmap)
+			(unsigned long long)ctx->ds.unreadable);
+	if (ctx->ds.no_memmap)
 		pi_warn(&ctx->pr, "%s: %llu pages kept: no mem_section maps a struct page for them.\n",
-			ctx->opts.vmcore, (unsigned long long)ctx->no_memmap);
+			ctx->opts.vmcore, (unsigned long long)ctx->ds.no_memmap);
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.have_cache = true;
 }
@@ -706,18 +707,18 @@ static void finish_counts(struct mdf_ctx *ctx)
 static enum mdf_status debug_open(struct mdf_ctx *ctx)
 {
 	enum mdf_status st = open_debug_file(ctx, ctx->opts.debug_bitmap1,
-					     &ctx->dbg_fd1);
+					     &ctx->ds.dbg_fd1);
 
 	if (st == MDF_OK)
-		st = open_debug_file(ctx, ctx->opts.debug_bitmap, &ctx->dbg_fd2);
+		st = open_debug_file(ctx, ctx->opts.debug_bitmap, &ctx->ds.dbg_fd2);
 	return st;
 }
 
 static enum mdf_status debug_close(struct mdf_ctx *ctx, enum mdf_status st)
 {
-	int fd1 = ctx->dbg_fd1, fd2 = ctx->dbg_fd2;
+	int fd1 = ctx->ds.dbg_fd1, fd2 = ctx->ds.dbg_fd2;
 
-	ctx->dbg_fd1 = ctx->dbg_fd2 = -1;
+	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
 	if (st == MDF_OK)
 		st = close_debug_file(ctx, ctx->opts.debug_bitmap1, fd1);
 	else if (fd1 >= 0)
@@ -736,7 +737,7 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 
 	st = debug_open(ctx);
 	for (uint64_t start = 0; st == MDF_OK && start < ctx->k.max_pfn;
-	     start += ctx->cycle_pfns) {
+	     start += ctx->ds.cycle_pfns) {
 		st = check_stop(ctx, &ctx->err);
 		if (st == MDF_OK)
 			st = build_cycle(ctx, start, false, NULL);
@@ -746,7 +747,7 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx)
 			double t0 = pi_now();
 
 			st = zero_pages(ctx, false, &ctx->report.pages.zero);
-			ctx->t_zero += pi_now() - t0;
+			ctx->ds.t_zero += pi_now() - t0;
 		}
 	}
 	st = debug_close(ctx, st);
@@ -769,8 +770,8 @@ static enum mdf_status src_cycle(void *arg, uint64_t start, bool drop_zero,
 	if (st == MDF_OK)
 		st = build_cycle(ctx, start, drop_zero, NULL);
 	(void)err; /* errors are in ctx->err, which is the same object */
-	*present = &ctx->present;
-	*dumpable = &ctx->dumpable;
+	*present = &ctx->ds.present;
+	*dumpable = &ctx->ds.dumpable;
 	return st;
 }
 
@@ -788,16 +789,16 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 	if (st != MDF_OK)
 		return st;
 	if (ref)
-		st = readmem_page_ref(&ctx->k.rm, pfn, ctx->scratch, data, &pin, err);
+		st = readmem_page_ref(&ctx->k.rm, pfn, ctx->ds.scratch, data, &pin, err);
 	else
-		st = readmem_page(&ctx->k.rm, pfn, ctx->scratch, data, err);
+		st = readmem_page(&ctx->k.rm, pfn, ctx->ds.scratch, data, err);
 	if (ref)
 		*ref = pin;
 	if (st != MDF_OK)
 		return mdf_err_about(err, ctx->opts.vmcore); /* unless named */
-	if ((++ctx->copied & 4095) == 0)
-		pi_progress(&ctx->pr, "Copying data", ctx->copied,
-			    ctx->copy_total ? ctx->copy_total : ctx->report.pages.dumpable,
+	if ((++ctx->ds.copied & 4095) == 0)
+		pi_progress(&ctx->pr, "Copying data", ctx->ds.copied,
+			    ctx->ds.copy_total ? ctx->ds.copy_total : ctx->report.pages.dumpable,
 			    pi_now());
 	return MDF_OK;
 }
@@ -806,7 +807,7 @@ static void src_expect_pages(void *arg, uint64_t pages)
 {
 	struct mdf_ctx *ctx = arg;
 
-	ctx->copy_total = pages;
+	ctx->ds.copy_total = pages;
 }
 
 static enum mdf_status src_page(void *arg, uint64_t pfn,
@@ -853,7 +854,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	const struct mdf_opts *o = &ctx->opts;
 	struct dump_source src = {
 		.arg = ctx, .page_size = ctx->k.page_size, .max_pfn = ctx->k.max_pfn,
-		.cycle_pfns = ctx->cycle_pfns, .cycle = src_cycle, .page = src_page,
+		.cycle_pfns = ctx->ds.cycle_pfns, .cycle = src_cycle, .page = src_page,
 		.page_ref = src_page_ref, .page_release = src_page_release,
 		.expect_pages = src_expect_pages,
 	};
@@ -873,7 +874,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	st = set_rules(ctx, level);
 	if (st != MDF_OK)
 		return st;
-	ctx->built_valid = false; /* every cycle is built anew */
+	ctx->ds.built_valid = false; /* every cycle is built anew */
 	if (o->flatten)
 		st = out_open_flat(out, 1, o->size_limit, bufsize, &ctx->err);
 	else
@@ -894,7 +895,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		*pages = es.pages;
 		ctx->report.write_bytes = out->written;
 		ctx->report.wrote = true;
-		ctx->t_copy = pi_now() - t0 - ctx->t_scan;
+		ctx->ds.t_copy = pi_now() - t0 - ctx->ds.t_scan;
 		return st;
 	}
 	st = compressor_init(&comp, o->codec, &ctx->err);
@@ -944,7 +945,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	ctx->report.pages.zero = ks.zero_pages;
 	ctx->report.write_bytes = out->written + ks.other_written;
 	ctx->report.wrote = true;
-	ctx->t_copy = pi_now() - t0 - ctx->t_scan;
+	ctx->ds.t_copy = pi_now() - t0 - ctx->ds.t_scan;
 	return st;
 }
 
@@ -962,9 +963,9 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 
 		memset(&ctx->report.pages, 0, sizeof(ctx->report.pages));
 		ctx->report.pages.total = ctx->k.max_pfn;
-		ctx->counted_upto = 0;
-		ctx->copied = ctx->copy_total = 0;
-		ctx->t_scan = ctx->t_zero = ctx->t_copy = 0;
+		ctx->ds.counted_upto = 0;
+		ctx->ds.copied = ctx->ds.copy_total = 0;
+		ctx->ds.t_scan = ctx->ds.t_zero = ctx->ds.t_copy = 0;
 		memset(&out, 0, sizeof(out));
 		out.fd = -1;
 		st = write_once(ctx, level, &out, &pages);
@@ -1000,14 +1001,14 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 void dump_close(struct mdf_ctx *ctx)
 {
 	/* The scan threads read the input: they go first. */
-	scan_pool_destroy(ctx->scan);
-	ctx->scan = NULL;
+	scan_pool_destroy(ctx->ds.scan);
+	ctx->ds.scan = NULL;
 	signals_stop(ctx);
-	freelist_result_release(&ctx->freelist);
-	free(ctx->scratch);
-	ctx->scratch = NULL;
-	bitmap_release(&ctx->present);
-	bitmap_release(&ctx->dumpable);
+	freelist_result_release(&ctx->ds.freelist);
+	free(ctx->ds.scratch);
+	ctx->ds.scratch = NULL;
+	bitmap_release(&ctx->ds.present);
+	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);
 	cache_release(&ctx->cache);
 	elf_info_close(&ctx->elf);

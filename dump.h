@@ -1,11 +1,53 @@
 /*
  * dump.h - the phases of a run, wired together: open the input and learn
  * the kernel, build the bitmaps cycle by cycle, count or copy pages.
+ *
+ * struct dump_state is what only these phases use (the rules, the cycle's
+ * bitmaps and their memo, counters and timings); makedumpfile.h's context
+ * holds one, beside what every phase shares.
  */
 #ifndef MDF_DUMP_H
 #define MDF_DUMP_H
 
-#include "makedumpfile.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "error.h"
+#include "filter/filter.h"
+#include "filter/freelist.h"
+#include "filter/scan.h"
+
+struct mdf_ctx;
+
+struct dump_state {
+	struct filter_rules rules;
+	bool rules_valid;          /* rules hold rules.dump_level's */
+	struct filter_warnings fwarn;
+
+	uint64_t cycle_pfns;
+	struct bitmap present;     /* bitmap1, current cycle */
+	struct bitmap dumpable;    /* bitmap2, current cycle */
+	unsigned char *scratch;    /* one page */
+
+	struct freelist_result freelist; /* free-list walk, when no buddy marker */
+	bool use_freelist;
+	struct filter_carry carry;  /* exclusion running into the next cycle */
+	struct scan_pool *scan;     /* struct page scan threads, or NULL: serial */
+	uint64_t counted_upto;      /* cycles below this are in the report */
+	/* present/dumpable hold the cycle at built_start, built with
+	 * built_drop_zero (built_zero zero pages dropped); false after a
+	 * rules change.  A writer asking for the same cycle again (a
+	 * one-cycle dump: pass 1 then pass 2) gets it without a new scan. */
+	bool built_valid, built_drop_zero;
+	uint64_t built_start, built_zero;
+	uint64_t unreadable;        /* pages kept: struct page unreadable */
+	uint64_t no_memmap;         /* pages kept: no mem_section covers them */
+	uint64_t copied;            /* pages handed to the writer */
+	uint64_t copy_total;        /* pages it will take, if it said so */
+	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
+	double t_scan, t_zero, t_copy;
+};
 
 /** Open the input, parse VMCOREINFO, set up arch, memmap and rules. */
 enum mdf_status dump_open(struct mdf_ctx *ctx) MDF_MUST_CHECK;

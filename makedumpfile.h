@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "arch/arch.h"
+#include "dump.h"
 #include "bitmap.h"
 #include "cache.h"
 #include "diskdump_read.h"
@@ -53,32 +54,7 @@ struct mdf_ctx {
 	void *in_obj;
 	unsigned old_level;        /* refiltering: the input's dump level */
 	struct kernel k;           /* VMCOREINFO, arch, readmem, memmap */
-	struct filter_rules rules;
-	bool rules_valid;          /* rules hold rules.dump_level's */
-	struct filter_warnings fwarn;
-
-	uint64_t cycle_pfns;
-	struct bitmap present;     /* bitmap1, current cycle */
-	struct bitmap dumpable;    /* bitmap2, current cycle */
-	unsigned char *scratch;    /* one page */
-
-	struct freelist_result freelist; /* free-list walk, when no buddy marker */
-	bool use_freelist;
-	struct filter_carry carry;  /* exclusion running into the next cycle */
-	struct scan_pool *scan;     /* struct page scan threads, or NULL: serial */
-	uint64_t counted_upto;      /* cycles below this are in the report */
-	/* present/dumpable hold the cycle at built_start, built with
-	 * built_drop_zero (built_zero zero pages dropped); false after a
-	 * rules change.  A writer asking for the same cycle again (a
-	 * one-cycle dump: pass 1 then pass 2) gets it without a new scan. */
-	bool built_valid, built_drop_zero;
-	uint64_t built_start, built_zero;
-	uint64_t unreadable;        /* pages kept: struct page unreadable */
-	uint64_t no_memmap;         /* pages kept: no mem_section covers them */
-	uint64_t copied;            /* pages handed to the writer */
-	uint64_t copy_total;        /* pages it will take, if it said so */
-	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
-	double t_scan, t_zero, t_copy;
+	struct dump_state ds;      /* the run's own state (dump.h) */
 
 	struct mdf_report report;
 	double t_start;

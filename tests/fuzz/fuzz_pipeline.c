@@ -43,7 +43,7 @@ static void run(int argc, char **argv)
 		if (st == MDF_OK)
 			st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
 		(void)st;
-		scan_pool_stop(ctx->scan, &ctx->cache.stats);
+		scan_pool_stop(ctx->ds.scan, &ctx->cache.stats);
 	}
 	dump_close(ctx);
 	free(ctx);

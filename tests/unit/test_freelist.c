@@ -32,6 +32,7 @@
 #include "kernel/kernel.h"
 #include "kernel/memmap.h"
 #include "readmem.h"
+#include "corefile.h"
 #include "tap.h"
 #include "realvm.h"
 #include "util.h"
@@ -218,64 +219,13 @@ static size_t vmcoreinfo_text(char *buf, size_t cap, unsigned opt)
 	return n;
 }
 
-static void put_le(unsigned char *p, unsigned bytes, uint64_t v)
-{
-	for (unsigned i = 0; i < bytes; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
 /* ELF64 LE core: header, PT_NOTE, PT_LOAD; returns a memfd or -1. */
 static int write_core(unsigned opt)
 {
-	unsigned char hdr[0x1000];
 	char text[4096];
-	size_t tl = vmcoreinfo_text(text, sizeof(text), opt);
-	size_t note_off = 0x100, note_len = 12 + 12 + ((tl + 3) & ~(size_t)3);
-	unsigned char *p;
-	int fd;
 
-	if (note_off + note_len > sizeof(hdr))
-		return -1;
-	memset(hdr, 0, sizeof(hdr));
-	memcpy(hdr, "\177ELF", 4);
-	hdr[4] = 2;   /* ELFCLASS64 */
-	hdr[5] = 1;   /* ELFDATA2LSB */
-	hdr[6] = 1;   /* EV_CURRENT */
-	put_le(hdr + 16, 2, 4);     /* ET_CORE */
-	put_le(hdr + 18, 2, 62);    /* EM_X86_64 */
-	put_le(hdr + 20, 4, 1);
-	put_le(hdr + 32, 8, 64);    /* e_phoff */
-	put_le(hdr + 52, 2, 64);
-	put_le(hdr + 54, 2, 56);
-	put_le(hdr + 56, 2, 2);
-	p = hdr + 64;               /* PT_NOTE */
-	put_le(p, 4, 4);
-	put_le(p + 8, 8, note_off);
-	put_le(p + 32, 8, note_len);
-	p += 56;                    /* PT_LOAD */
-	put_le(p, 4, 1);
-	put_le(p + 4, 4, 7);
-	put_le(p + 8, 8, sizeof(hdr));
-	put_le(p + 16, 8, PO);
-	put_le(p + 24, 8, 0);
-	put_le(p + 32, 8, RAM);
-	put_le(p + 40, 8, RAM);
-	p = hdr + note_off;
-	put_le(p, 4, 11);
-	put_le(p + 4, 4, tl);
-	put_le(p + 8, 4, 0);
-	memcpy(p + 12, "VMCOREINFO", 11);
-	memcpy(p + 24, text, tl);
-
-	fd = memfd_create("fl.core", 0);
-	if (fd < 0)
-		return -1;
-	if (pwrite(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-	    pwrite(fd, mem, RAM, sizeof(hdr)) != (ssize_t)RAM) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	vmcoreinfo_text(text, sizeof(text), opt);
+	return t_core_memfd("fl.core", text, PO, mem, RAM);
 }
 
 /* ---- the real setup, as dump.c builds it ---- */

@@ -28,6 +28,7 @@
 #include "kernel/vmcoreinfo.h"
 #include "kinfo.h"
 #include "readmem.h"
+#include "corefile.h"
 #include "tap.h"
 #include "util.h"
 
@@ -110,65 +111,11 @@ static void machine_setup(void)
 	w64(FLAT_PA + 8 * 32 + 8, enc(MAP0_PA, 8, 0x3)); /* past LENGTH 8 */
 }
 
-static void put_le(unsigned char *p, unsigned bytes, uint64_t v)
-{
-	for (unsigned i = 0; i < bytes; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-#define EH(field) offsetof(Elf64_Ehdr, field)
-#define PH(field) offsetof(Elf64_Phdr, field)
 
 /* ELF64 LE core of mem[] with @text as VMCOREINFO; a memfd, or -1. */
 static int write_core(const char *text)
 {
-	static unsigned char hdr[PAGE];
-	size_t tl = strlen(text), note_off = 0x200;
-	size_t note_len = 12 + 12 + ((tl + 3) & ~(size_t)3);
-	unsigned char *p;
-	int fd;
-
-	if (note_off + note_len > sizeof(hdr))
-		return -1;
-	memset(hdr, 0, sizeof(hdr));
-	memcpy(hdr, ELFMAG, SELFMAG);
-	hdr[EI_CLASS] = ELFCLASS64;
-	hdr[EI_DATA] = ELFDATA2LSB;
-	hdr[EI_VERSION] = EV_CURRENT;
-	put_le(hdr + EH(e_type), 2, ET_CORE);
-	put_le(hdr + EH(e_machine), 2, EM_X86_64);
-	put_le(hdr + EH(e_version), 4, EV_CURRENT);
-	put_le(hdr + EH(e_phoff), 8, sizeof(Elf64_Ehdr));
-	put_le(hdr + EH(e_ehsize), 2, sizeof(Elf64_Ehdr));
-	put_le(hdr + EH(e_phentsize), 2, sizeof(Elf64_Phdr));
-	put_le(hdr + EH(e_phnum), 2, 2);
-	p = hdr + sizeof(Elf64_Ehdr);
-	put_le(p + PH(p_type), 4, PT_NOTE);
-	put_le(p + PH(p_offset), 8, note_off);
-	put_le(p + PH(p_filesz), 8, note_len);
-	p += sizeof(Elf64_Phdr);
-	put_le(p + PH(p_type), 4, PT_LOAD);
-	put_le(p + PH(p_flags), 4, PF_R | PF_W | PF_X);
-	put_le(p + PH(p_offset), 8, sizeof(hdr));
-	put_le(p + PH(p_vaddr), 8, PO);
-	put_le(p + PH(p_paddr), 8, 0);
-	put_le(p + PH(p_filesz), 8, RAM);
-	put_le(p + PH(p_memsz), 8, RAM);
-	p = hdr + note_off;
-	put_le(p, 4, sizeof("VMCOREINFO"));
-	put_le(p + 4, 4, tl);
-	memcpy(p + 12, "VMCOREINFO", sizeof("VMCOREINFO"));
-	memcpy(p + 24, text, tl);
-
-	fd = memfd_create("memmap.core", MFD_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (pwrite(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
-	    pwrite(fd, mem, RAM, sizeof(hdr)) != (ssize_t)RAM) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return t_core_memfd("memmap.core", text, PO, mem, RAM);
 }
 
 /* The machine, opened once the way dump.c opens an input. */
