@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dump.h"
-#include "makedumpfile.h"
+#include "context.h"
 #include "write/output.h"
 #include "util.h"
 #include "kernel/vmcoreinfo.h"

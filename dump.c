@@ -19,7 +19,7 @@
 #include "write/split.h"
 #include "util.h"
 #include "kernel/vmcoreinfo.h"
-#include "makedumpfile.h"
+#include "context.h"
 
 /* Bitmap memory when --cyclic-buffer is not given: 60 % of free memory
  * (makedumpfile's rule), never more than this cap. */

@@ -49,7 +49,7 @@ else echo "not ok only-print_info-prints: $(echo "$hits" | head -3 | tr '\n' ' '
 #      4 kernel/ (VMCOREINFO, where struct pages live)
 #      5 filter/ (classify, free lists, the parallel scan)
 #      6 write/ (dump sources, writers, output, split sets, -R)
-#      7 the run: makedumpfile dump dmesg
+#      7 the run: makedumpfile context dump dmesg
 stage() {
 	case "$1" in
 	compress/*) echo 1 ;; arch/*) echo 3 ;; kernel/*) echo 4 ;;
