@@ -225,7 +225,46 @@ static enum mdf_status check_outputs(struct mdf_ctx *ctx)
  */
 static bool needs_vmcoreinfo(const struct mdf_opts *o)
 {
-	return o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0;
+	/* -i FILE gives it when the dump has no note. */
+	return !o->vmcoreinfo_file &&
+	       (o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0);
+}
+
+/* The largest -i FILE taken: VMCOREINFO notes are a page or two. */
+#define VMCOREINFO_FILE_MAX (1u << 20)
+
+/* -i FILE: its text, for kernel_open() to parse under the note's. */
+static enum mdf_status read_vmcoreinfo_file(struct mdf_ctx *ctx)
+{
+	const char *path = ctx->opts.vmcoreinfo_file;
+	struct stat sb;
+	size_t got = 0;
+	enum mdf_status st;
+	int fd;
+
+	if (!path)
+		return MDF_OK;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "cannot open %s", path);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    sb.st_size > VMCOREINFO_FILE_MAX) {
+		close(fd);
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   "%s: not a VMCOREINFO file (a regular file of 1 byte to 1 MiB)",
+				   path);
+	}
+	ctx->ds.vi_text = malloc((size_t)sb.st_size);
+	if (!ctx->ds.vi_text) {
+		close(fd);
+		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "%s: out of memory", path);
+	}
+	st = util_pread_full(fd, ctx->ds.vi_text, (size_t)sb.st_size, 0, &got, &ctx->err);
+	close(fd);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", path);
+	ctx->ds.vi_len = got;
+	return MDF_OK;
 }
 
 /* A kdump-compressed input is filtered again (refiltering). */
@@ -330,9 +369,15 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	struct kernel_input in = {
 		.name = ctx->opts.vmcore, .ops = ctx->in, .obj = ctx->in_obj,
 		.elf = ctx->is_kdump ? NULL : &ctx->elf, .cache = &ctx->cache,
+		.extra_name = ctx->opts.vmcoreinfo_file,
 		.need_arch = (dl & ~DL_EXCLUDE_ZERO) != 0,
 	};
 
+	st = read_vmcoreinfo_file(ctx);
+	if (st != MDF_OK)
+		return st;
+	in.extra_vmcoreinfo = ctx->ds.vi_text;
+	in.extra_len = ctx->ds.vi_len;
 	st = kernel_open(&ctx->k, &in, &ctx->err);
 	if (st != MDF_OK)
 		return st;
@@ -1007,6 +1052,8 @@ void dump_close(struct mdf_ctx *ctx)
 	freelist_result_release(&ctx->ds.freelist);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;
+	free(ctx->ds.vi_text);
+	ctx->ds.vi_text = NULL;
 	bitmap_release(&ctx->ds.present);
 	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);

@@ -21,6 +21,8 @@
 struct mdf_ctx;
 
 struct dump_state {
+	char *vi_text;             /* -i FILE's VMCOREINFO text, or NULL */
+	size_t vi_len;
 	struct filter_rules rules;
 	bool rules_valid;          /* rules hold rules.dump_level's */
 	struct filter_warnings fwarn;

@@ -369,7 +369,8 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case 'v': o->action = MDF_ACT_VERSION; break;
 		case 'R': o->action = MDF_ACT_REARRANGE; break;
 		case 'L': st = parse_size("-L", optarg, &o->size_limit, err); break;
-		case 'e': case 'g': case 'i': case 'x': case 'X':
+		case 'i': o->vmcoreinfo_file = optarg; break;
+		case 'e': case 'g': case 'x': case 'X':
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option -%c is not supported by this makedumpfile",
 					   c);

@@ -67,6 +67,8 @@ struct mdf_opts {
 	char *const *split_files;
 	unsigned nsplit;
 	uint64_t splitblock_kib;     /* --splitblock-size KB; 0: 64 pfns */
+	const char *vmcoreinfo_file; /* -i FILE: VMCOREINFO text (the note's
+					keys win over it) */
 	const char *argv0;
 };
 

@@ -108,6 +108,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
 "  -D              debug messages (message level 31)\n"
 "  -v              version and compression support\n"
+"  -i FILE         VMCOREINFO from FILE where the dump's note lacks it\n"
 "  --splitblock-size KB  with --split: boundaries on a grid of KB (rounded up\n"
 "                  to 64 pages; default 64 pages)\n"
 "  -h              this help\n"

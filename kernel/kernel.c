@@ -49,6 +49,13 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	memset(k, 0, sizeof(*k));
 	in->ops->facts(in->obj, &f);
 	kinfo_init(&k->ki);
+	/* -i FILE first: the note, parsed over it, wins for every key it
+	 * has (as upstream). */
+	if (in->extra_vmcoreinfo) {
+		st = vmcoreinfo_parse(in->extra_vmcoreinfo, in->extra_len, &k->ki, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s", in->extra_name);
+	}
 	st = vmcoreinfo_parse(f.vmcoreinfo, f.vmcoreinfo_len, &k->ki, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);

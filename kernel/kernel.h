@@ -31,6 +31,9 @@ struct kernel_input {
 	const struct elf_info *elf;     /* PT_LOADs (translation hints, the
 					   physical-range check), or NULL */
 	struct cache *cache;            /* serves every input byte */
+	const char *extra_vmcoreinfo;   /* -i FILE's text, or NULL: parsed */
+	size_t extra_len;               /* first, the input's note over it */
+	const char *extra_name;         /* FILE, for messages */
 	bool need_arch;                 /* fail without address translation
 					   (else carry on: -d 0 and -d 1) */
 };

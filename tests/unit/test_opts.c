@@ -404,8 +404,8 @@ static void unsupported(void)
 		 "-x", "vmlinux", "in", "out");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -g is not supported by this makedumpfile",
 		 "-g", "vmcoreinfo.txt", "-x", "vmlinux");
-	T_REJECT(MDF_ERR_NOTSUPP, "option -i is not supported by this makedumpfile",
-		 "-i", "vmcoreinfo.txt", "in", "out");
+	OK("-i", "vmcoreinfo.txt", "in", "out");  /* VMCOREINFO from a file */
+	T_EQ_STR(o.vmcoreinfo_file, "vmcoreinfo.txt");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
 		 "-e", "in", "out");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
