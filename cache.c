@@ -505,9 +505,9 @@ static enum mdf_status cache_read(struct cache *c, uint64_t off, size_t len,
 }
 
 /* Find or load the entry holding [off, off+len); len > 0. */
-static enum mdf_status cache_fill(struct cache *c, uint64_t off, size_t len,
-				  const struct cache_span *span,
-				  struct cache_entry **ret, struct mdf_err *err)
+static enum mdf_status cache_find_or_load(struct cache *c, uint64_t off, size_t len,
+					  const struct cache_span *span,
+					  struct cache_entry **ret, struct mdf_err *err)
 {
 	struct cache_span alone;
 	struct cache_entry *e;
@@ -551,6 +551,19 @@ static enum mdf_status cache_fill(struct cache *c, uint64_t off, size_t len,
 		}
 	}
 	return cache_read(c, off, len, span, ret, err);
+}
+
+/* cache_find_or_load(): every message of it names the file, and the error
+ * says so (mdf_err_names), so callers name the input only when it is not. */
+static enum mdf_status cache_fill(struct cache *c, uint64_t off, size_t len,
+				  const struct cache_span *span,
+				  struct cache_entry **ret, struct mdf_err *err)
+{
+	enum mdf_status st = cache_find_or_load(c, off, len, span, ret, err);
+
+	if (st != MDF_OK)
+		mdf_err_names(err, cache_name(c));
+	return st;
 }
 
 enum mdf_status cache_get(struct cache *c, uint64_t off, size_t len,

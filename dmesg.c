@@ -215,13 +215,14 @@ static enum mdf_status check_needs(const struct kinfo *ki, const char *what,
 	for (size_t i = 0; i < count; i++) {
 		uint64_t v;
 
-		if (!vmcoreinfo_lookup(ki, keys[i], &v) &&
-		    strcmp(ki->ignored_key, keys[i]) == 0)
+		if (vmcoreinfo_lookup(ki, keys[i], &v))
+			continue;
+		/* Absent because its line was bad: name that line. */
+		if (strcmp(ki->ignored_key, keys[i]) == 0)
 			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: %s", what,
 					   ki->ignored_msg);
-		if (!vmcoreinfo_lookup(ki, keys[i], &v))
-			return mdf_err_set(err, MDF_ERR_NODATA,
-					   "%s: VMCOREINFO has no %s", what, keys[i]);
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "%s: VMCOREINFO has no %s", what, keys[i]);
 	}
 	return MDF_OK;
 }
@@ -853,11 +854,6 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
 	out->write = run_write;
 	out->arg = &sink;
-	if (util_same_file(ctx->in_fd, path)) {
-		free(out);
-		return mdf_err_set(&ctx->err, MDF_ERR_ARG,
-				   "%s is %s itself: write the log to another file", path, in);
-	}
 	st = out_open_file(&o, path, ctx->opts.force, ctx->opts.size_limit,
 			   1 << 16, &ctx->err);
 	if (st != MDF_OK) {

@@ -590,7 +590,7 @@ static enum mdf_status zero_pages(struct mdf_ctx *ctx, bool drop,
 
 		st = readmem_page(&ctx->k.rm, pfn, ctx->ds.scratch, &p, &ctx->err);
 		if (st != MDF_OK)
-			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+			return mdf_err_about(&ctx->err, ctx->opts.vmcore);
 		if (util_is_zero(p, (size_t)ctx->k.page_size)) {
 			(*zero)++;
 			if (drop)

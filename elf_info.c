@@ -728,11 +728,8 @@ static enum mdf_status ei_page(void *in, struct cache *cache, uint64_t pfn,
 		if (loc.in_file) {
 			st = cache_pread(cache, scratch + done, (size_t)n, loc.off,
 					 &loc.span, err);
-			if (st != MDF_OK) {
-				mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
-				mdf_err_names(err, ei->path); /* the cache named it */
-				return st;
-			}
+			if (st != MDF_OK)
+				return mdf_err_push(err, "pfn 0x%llx", (unsigned long long)pfn);
 		} else {
 			memset(scratch + done, 0, (size_t)n);
 		}
@@ -760,8 +757,7 @@ static void ei_cycle_bitmaps(const void *in, uint64_t ps, struct bitmap *present
 	for (size_t i = 0; i < ei->nloads; i++) {
 		const struct elf_load *l = &ei->loads[i];
 
-		if (l->memsz && (l->paddr + l->memsz) / ps > l->paddr / ps)
-			bitmap_set_range(present, l->paddr / ps, (l->paddr + l->memsz) / ps);
+		bitmap_set_range(present, l->paddr / ps, (l->paddr + l->memsz) / ps);
 	}
 	bitmap_copy(dumpable, present);
 	for (size_t i = 0; i < ei->nloads; i++) {
@@ -769,8 +765,7 @@ static void ei_cycle_bitmaps(const void *in, uint64_t ps, struct bitmap *present
 		uint64_t nodata = (l->paddr + l->filesz) / ps;
 		uint64_t e = (l->paddr + l->memsz) / ps;
 
-		if (l->memsz && nodata < e)
-			bitmap_clear_range(dumpable, nodata, e);
+		bitmap_clear_range(dumpable, nodata, e); /* empty ranges: nothing */
 	}
 }
 

@@ -195,8 +195,8 @@ static enum mdf_status check_mem_usage(struct mdf_opts *o, int nargs,
  * there (or write text): they are refused, never ignored.
  */
 static enum mdf_status check_not_filtering(const struct mdf_opts *o,
-					   const char *what, bool allow_limit,
-					   struct mdf_err *err)
+					   const char *what, const char *why,
+					   bool allow_limit, struct mdf_err *err)
 {
 	const char *bad = NULL;
 
@@ -212,11 +212,11 @@ static enum mdf_status check_not_filtering(const struct mdf_opts *o,
 		bad = "--debug-bitmap";
 	if (bad)
 		return mdf_err_set(err, MDF_ERR_ARG, "%s cannot be combined with %s: %s",
-				   what, bad, strcmp(what, "--dump-dmesg") == 0 ?
-				   "it writes the kernel log as text" :
-				   "it writes the pages the input holds, as they are");
+				   what, bad, why);
 	return MDF_OK;
 }
+
+#define COPIES_PAGES "it writes the pages the input holds, as they are"
 
 static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 					  char **args, struct mdf_err *err)
@@ -228,7 +228,7 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 	if (o->mem_usage)
 		return check_mem_usage(o, nargs, args, err);
 	if (o->action == MDF_ACT_REASSEMBLE && !o->split &&
-	    check_not_filtering(o, "--reassemble", false, err) != MDF_OK)
+	    check_not_filtering(o, "--reassemble", COPIES_PAGES, false, err) != MDF_OK)
 		return err->status;
 	if (o->action == MDF_ACT_REASSEMBLE || o->split)
 		return check_split(o, nargs, args, err);
@@ -239,7 +239,8 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		if (o->action == MDF_ACT_REARRANGE || o->flatten || o->dry_run)
 			return mdf_err_set(err, MDF_ERR_ARG,
 					   "--dump-dmesg cannot be combined with -R, -F or --dry-run");
-		if (check_not_filtering(o, "--dump-dmesg", true, err) != MDF_OK)
+		if (check_not_filtering(o, "--dump-dmesg",
+					"it writes the kernel log as text", true, err) != MDF_OK)
 			return err->status;
 		o->action = MDF_ACT_DMESG;
 		if (nargs != 2)
@@ -255,7 +256,7 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return MDF_OK;
 	}
 	if (o->action == MDF_ACT_REARRANGE) {
-		if (check_not_filtering(o, "-R", false, err) != MDF_OK)
+		if (check_not_filtering(o, "-R", COPIES_PAGES, false, err) != MDF_OK)
 			return err->status;
 		if (o->dry_run || o->flatten)
 			return mdf_err_set(err, MDF_ERR_ARG,

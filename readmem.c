@@ -280,10 +280,8 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 			retire_except(rm, loc.off, ps);
 			st = cache_get_pinned(c, loc.off, (size_t)ps, &loc.span,
 					      ret, &e, err);
-			if (st != MDF_OK) {
-				mdf_err_names(err, c->name);
+			if (st != MDF_OK)
 				return st;
-			}
 			if (cache_keep_pin(c, e)) {
 				*pin = e;
 				return MDF_OK;
@@ -292,8 +290,6 @@ static enum mdf_status get_page(struct readmem *rm, uint64_t pfn,
 		}
 		if (st == MDF_OK)
 			hold_returned(rm, loc.off, ps);
-		else
-			mdf_err_names(err, c->name); /* the cache names its file */
 		return st;
 	}
 	/* Not one run of the file: the format assembles it, or has it. */

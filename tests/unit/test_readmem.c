@@ -803,6 +803,25 @@ static void t_page(void)
 	T_OK(ok ? MDF_OK : MDF_ERR_INTERNAL, &err);
 }
 
+/* A failed condition is recorded (its line, once) and the case goes on,
+ * so that what it set up is torn down: the case reads `ok` and `line`. */
+#define CHECK_ON(cond)                          \
+	do {                                    \
+		if (ok && !(cond)) {            \
+			ok = false;             \
+			line = __LINE__;        \
+		}                               \
+	} while (0)
+
+/* A failed condition ends the check at `fail:`, with its line. */
+#define CHECK_OR_FAIL(cond)                     \
+	do {                                    \
+		if (!(cond)) {                  \
+			line = __LINE__;        \
+			goto fail;              \
+		}                               \
+	} while (0)
+
 /* readmem_page_ref() on its own cache of 4 entries: at most 2 pinned. */
 static void t_page_ref_synthetic(void)
 {
@@ -819,57 +838,50 @@ static void t_page_ref_synthetic(void)
 	NEED_4K();
 	T_OK(own_cache(&c, CACHE_MMAP_ALWAYS, 4, NULL, &err), &err);
 	readmem_init(&rm, &E.elf, &c, &E.arch, PAGE);
-#define CHECK(cond)                                     \
-	do {                                            \
-		if (ok && !(cond)) {                    \
-			ok = false;                     \
-			line = __LINE__;                \
-		}                                       \
-	} while (0)
 	for (int i = 0; i < 3; i++) {
 		pin[i] = NULL;
-		CHECK(readmem_page_ref(&rm, pfns[i], scratch, &got[i], &pin[i], &err) == MDF_OK);
-		CHECK(pin[i] && cache_entry_mapped(pin[i]) && got[i] != scratch);
-		CHECK(ok && memcmp(got[i], phys + pfns[i] * PAGE, PAGE) == 0);
+		CHECK_ON(readmem_page_ref(&rm, pfns[i], scratch, &got[i], &pin[i], &err) == MDF_OK);
+		CHECK_ON(pin[i] && cache_entry_mapped(pin[i]) && got[i] != scratch);
+		CHECK_ON(ok && memcmp(got[i], phys + pfns[i] * PAGE, PAGE) == 0);
 	}
 	/* 0x10 and 0x11 share L0's window: one entry, two pins */
-	CHECK(ok && pin[0] == pin[1] && pin[0]->pins == 2 && pin[2] != pin[0]);
-	CHECK(c.npinned == 2);
+	CHECK_ON(ok && pin[0] == pin[1] && pin[0]->pins == 2 && pin[2] != pin[0]);
+	CHECK_ON(c.npinned == 2);
 	/* A third window would pin more than half the entries: not kept. */
 	pn = (struct cache_entry *)1;
-	CHECK(readmem_page_ref(&rm, 0x58, scratch, &p, &pn, &err) == MDF_OK);
-	CHECK(pn == NULL && p != scratch && memcmp(p, phys + 0x58000, PAGE) == 0);
-	CHECK(c.npinned == 2);
+	CHECK_ON(readmem_page_ref(&rm, 0x58, scratch, &p, &pn, &err) == MDF_OK);
+	CHECK_ON(pn == NULL && p != scratch && memcmp(p, phys + 0x58000, PAGE) == 0);
+	CHECK_ON(c.npinned == 2);
 	/* assembled pages and holes are never pinned */
 	pn = (struct cache_entry *)1;
-	CHECK(readmem_page_ref(&rm, 0x5d, scratch, &p, &pn, &err) == MDF_OK);
-	CHECK(pn == NULL && p == scratch && memcmp(p, phys + 0x5d000, PAGE) == 0);
+	CHECK_ON(readmem_page_ref(&rm, 0x5d, scratch, &p, &pn, &err) == MDF_OK);
+	CHECK_ON(pn == NULL && p == scratch && memcmp(p, phys + 0x5d000, PAGE) == 0);
 	pn = (struct cache_entry *)1;
-	CHECK(readmem_page_ref(&rm, 0x44, scratch, &p, &pn, &err) == MDF_ERR_NODATA);
-	CHECK(pn == NULL);
+	CHECK_ON(readmem_page_ref(&rm, 0x44, scratch, &p, &pn, &err) == MDF_ERR_NODATA);
+	CHECK_ON(pn == NULL);
 	/* Many other reads, enough to evict every unpinned entry... */
 	for (int round = 0; ok && round < 3; round++) {
 		for (uint64_t pfn = 0; pfn < PHYS_END / PAGE; pfn += 3) {
 			if (readmem_page(&rm, pfn, s2, &p, &err) == MDF_OK)
-				CHECK(memcmp(p, phys + pfn * PAGE, PAGE) == 0);
+				CHECK_ON(memcmp(p, phys + pfn * PAGE, PAGE) == 0);
 		}
-		CHECK(readmem_paddr(&rm, 0x58000, big, 0x8000, &err) == MDF_OK);
-		CHECK(readmem_vaddr(&rm, VM, big, 0x4000, &err) == MDF_OK);
-		CHECK(readmem_paddr(&rm, 0x60800, big, 0x1800, &err) == MDF_OK);
+		CHECK_ON(readmem_paddr(&rm, 0x58000, big, 0x8000, &err) == MDF_OK);
+		CHECK_ON(readmem_vaddr(&rm, VM, big, 0x4000, &err) == MDF_OK);
+		CHECK_ON(readmem_paddr(&rm, 0x60800, big, 0x1800, &err) == MDF_OK);
 	}
-	CHECK(c.stats.evictions > 0);
+	CHECK_ON(c.stats.evictions > 0);
 	/* ...and the pinned bytes have not moved. */
 	for (int i = 0; ok && i < 3; i++)
-		CHECK(memcmp(got[i], phys + pfns[i] * PAGE, PAGE) == 0);
-	CHECK(c.npinned == 2);
+		CHECK_ON(memcmp(got[i], phys + pfns[i] * PAGE, PAGE) == 0);
+	CHECK_ON(c.npinned == 2);
 	/* unref unpins, and retires the page's bytes */
 	readmem_retire_flush(&rm);
 	for (int i = 0; ok && i < 3; i++)
 		readmem_page_unref(&rm, pfns[i], pin[i]);
-	CHECK(c.npinned == 0);
-	CHECK(rm.done_off == OFF0 + 0x10000 && rm.done_len == OFF1 + 0x1000 - (OFF0 + 0x10000));
+	CHECK_ON(c.npinned == 0);
+	CHECK_ON(rm.done_off == OFF0 + 0x10000 && rm.done_len == OFF1 + 0x1000 - (OFF0 + 0x10000));
 	readmem_page_unref(&rm, 0, NULL); /* does nothing */
-	CHECK(rm.done_off == OFF0 + 0x10000 && rm.done_len == OFF1 + 0x1000 - (OFF0 + 0x10000));
+	CHECK_ON(rm.done_off == OFF0 + 0x10000 && rm.done_len == OFF1 + 0x1000 - (OFF0 + 0x10000));
 	cache_release(&c);
 	if (!ok) {
 		char why[MDF_ERR_MSG_MAX + 64];
@@ -887,7 +899,6 @@ static void t_page_ref_synthetic(void)
 	     p != scratch && memcmp(p, phys + 0x10000, PAGE) == 0 && c.npinned == 0;
 	cache_release(&c);
 	T_ASSERT(ok);
-#undef CHECK
 }
 
 /* ---- retiring --------------------------------------------------------- */
@@ -933,23 +944,16 @@ static void t_retire(void)
 	T_OK(own_cache(&c, CACHE_MMAP_ALWAYS, 0, rec_released, &err), &err);
 	readmem_init(&rm, &E.elf, &c, &E.arch, PAGE);
 	nrel = 0;
-#define CHECK(cond)                                     \
-	do {                                            \
-		if (ok && !(cond)) {                    \
-			ok = false;                     \
-			line = __LINE__;                \
-		}                                       \
-	} while (0)
-#define DONE(off, len) CHECK(rm.done_off == (off) && rm.done_len == (len))
+#define DONE(off, len) CHECK_ON(rm.done_off == (off) && rm.done_len == (len))
 	/* a page in place: retired by the next read */
-	CHECK(readmem_page(&rm, 0x20, scratch, &p20, &err) == MDF_OK && p20 != scratch);
-	CHECK(rm.done_len == 0);
-	CHECK(readmem_page(&rm, 0x22, scratch, &p, &err) == MDF_OK && p == p20 + 0x2000);
+	CHECK_ON(readmem_page(&rm, 0x20, scratch, &p20, &err) == MDF_OK && p20 != scratch);
+	CHECK_ON(rm.done_len == 0);
+	CHECK_ON(readmem_page(&rm, 0x22, scratch, &p, &err) == MDF_OK && p == p20 + 0x2000);
 	DONE(OFF0 + 0x20000, 0x1000);
-	CHECK(nrel == 0);
+	CHECK_ON(nrel == 0);
 	readmem_retire_flush(&rm);
-	CHECK(rm.done_len == 0);
-	CHECK(nrel == 1 && rel[0].addr == p20 && rel[0].len == 0x1000);
+	CHECK_ON(rm.done_len == 0);
+	CHECK_ON(nrel == 1 && rel[0].addr == p20 && rel[0].len == 0x1000);
 	/* merging: a gap, an overlap, a range inside */
 	readmem_retire(&rm, OFF0 + 0x24000, 0x1000);
 	DONE(OFF0 + 0x24000, 0x1000);
@@ -959,47 +963,46 @@ static void t_retire(void)
 	DONE(OFF0 + 0x24000, 0x4000);
 	readmem_retire(&rm, OFF0 + 0x25000, 0x100);
 	DONE(OFF0 + 0x24000, 0x4000);
-	CHECK(nrel == 1);
+	CHECK_ON(nrel == 1);
 	/* an earlier offset: what was gathered goes, now (the page 0x22
 	 * still held by the reader is not in it) */
 	readmem_retire(&rm, OFF0 + 0x23800, 0x100);
 	DONE(OFF0 + 0x23800, 0x100);
-	CHECK(nrel == 2 && rel[1].addr == p20 + 0x4000 && rel[1].len == 0x4000);
-	CHECK(!was_released(p20 + 0x2000, PAGE));
+	CHECK_ON(nrel == 2 && rel[1].addr == p20 + 0x4000 && rel[1].len == 0x4000);
+	CHECK_ON(!was_released(p20 + 0x2000, PAGE));
 	/* a gap too far: the same */
 	readmem_retire(&rm, OFF0 + 0x23800 + 0x100 + (4 << 20) + 1, 0x100);
-	CHECK(nrel == 2 && rm.done_off == OFF0 + 0x23800 + 0x100 + (4 << 20) + 1);
+	CHECK_ON(nrel == 2 && rm.done_off == OFF0 + 0x23800 + 0x100 + (4 << 20) + 1);
 	/* 4 MiB gathered: released at once */
 	readmem_retire(&rm, OFF0, 4 << 20);
-	CHECK(rm.done_len == 0);
+	CHECK_ON(rm.done_len == 0);
 	readmem_retire_flush(&rm);
-	CHECK(rm.done_len == 0);
+	CHECK_ON(rm.done_len == 0);
 
 	/* copying reads retire what they read when it is a page or more of
 	 * one file run */
-	CHECK(readmem_paddr(&rm, 0x30000, buf, 0x2000, &err) == MDF_OK);
+	CHECK_ON(readmem_paddr(&rm, 0x30000, buf, 0x2000, &err) == MDF_OK);
 	DONE(OFF0 + 0x30000, 0x2000);
 	readmem_retire_flush(&rm);
-	CHECK(readmem_paddr(&rm, 0x30000, buf, 0x800, &err) == MDF_OK);
-	CHECK(rm.done_len == 0);
-	CHECK(readmem_paddr(&rm, 0x57000, buf, 0x2000, &err) == MDF_OK);
-	CHECK(rm.done_len == 0);
-	CHECK(readmem_vaddr(&rm, VM2M + 0x31000, buf, 0x1000, &err) == MDF_OK);
+	CHECK_ON(readmem_paddr(&rm, 0x30000, buf, 0x800, &err) == MDF_OK);
+	CHECK_ON(rm.done_len == 0);
+	CHECK_ON(readmem_paddr(&rm, 0x57000, buf, 0x2000, &err) == MDF_OK);
+	CHECK_ON(rm.done_len == 0);
+	CHECK_ON(readmem_vaddr(&rm, VM2M + 0x31000, buf, 0x1000, &err) == MDF_OK);
 	DONE(OFF0 + 0x31000, 0x1000);
 	readmem_retire_flush(&rm);
 	/* a view in place: retired by the next one */
-	CHECK(readmem_vaddr_view(&rm, VM2M + 0x34000, 0x40, buf, &p, &err) == MDF_OK);
+	CHECK_ON(readmem_vaddr_view(&rm, VM2M + 0x34000, 0x40, buf, &p, &err) == MDF_OK);
 	/* (page 0x22, read in place above, was held until this read in
 	 * place: copying reads leave it be) */
-	CHECK(p != buf);
+	CHECK_ON(p != buf);
 	DONE(OFF0 + 0x22000, 0x1000);
 	readmem_retire_flush(&rm);
-	CHECK(readmem_vaddr_view(&rm, VM2M + 0x35000, 0x40, buf, &p, &err) == MDF_OK);
+	CHECK_ON(readmem_vaddr_view(&rm, VM2M + 0x35000, 0x40, buf, &p, &err) == MDF_OK);
 	DONE(OFF0 + 0x34000, 0x40);
 	readmem_retire_flush(&rm);
 	cache_release(&c);
 #undef DONE
-#undef CHECK
 	if (!ok) {
 		snprintf(err.msg, sizeof(err.msg), "check at line %d failed (%u releases)", line, nrel);
 		T_OK(MDF_ERR_INTERNAL, &err);
@@ -1236,58 +1239,50 @@ static int dd_checks(struct ddrig *d, char *why, size_t cap)
 	uint64_t pa, v;
 	int line = 0;
 
-#define CHECK(cond)                          \
-	do {                                 \
-		if (!(cond)) {               \
-			line = __LINE__;     \
-			goto fail;           \
-		}                            \
-	} while (0)
 	for (uint64_t pfn = 0; pfn < DD_PFNS; pfn++)
 		dd_page(pfn, want + pfn * PAGE);
 	readmem_init(&rm, NULL, &d->cache, &d->arch, PAGE);
 	readmem_use_diskdump(&rm, &d->di);
 	memset(&err, 0, sizeof(err));
 
-	CHECK(readmem_paddr(&rm, 0x1ff0, buf, 0x20, &err) == MDF_OK);
-	CHECK(memcmp(buf, want + 0x1ff0, 0x20) == 0);
-	CHECK(readmem_paddr(&rm, 0x1000, buf, 3 * PAGE, &err) == MDF_OK);
-	CHECK(memcmp(buf, want + 0x1000, 3 * PAGE) == 0);
-	CHECK(readmem_vtop(&rm, PO + 0x2ff8, &pa, NULL, &err) == MDF_OK && pa == 0x2ff8);
-	CHECK(readmem_vaddr(&rm, PO + 0x2ff8, buf, 0x10, &err) == MDF_OK);
-	CHECK(memcmp(buf, want + 0x2ff8, 0x10) == 0);
-	CHECK(readmem_u64(&rm, PO + 0x6ffc, &v, &err) == MDF_ERR_NODATA);
-	CHECK(readmem_u64(&rm, PO + 0x5ff8, &v, &err) == MDF_OK &&
+	CHECK_OR_FAIL(readmem_paddr(&rm, 0x1ff0, buf, 0x20, &err) == MDF_OK);
+	CHECK_OR_FAIL(memcmp(buf, want + 0x1ff0, 0x20) == 0);
+	CHECK_OR_FAIL(readmem_paddr(&rm, 0x1000, buf, 3 * PAGE, &err) == MDF_OK);
+	CHECK_OR_FAIL(memcmp(buf, want + 0x1000, 3 * PAGE) == 0);
+	CHECK_OR_FAIL(readmem_vtop(&rm, PO + 0x2ff8, &pa, NULL, &err) == MDF_OK && pa == 0x2ff8);
+	CHECK_OR_FAIL(readmem_vaddr(&rm, PO + 0x2ff8, buf, 0x10, &err) == MDF_OK);
+	CHECK_OR_FAIL(memcmp(buf, want + 0x2ff8, 0x10) == 0);
+	CHECK_OR_FAIL(readmem_u64(&rm, PO + 0x6ffc, &v, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(readmem_u64(&rm, PO + 0x5ff8, &v, &err) == MDF_OK &&
 	      v == load_le64(want + 0x5ff8));
 	/* not stored: the reader's messages */
-	CHECK(readmem_paddr(&rm, 0x5ff8, buf, 0x10, &err) == MDF_ERR_NODATA);
-	CHECK(strstr(err.msg, "physical address 0x6000 is not in the dump (excluded)"));
-	CHECK(readmem_paddr(&rm, 0x10, buf, 1, &err) == MDF_ERR_NODATA);
-	CHECK(strstr(err.msg, "physical address 0x10 is not in the dump (not present)"));
-	CHECK(readmem_vaddr(&rm, PO + 0x6000, buf, 8, &err) == MDF_ERR_NODATA);
-	CHECK(strncmp(err.msg, "reading virtual address 0xffff888000006000: ", 44) == 0);
-	CHECK(strstr(err.msg, "physical address 0x6000 is not in the dump (excluded)"));
+	CHECK_OR_FAIL(readmem_paddr(&rm, 0x5ff8, buf, 0x10, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(strstr(err.msg, "physical address 0x6000 is not in the dump (excluded)"));
+	CHECK_OR_FAIL(readmem_paddr(&rm, 0x10, buf, 1, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(strstr(err.msg, "physical address 0x10 is not in the dump (not present)"));
+	CHECK_OR_FAIL(readmem_vaddr(&rm, PO + 0x6000, buf, 8, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(strncmp(err.msg, "reading virtual address 0xffff888000006000: ", 44) == 0);
+	CHECK_OR_FAIL(strstr(err.msg, "physical address 0x6000 is not in the dump (excluded)"));
 	/* views are copies */
-	CHECK(readmem_vaddr_view(&rm, PO + 0x3000, 0x40, buf, &p, &err) == MDF_OK);
-	CHECK(p == buf && memcmp(buf, want + 0x3000, 0x40) == 0);
+	CHECK_OR_FAIL(readmem_vaddr_view(&rm, PO + 0x3000, 0x40, buf, &p, &err) == MDF_OK);
+	CHECK_OR_FAIL(p == buf && memcmp(buf, want + 0x3000, 0x40) == 0);
 	/* pages: from the slots, not @scratch, not pinned */
-	CHECK(readmem_page(&rm, 3, scratch, &p, &err) == MDF_OK);
-	CHECK(p != scratch && memcmp(p, want + 3 * PAGE, PAGE) == 0);
+	CHECK_OR_FAIL(readmem_page(&rm, 3, scratch, &p, &err) == MDF_OK);
+	CHECK_OR_FAIL(p != scratch && memcmp(p, want + 3 * PAGE, PAGE) == 0);
 	pin = (struct cache_entry *)1;
-	CHECK(readmem_page_ref(&rm, 7, scratch, &p, &pin, &err) == MDF_OK);
-	CHECK(pin == NULL && memcmp(p, want + 7 * PAGE, PAGE) == 0);
+	CHECK_OR_FAIL(readmem_page_ref(&rm, 7, scratch, &p, &pin, &err) == MDF_OK);
+	CHECK_OR_FAIL(pin == NULL && memcmp(p, want + 7 * PAGE, PAGE) == 0);
 	readmem_page_unref(&rm, 7, pin);
 	pin = (struct cache_entry *)1;
-	CHECK(readmem_page_ref(&rm, 6, scratch, &p, &pin, &err) == MDF_ERR_NODATA && pin == NULL);
-	CHECK(strstr(err.msg, "pfn 0x6 is not in the dump (excluded)"));
-	CHECK(readmem_page(&rm, 0, scratch, &p, &err) == MDF_ERR_NODATA);
-	CHECK(readmem_page(&rm, DD_PFNS, scratch, &p, &err) == MDF_ERR_NODATA);
-	CHECK(rm.done_len == 0); /* nothing of the file is retired */
+	CHECK_OR_FAIL(readmem_page_ref(&rm, 6, scratch, &p, &pin, &err) == MDF_ERR_NODATA && pin == NULL);
+	CHECK_OR_FAIL(strstr(err.msg, "pfn 0x6 is not in the dump (excluded)"));
+	CHECK_OR_FAIL(readmem_page(&rm, 0, scratch, &p, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(readmem_page(&rm, DD_PFNS, scratch, &p, &err) == MDF_ERR_NODATA);
+	CHECK_OR_FAIL(rm.done_len == 0); /* nothing of the file is retired */
 	return 1;
 fail:
 	snprintf(why, cap, "check at line %d failed (last error: %.500s)", line, err.msg);
 	return 0;
-#undef CHECK
 }
 
 static void t_diskdump(void)
@@ -1316,24 +1311,17 @@ static int real_checks(struct rig *r, char *why, size_t cap)
 	uint64_t va, pa, pa2, contig, n = 0, inplace = 0;
 	int line = 0;
 
-#define CHECK(cond)                          \
-	do {                                 \
-		if (!(cond)) {               \
-			line = __LINE__;     \
-			goto fail;           \
-		}                            \
-	} while (0)
 	memset(&err, 0, sizeof(err));
 	readmem_init(&rm, &r->elf, &r->cache, &r->arch, PAGE);
-	CHECK(r->ki.sym.init_uts_ns.set);
+	CHECK_OR_FAIL(r->ki.sym.init_uts_ns.set);
 	va = r->ki.sym.init_uts_ns.v +
 	     (r->ki.off.uts_namespace_name.set ? r->ki.off.uts_namespace_name.v : 4);
-	CHECK(readmem_vaddr(&rm, va, &uts, sizeof(uts), &err) == MDF_OK);
-	CHECK(strcmp(uts.sysname, "Linux") == 0);
-	CHECK(strncmp(uts.release, r->ki.osrelease, sizeof(uts.release)) == 0);
-	CHECK(rm.walks == 0);
+	CHECK_OR_FAIL(readmem_vaddr(&rm, va, &uts, sizeof(uts), &err) == MDF_OK);
+	CHECK_OR_FAIL(strcmp(uts.sysname, "Linux") == 0);
+	CHECK_OR_FAIL(strncmp(uts.release, r->ki.osrelease, sizeof(uts.release)) == 0);
+	CHECK_OR_FAIL(rm.walks == 0);
 	/* the kernel's own page tables agree with the text window */
-	CHECK(readmem_vtop(&rm, va, &pa, &contig, &err) == MDF_OK);
+	CHECK_OR_FAIL(readmem_vtop(&rm, va, &pa, &contig, &err) == MDF_OK);
 	{
 		/* the fast windows switched off: page-table walks */
 		struct arch_state a = r->arch;
@@ -1343,14 +1331,14 @@ static int real_checks(struct rig *r, char *why, size_t cap)
 		a.direct.valid = false;
 		rm2.arch = &a;
 		rm2.tlb_valid = false;
-		CHECK(readmem_vtop(&rm2, va, &pa2, &contig, &err) == MDF_OK);
-		CHECK(pa2 == pa && rm2.walks == rm.walks + 1);
-		CHECK(readmem_vaddr(&rm2, va, copy, sizeof(uts), &err) == MDF_OK);
-		CHECK(memcmp(copy, &uts, sizeof(uts)) == 0);
+		CHECK_OR_FAIL(readmem_vtop(&rm2, va, &pa2, &contig, &err) == MDF_OK);
+		CHECK_OR_FAIL(pa2 == pa && rm2.walks == rm.walks + 1);
+		CHECK_OR_FAIL(readmem_vaddr(&rm2, va, copy, sizeof(uts), &err) == MDF_OK);
+		CHECK_OR_FAIL(memcmp(copy, &uts, sizeof(uts)) == 0);
 		/* a direct-map address: the same page both ways */
-		CHECK(readmem_vtop(&rm, r->arch.page_offset + 0x100000, &pa, NULL, &err) == MDF_OK);
-		CHECK(readmem_vtop(&rm2, r->arch.page_offset + 0x100000, &pa2, NULL, &err) == MDF_OK);
-		CHECK(pa == 0x100000 && pa2 == pa);
+		CHECK_OR_FAIL(readmem_vtop(&rm, r->arch.page_offset + 0x100000, &pa, NULL, &err) == MDF_OK);
+		CHECK_OR_FAIL(readmem_vtop(&rm2, r->arch.page_offset + 0x100000, &pa2, NULL, &err) == MDF_OK);
+		CHECK_OR_FAIL(pa == 0x100000 && pa2 == pa);
 	}
 	/* pages in place equal copies, every 97th pfn of the dump */
 	for (uint64_t pfn = 0x100; pfn < elf_info_max_paddr(&r->elf) / PAGE; pfn += 97) {
@@ -1358,20 +1346,19 @@ static int real_checks(struct rig *r, char *why, size_t cap)
 
 		if (st == MDF_ERR_NODATA)
 			continue;
-		CHECK(st == MDF_OK);
-		CHECK(readmem_paddr(&rm, pfn * PAGE, copy, PAGE, &err) == MDF_OK);
+		CHECK_OR_FAIL(st == MDF_OK);
+		CHECK_OR_FAIL(readmem_paddr(&rm, pfn * PAGE, copy, PAGE, &err) == MDF_OK);
 		/* p was valid until that read: ask again */
-		CHECK(readmem_page(&rm, pfn, scratch, &p, &err) == MDF_OK);
-		CHECK(memcmp(p, copy, PAGE) == 0);
+		CHECK_OR_FAIL(readmem_page(&rm, pfn, scratch, &p, &err) == MDF_OK);
+		CHECK_OR_FAIL(memcmp(p, copy, PAGE) == 0);
 		inplace += p != scratch;
 		n++;
 	}
-	CHECK(n > 500 && inplace * 10 > n * 9);
+	CHECK_OR_FAIL(n > 500 && inplace * 10 > n * 9);
 	return 1;
 fail:
 	snprintf(why, cap, "check at line %d failed (last error: %.500s)", line, err.msg);
 	return 0;
-#undef CHECK
 }
 
 static void t_real_fixtures(void)
