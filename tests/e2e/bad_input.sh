@@ -169,7 +169,8 @@ PY
 "$MDF" -l -d 31 "$d/in.kdump" "$d/out" >"$d/stderr" 2>&1; rc=$?
 "$MDF" -l -d 31 "$d/vmcore" "$d/direct" >/dev/null 2>&1
 if [ $rc -eq 0 ] && grep -q "bitmap1 marks [1-9][0-9]* stored pages as holes; they are kept as present" "$d/stderr" &&
-	python3 "$MDF_SHARED/tools/kdump.py" cmp "$d/out" "$d/direct" 2>&1 | grep -q "common pages: 0 differ"; then ok "refilter-zeroed-bitmap1"
+	python3 "$MDF_SRC/tests/tools/kdump_same.py" --ignore-headers --ignore-bitmap1 "$d/out" "$d/direct" >/dev/null 2>&1; then
+	ok "refilter-zeroed-bitmap1"
 else notok "refilter-zeroed-bitmap1" "rc=$rc $(cat "$d/stderr")"; fi
 
 # Options that do not apply are refused, never ignored.
@@ -211,6 +212,8 @@ if [ -w /dev/full ]; then
 			"$MDF" -f --dump-dmesg "$vm" /dev/full
 		full_ dmesg-limit "makedumpfile: $vm: $T/dm: no space left for the dmesg log" \
 			"$MDF" -L 1K --dump-dmesg "$vm" "$T/dm"
+	else
+		skip "full-disk-dmesg" "no ../shared/vmcores fixture (or zstd)"
 	fi
 else
 	skip "full-disk" "no writable /dev/full"

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Are two kdump-compressed files the same dump, whatever their compressed bytes?
 
-usage: kdump_same.py A B   -> prints "same: N pages" or what differs; exit 1 if different
+usage: kdump_same.py [--ignore-headers] [--ignore-bitmap1] A B
+       -> prints "same: N pages" or what differs; exit 1 if different
+
+--ignore-headers leaves out the headers, notes and eraseinfo (two dumps of
+the same memory with other VMCOREINFO sources), --ignore-bitmap1 the
+present bitmap (an input whose bitmap1 was repaired): what remains is which
+pages are stored and their bytes.
 
 Two writers of the same dump may compress a page to other bytes (libdeflate and
 zlib both write zlib streams for -c), so the data area and the page
@@ -94,20 +100,23 @@ class Dump:
 
 
 def main():
-    if len(sys.argv) != 3:
+    opts = {o for o in sys.argv[1:] if o.startswith("--")}
+    files = [f for f in sys.argv[1:] if not f.startswith("--")]
+    if len(files) != 2 or opts - {"--ignore-headers", "--ignore-bitmap1"}:
         print(__doc__)
         return 2
-    a, b = Dump(sys.argv[1]), Dump(sys.argv[2])
+    a, b = Dump(files[0]), Dump(files[1])
     why = []
-    if a.hdr != b.hdr:
-        why.append("disk_dump_header differs")
-    if a.sub != b.sub:
-        why.append("kdump_sub_header differs: %s vs %s" % (a.sub, b.sub))
-    if a.notes != b.notes:
-        why.append("notes differ")
-    if a.erase != b.erase:
-        why.append("eraseinfo differs")
-    if a.bm1 != b.bm1:
+    if "--ignore-headers" not in opts:
+        if a.hdr != b.hdr:
+            why.append("disk_dump_header differs")
+        if a.sub != b.sub:
+            why.append("kdump_sub_header differs: %s vs %s" % (a.sub, b.sub))
+        if a.notes != b.notes:
+            why.append("notes differ")
+        if a.erase != b.erase:
+            why.append("eraseinfo differs")
+    if a.bm1 != b.bm1 and "--ignore-bitmap1" not in opts:
         why.append("bitmap1 differs")
     if a.bm2 != b.bm2:
         why.append("bitmap2 differs")
