@@ -257,6 +257,10 @@ if [ -n "$missing" ]; then
 	skip "arm64" "missing:$missing (apt-get install qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static cpio)"
 	exit 0
 fi
+if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
+	skip "arm64" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
+	exit 0
+fi
 if [ ! -f "$CACHE/staged" ] && ! stage; then
 	skip "arm64" "cannot fetch the arm64 packages: $(tail -n 2 "$T/apt.log" 2>/dev/null | tr '\n' ' ')"
 	exit 0
