@@ -152,7 +152,11 @@ for sig in TERM HUP KILL; do
 	rm -f "$T/sig"
 	"$MDF" -c -d 0 "$T/big" "$T/sig" >/dev/null 2>"$T/err" &
 	pid=$!
-	sleep 0.4
+	# Once the dump file exists the run is writing, its signals taken
+	# by its own thread (a fixed sleep lost that race on a busy machine:
+	# SIGHUP came before and killed it, rc 129).
+	for _ in $(seq 100); do [ -s "$T/sig" ] && break; sleep 0.05; done
+	sleep 0.2
 	kill -$sig $pid
 	wait $pid; rc=$?
 	st=$(status_of "$T/sig" 2>/dev/null)
