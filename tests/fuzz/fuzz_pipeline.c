@@ -6,8 +6,9 @@
  * Input: a tests/gen spec (text).  The fuzzer mutates it: VMCOREINFO
  * values ("vmcoreinfo set/del"), the kinds and contents of pages, and raw
  * bytes of struct pages, page-table entries and any physical address
- * ("poke page|table|phys").  A spec the generator refuses, or one whose
- * RAM is over FUZZ_RAM_MAX, is skipped.  The dump it makes is filtered
+ * ("poke page|table|phys").  A spec the generator refuses, one whose
+ * RAM is over FUZZ_RAM_MAX or one reaching past FUZZ_NPFN_MAX pfns (64 GiB
+ * of address space) is skipped.  The dump it makes is filtered
  * with -l -d 31 into a file and with --dry-run at -d 31 and 4 threads;
  * every run must end with a status (any), never a crash or a sanitizer
  * report.  `make check` replays tests/fuzz/corpus/pipeline.
@@ -25,6 +26,8 @@
 
 #define FUZZ_SPEC_MAX 8192
 #define FUZZ_RAM_MAX (64ULL << 20)
+/* The plan's tables grow with the highest address, not with the RAM. */
+#define FUZZ_NPFN_MAX (UINT64_C(16) << 20)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -71,7 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < spec.nram; i++)
 		ram += spec.ram[i].memsz;
-	if (ram > FUZZ_RAM_MAX || gen_kernel_plan(&spec, &k, &err) != MDF_OK) {
+	if (ram > FUZZ_RAM_MAX || gen_spec_npfn(&spec) > FUZZ_NPFN_MAX ||
+	    gen_kernel_plan(&spec, &k, &err) != MDF_OK) {
 		gen_spec_free(&spec);
 		return 0;
 	}

@@ -227,6 +227,12 @@ struct gen_kernel {
  * tables, mem_section and the struct page array.  Fails when spec ranges
  * collide with each other or with what the generator must own.
  */
+/*
+ * The pfns the plan tables cover: the highest physical address any RAM
+ * range, the kernel image or the crashkernel region reaches, rounded up to
+ * a section.  The plan costs about 2.7 bytes per pfn.
+ */
+uint64_t gen_spec_npfn(const struct gen_spec *spec);
 enum mdf_status gen_kernel_plan(const struct gen_spec *spec, struct gen_kernel *k,
 				struct mdf_err *err) MDF_MUST_CHECK;
 

@@ -83,6 +83,16 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
 }
 
+uint64_t gen_spec_npfn(const struct gen_spec *s)
+{
+	uint64_t end = text_start_pa(s) + s->text_size;
+
+	for (size_t i = 0; i < s->nram; i++)
+		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
+	end = MDF_MAX(end, s->crash_start + s->crash_size);
+	return align_up(div_round_up(end, GEN_PAGE_SIZE), GEN_PFN_PER_SECTION);
+}
+
 static bool kind_is_block(enum gen_kind kind)
 {
 	return kind == GEN_K_FREE || kind == GEN_K_THP || kind == GEN_K_HUGETLB;
@@ -422,8 +432,7 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	for (size_t i = 0; i < s->nram; i++)
 		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
 	k->max_pfn = div_round_up(end, GEN_PAGE_SIZE);
-	end = MDF_MAX(end, s->crash_start + s->crash_size);
-	k->npfn = align_up(div_round_up(end, GEN_PAGE_SIZE), GEN_PFN_PER_SECTION);
+	k->npfn = gen_spec_npfn(s);
 	size_t nbytes = (size_t)(k->npfn / 8 + 1);
 	k->kind = calloc(k->npfn, 1);
 	k->info = calloc(k->npfn, 1);
