@@ -101,7 +101,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
-GEN_BINS  := $(B)/tests/gen/mkvmcore
+GEN_BINS  := $(B)/tests/gen/mkvmcore $(B)/tests/gen/kobj $(B)/tests/gen/kobj-other
 # The generator without its main(): fuzz_pipeline builds dumps with it.
 GEN_LIB_SRCS := $(filter-out tests/gen/mkvmcore.c,$(wildcard tests/gen/*.c))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -148,6 +148,19 @@ $(B)/tests/fuzz/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c tests/fuzz/driver.c \
 $(B)/tests/gen/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h) $(LIBMDF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $(wildcard tests/gen/*.c) $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
+
+# The synthetic kernel object (tests/gen/kobj/kobj.h): a -g executable
+# standing in for a debug vmlinux, with the build-id of the generator's
+# 6.1 note; kobj-other is another release and build of it.
+KOBJ_CFLAGS := -g -O0 -fno-eliminate-unused-debug-types
+$(B)/tests/gen/kobj: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
+	@mkdir -p $(dir $@)
+	$(CC) $(KOBJ_CFLAGS) -Wl,--build-id=0x6a2b4ac77585b8cf102cba771300e573c8489b69 -o $@ $<
+
+$(B)/tests/gen/kobj-other: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
+	@mkdir -p $(dir $@)
+	$(CC) $(KOBJ_CFLAGS) -DKOBJ_RELEASE='"6.1.0-99-amd64"' \
+		-Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 -o $@ $<
 
 $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
 	@mkdir -p $(dir $@)

@@ -225,8 +225,8 @@ static enum mdf_status check_outputs(struct mdf_ctx *ctx)
  */
 static bool needs_vmcoreinfo(const struct mdf_opts *o)
 {
-	/* -i FILE gives it when the dump has no note. */
-	return !o->vmcoreinfo_file &&
+	/* -i FILE or -x VMLINUX gives it when the dump has no note. */
+	return !o->vmcoreinfo_file && !o->vmlinux &&
 	       (o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0);
 }
 
@@ -304,10 +304,15 @@ static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *
 	ctx->in = &elf_input_ops;
 	ctx->in_obj = &ctx->elf;
 	st = elf_info_open_flags(&ctx->elf, ctx->in_fd, o->vmcore,
-				 o->mem_usage || !needs_vmcoreinfo(o) ?
-				 ELF_INFO_VMCOREINFO_LATER : 0, &ctx->err);
+				 ELF_INFO_VMCOREINFO_LATER, &ctx->err);
 	if (st != MDF_OK)
 		return st;
+	if (!ctx->elf.vmcoreinfo && !o->mem_usage && needs_vmcoreinfo(o))
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   o->dump_dmesg ? "%s: no VMCOREINFO note: --dump-dmesg needs "
+						   "-x VMLINUX or -i VMCOREINFO" :
+				   "%s: no VMCOREINFO note: dump level %u needs -x VMLINUX "
+				   "or -i VMCOREINFO", o->vmcore, opts_dump_level(o));
 	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
 	if (st == MDF_OK && !ctx->elf.vmcoreinfo && o->mem_usage)
 		st = kcore_vmcoreinfo(ctx);
@@ -378,6 +383,13 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		return st;
 	in.extra_vmcoreinfo = ctx->ds.vi_text;
 	in.extra_len = ctx->ds.vi_len;
+	if (ctx->opts.vmlinux) {
+		st = dwarf_info_open(ctx->opts.vmlinux, &ctx->ds.vmlinux, &ctx->err);
+		if (st != MDF_OK)
+			return st;
+		in.vmlinux = ctx->ds.vmlinux;
+		in.vmlinux_name = ctx->opts.vmlinux;
+	}
 	st = kernel_open(&ctx->k, &in, &ctx->err);
 	if (st != MDF_OK)
 		return st;
@@ -1054,6 +1066,8 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.scratch = NULL;
 	free(ctx->ds.vi_text);
 	ctx->ds.vi_text = NULL;
+	dwarf_info_close(ctx->ds.vmlinux);
+	ctx->ds.vmlinux = NULL;
 	bitmap_release(&ctx->ds.present);
 	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);

@@ -18,11 +18,14 @@
 #include "filter/freelist.h"
 #include "filter/scan.h"
 
+struct dwarf_info;
+
 struct mdf_ctx;
 
 struct dump_state {
 	char *vi_text;             /* -i FILE's VMCOREINFO text, or NULL */
 	size_t vi_len;
+	struct dwarf_info *vmlinux;  /* -x VMLINUX, opened */
 	struct filter_rules rules;
 	bool rules_valid;          /* rules hold rules.dump_level's */
 	struct filter_warnings fwarn;

@@ -1,6 +1,6 @@
 /*
  * kinfo.h - what we know about the crashed kernel, from VMCOREINFO (or,
- * later, DWARF).  Each vocabulary is listed exactly once, as an X-macro;
+ * DWARF, kernel/dwarf_info.h).  Each vocabulary is listed exactly once, as an X-macro;
  * the parser, the -g writer and the "needed for dump level N" checks are
  * all generated from these lists.
  *
@@ -105,6 +105,7 @@
 	X(uts_namespace_name, "uts_namespace.name")                       \
 	X(vmap_area_va_start, "vmap_area.va_start")                       \
 	X(vmap_area_list, "vmap_area.list")                               \
+	X(vm_struct_addr, "vm_struct.addr")                               \
 	X(printk_log_ts_nsec, "printk_log.ts_nsec")                       \
 	X(printk_log_len, "printk_log.len")                               \
 	X(printk_log_text_len, "printk_log.text_len")                     \
@@ -190,6 +191,12 @@
 	X(PGTABLE_4, "PGTABLE_4")                          \
 	X(SPARSEMEM_VMEMMAP, "SPARSEMEM_VMEMMAP")
 
+/* SRCFILE(typedef)=the header that declares it (written by -g; upstream
+ * reads pud_t's to tell some x86 kernels apart) */
+#define KINFO_SRCFILES(X) X(pud_t, "pud_t")
+
+#define KINFO_SRCFILE_MAX 128
+
 struct kinfo_u64 {
 	uint64_t v;
 	bool set;
@@ -203,6 +210,7 @@ struct kinfo_s64 {
 #define KINFO_U64_FIELD(ident, key) struct kinfo_u64 ident;
 #define KINFO_S64_FIELD(ident, key) struct kinfo_s64 ident;
 #define KINFO_BOOL_FIELD(ident, key) bool ident;
+#define KINFO_STR_FIELD(ident, key) char ident[KINFO_SRCFILE_MAX];
 
 struct kinfo {
 	char osrelease[65];          /* OSRELEASE= */
@@ -216,6 +224,7 @@ struct kinfo {
 	struct { KINFO_LENGTHS(KINFO_U64_FIELD) } len;
 	struct { KINFO_NUMBERS(KINFO_S64_FIELD) } num;
 	struct { KINFO_CONFIGS(KINFO_BOOL_FIELD) } config;
+	struct { KINFO_SRCFILES(KINFO_STR_FIELD) } srcfile;
 	/* The first line with a bad value that filtering does not use
 	 * (BUILD-ID, CRASHTIME, kallsyms, printk): its field is left unset,
 	 * the message kept for a warning, or for the error of the feature

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo.h"
 #include "dmesg.h"
 #include "dump.h"
 #include "makedumpfile.h"
@@ -93,6 +94,11 @@ int main(int argc, char **argv)
 				      &ctx->err);
 		if (st == MDF_OK)
 			pi_completed(&ctx->pr, ctx->opts.dumpfile);
+		break;
+	case MDF_ACT_GENERATE:
+		st = debuginfo_generate(ctx);
+		if (st == MDF_OK)
+			pi_completed(&ctx->pr, NULL);
 		break;
 	case MDF_ACT_MEM_USAGE: /* no "Completed" line after its table */
 	case MDF_ACT_DUMP:

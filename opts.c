@@ -218,6 +218,25 @@ static enum mdf_status check_not_filtering(const struct mdf_opts *o,
 
 #define COPIES_PAGES "it writes the pages the input holds, as they are"
 
+/* -g FILE -x VMLINUX: nothing else (as upstream). */
+static enum mdf_status check_generate(struct mdf_opts *o, int nargs, struct mdf_err *err)
+{
+	if (!o->vmlinux)
+		return mdf_err_set(err, MDF_ERR_ARG, "-g needs -x VMLINUX");
+	if (nargs != 0)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "-g takes no VMCORE or DUMPFILE: makedumpfile -g FILE -x VMLINUX");
+	if (o->codec != MDF_CODEC_NONE || o->ndump_levels || o->format == MDF_FMT_ELF ||
+	    o->flatten || o->dry_run || o->vmcoreinfo_file || o->split ||
+	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
+				   "--dry-run, --split, --dump-dmesg or --mem-usage");
+	o->action = MDF_ACT_GENERATE;
+	o->dumpfile = o->generate_file;
+	return MDF_OK;
+}
+
 static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 					  char **args, struct mdf_err *err)
 {
@@ -225,6 +244,11 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return MDF_OK;
 	if (o->splitblock_kib && !o->split)
 		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
+	if (o->generate_file)
+		return check_generate(o, nargs, err);
+	if (o->vmcoreinfo_file && o->vmlinux)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "-i and -x cannot be combined: each gives the VMCOREINFO");
 	if (o->mem_usage)
 		return check_mem_usage(o, nargs, args, err);
 	if (o->action == MDF_ACT_REASSEMBLE && !o->split &&
@@ -371,7 +395,9 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case 'R': o->action = MDF_ACT_REARRANGE; break;
 		case 'L': st = parse_size("-L", optarg, &o->size_limit, err); break;
 		case 'i': o->vmcoreinfo_file = optarg; break;
-		case 'e': case 'g': case 'x': case 'X':
+		case 'x': o->vmlinux = optarg; break;
+		case 'g': o->generate_file = optarg; break;
+		case 'e': case 'X':
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option -%c is not supported by this makedumpfile",
 					   c);

@@ -25,6 +25,7 @@ enum mdf_action {
 			       (split_files = the parts, dumpfile = DUMPFILE) */
 	MDF_ACT_MEM_USAGE, /* --mem-usage VMCORE (usually /proc/kcore): page
 			      counts by type at dump level 31, nothing written */
+	MDF_ACT_GENERATE,  /* -g FILE -x VMLINUX: VMCOREINFO text from DWARF */
 };
 
 enum mdf_format {
@@ -69,6 +70,8 @@ struct mdf_opts {
 	uint64_t splitblock_kib;     /* --splitblock-size KB; 0: 64 pfns */
 	const char *vmcoreinfo_file; /* -i FILE: VMCOREINFO text (the note's
 					keys win over it) */
+	const char *vmlinux;         /* -x VMLINUX: debug vmlinux (likewise) */
+	const char *generate_file;   /* -g FILE (action MDF_ACT_GENERATE) */
 	const char *argv0;
 };
 

@@ -299,6 +299,11 @@ void pi_dmesg_saved(const struct mdf_printer *p, const char *path)
 	pi_msg(p, "\nThe dmesg log is saved to %s.\n", path);
 }
 
+void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path)
+{
+	pi_msg(p, "\nThe vmcoreinfo is saved to %s.\n", path);
+}
+
 void pi_failed(const struct mdf_printer *p)
 {
 	if (p->level & ML_ERROR) {

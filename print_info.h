@@ -99,6 +99,7 @@ void pi_completed_split(const struct mdf_printer *p, char *const *files,
 			unsigned n);
 /** --dump-dmesg: "The dmesg log is saved to PATH." */
 void pi_dmesg_saved(const struct mdf_printer *p, const char *path);
+void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path);
 void pi_failed(const struct mdf_printer *p);
 
 /** Monotonic seconds. */

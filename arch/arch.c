@@ -179,3 +179,12 @@ enum mdf_status arch_vtop(const struct arch_state *st, uint64_t vaddr,
 	*paddr_ret = walk.paddr;
 	return MDF_OK;
 }
+
+void arch_debuginfo_defaults(uint16_t e_machine, struct kinfo *ki, uint64_t text,
+			     const struct arch_seg_hint *segs, size_t nsegs)
+{
+	const struct arch_ops *ops = arch_ops_find(e_machine);
+
+	if (ops && ops->debuginfo_defaults)
+		ops->debuginfo_defaults(ki, text, segs, nsegs);
+}

@@ -169,7 +169,20 @@ struct arch_ops {
 	enum mdf_status (*walk)(const struct arch_state *st, uint64_t vaddr,
 				arch_read_pte_fn rd, void *arg,
 				struct arch_walk *walk, struct mdf_err *err);
+
+	/**
+	 * For -x without a note: fill what VMCOREINFO would say and DWARF
+	 * cannot (macros such as SECTION_SIZE_BITS; KERNELOFFSET from the
+	 * kernel-image PT_LOAD, given @text, the link-time address of _text).
+	 * Sets only fields not set.  Default when NULL: nothing.
+	 */
+	void (*debuginfo_defaults)(struct kinfo *ki, uint64_t text,
+				   const struct arch_seg_hint *segs, size_t nsegs);
 };
+
+/** arch_ops_find(@e_machine)'s debuginfo_defaults, if any. */
+void arch_debuginfo_defaults(uint16_t e_machine, struct kinfo *ki, uint64_t text,
+			     const struct arch_seg_hint *segs, size_t nsegs);
 
 /** The x86_64 ops (arch/x86_64.c). */
 extern const struct arch_ops arch_x86_64_ops;

@@ -328,9 +328,36 @@ static enum mdf_status x86_64_walk(const struct arch_state *st, uint64_t vaddr,
 	}
 }
 
+/* SECTION_SIZE_BITS is 27 on x86_64 (arch/x86/include/asm/sparsemem.h);
+ * VMCOREINFO says so itself since 5.13 (kernel commit 4f5aecdff25f
+ * "crash_core, vmcoreinfo: append 'SECTION_SIZE_BITS' to vmcoreinfo"). */
+#define X86_64_SECTION_SIZE_BITS 27
+
+static void x86_64_debuginfo_defaults(struct kinfo *ki, uint64_t text,
+				      const struct arch_seg_hint *segs, size_t nsegs)
+{
+	if (!ki->num.SECTION_SIZE_BITS.set) {
+		ki->num.SECTION_SIZE_BITS.v = X86_64_SECTION_SIZE_BITS;
+		ki->num.SECTION_SIZE_BITS.set = true;
+	}
+	/* kexec-tools (and the kernel's own elfcorehdr) describe the image
+	 * by one PT_LOAD whose p_vaddr is the running _text: KASLR's shift
+	 * is its distance from the link-time _text. */
+	for (size_t i = 0; !ki->kernel_offset.set && i < nsegs; i++) {
+		uint64_t va = segs[i].vaddr;
+
+		if (va - X86_64_START_KERNEL_MAP < X86_64_IMAGE_SIZE_MAX && va >= text &&
+		    text - X86_64_START_KERNEL_MAP < X86_64_IMAGE_SIZE_MAX) {
+			ki->kernel_offset.v = va - text;
+			ki->kernel_offset.set = true;
+		}
+	}
+}
+
 const struct arch_ops arch_x86_64_ops = {
 	.name = "x86_64",
 	.e_machine = EM_X86_64,
 	.init = x86_64_init,
 	.walk = x86_64_walk,
+	.debuginfo_defaults = x86_64_debuginfo_defaults,
 };

@@ -3,6 +3,7 @@
  */
 #include "kernel/kernel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel/vmcoreinfo.h"
@@ -38,9 +39,123 @@ static enum mdf_status check_phys_ranges(const struct kernel *k,
 	return MDF_OK;
 }
 
+/* -x: the vmlinux's answers under the note's (parsed into k->ki). */
+static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_input *in,
+				      uint16_t machine, const struct arch_seg_hint *hints,
+				      size_t nh, struct dwarf_facts *df, struct mdf_err *err)
+{
+	struct kinfo *dk = malloc(sizeof(*dk));
+	enum mdf_status st;
+
+	if (!dk)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", in->vmlinux_name);
+	kinfo_init(dk);
+	st = dwarf_info_kinfo(in->vmlinux, dk, df, err);
+	if (st != MDF_OK)
+		goto out;
+	if (df->machine != machine) {
+		st = mdf_err_set(err, MDF_ERR_RELEASE,
+				 "%s: a vmlinux for ELF machine %u, the dump is of machine %u",
+				 in->vmlinux_name, df->machine, machine);
+		goto out;
+	}
+	if (k->ki.osrelease[0] && dk->osrelease[0] && strcmp(k->ki.osrelease, dk->osrelease)) {
+		st = mdf_err_set(err, MDF_ERR_RELEASE,
+				 "%s: release %s, but the dump's is %s", in->vmlinux_name,
+				 dk->osrelease, k->ki.osrelease);
+		goto out;
+	}
+	if (k->ki.build_id[0] && dk->build_id[0] &&
+	    strncmp(k->ki.build_id, dk->build_id, strlen(dk->build_id))) {
+		st = mdf_err_set(err, MDF_ERR_RELEASE,
+				 "%s: build-id %s, but the dump's is %s (another build of %s)",
+				 in->vmlinux_name, dk->build_id, k->ki.build_id,
+				 dk->osrelease);
+		goto out;
+	}
+	/* The note's KERNELOFFSET, else the architecture's guess from the
+	 * image's PT_LOAD; symbols are moved by it. */
+	if (k->ki.kernel_offset.set) {
+		dk->kernel_offset = k->ki.kernel_offset;
+	} else if (df->have_text) {
+		arch_debuginfo_defaults(machine, dk, df->text, hints, nh);
+	}
+#define MOVE_SYM(ident, key)                                     \
+	if (dk->sym.ident.set && dk->kernel_offset.set)          \
+		dk->sym.ident.v += dk->kernel_offset.v;
+	KINFO_SYMBOLS(MOVE_SYM)
+#undef MOVE_SYM
+	if (df->have_l5_sym && dk->kernel_offset.set)
+		df->l5_sym += dk->kernel_offset.v;
+	if (dk->kernel_offset.set)
+		df->text += dk->kernel_offset.v;
+	/* The vmlinux's SYMBOL(mem_section) is the variable; the note's is
+	 * the roots array it points at (since 4.14): found in the dump. */
+	if (df->mem_section_is_ptr && !k->ki.sym.mem_section.set) {
+		df->mem_section_at = dk->sym.mem_section.v;
+		df->mem_section_pending = dk->sym.mem_section.set;
+		dk->sym.mem_section.set = false;
+	}
+	arch_debuginfo_defaults(machine, dk, df->text, NULL, 0);
+	vmcoreinfo_merge(dk, &k->ki);
+	k->ki = *dk;
+out:
+	free(dk);
+	return st;
+}
+
+/* -x: what only the dump's memory says, now that it can be read. */
+static enum mdf_status debuginfo_from_dump(struct kernel *k, const struct kernel_input *in,
+					   const struct dwarf_facts *df, const char *vm_release,
+					   struct mdf_err *err)
+{
+	struct kinfo *ki = &k->ki;
+	enum mdf_status st;
+
+	if (df->mem_section_pending) {
+		uint64_t roots;
+
+		st = readmem_u64(&k->rm, df->mem_section_at, &roots, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s: mem_section", in->name);
+		ki->sym.mem_section.v = roots;
+		ki->sym.mem_section.set = true;
+		/* NR_SECTION_ROOTS: a page of sections per root. */
+		if (!ki->len.mem_section.set && ki->size.mem_section.set &&
+		    ki->size.mem_section.v && ki->num.SECTION_SIZE_BITS.set &&
+		    k->arch.max_physmem_bits > ki->num.SECTION_SIZE_BITS.v) {
+			uint64_t per_root = k->page_size / ki->size.mem_section.v;
+			uint64_t nr = 1ULL << (k->arch.max_physmem_bits -
+					       ki->num.SECTION_SIZE_BITS.v);
+
+			ki->len.mem_section.v = per_root ? div_round_up(nr, per_root) : 0;
+			ki->len.mem_section.set = per_root != 0;
+			ki->num.MAX_PHYSMEM_BITS.v = k->arch.max_physmem_bits;
+			ki->num.MAX_PHYSMEM_BITS.set = true;
+		}
+	}
+	/* Without a note the release is checked against the dump's memory. */
+	if (!vm_release[0] && df->have_release_off && ki->sym.init_uts_ns.set && ki->osrelease[0]) {
+		char rel[sizeof(ki->osrelease)];
+
+		st = readmem_vaddr(&k->rm, ki->sym.init_uts_ns.v + df->release_off, rel,
+				   sizeof(rel) - 1, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s: init_uts_ns", in->name);
+		rel[sizeof(rel) - 1] = '\0';
+		if (strcmp(rel, ki->osrelease))
+			return mdf_err_set(err, MDF_ERR_RELEASE,
+					   "%s: release %s, but the dump's is %.64s",
+					   in->vmlinux_name, ki->osrelease, rel);
+	}
+	return MDF_OK;
+}
+
 enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 			    struct mdf_err *err)
 {
+	struct dwarf_facts df;
+	char note_release[sizeof(k->ki.osrelease)];
 	struct arch_seg_hint hints[64];
 	size_t nh = 0;
 	struct input_facts f;
@@ -59,6 +174,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	st = vmcoreinfo_parse(f.vmcoreinfo, f.vmcoreinfo_len, &k->ki, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
+	memcpy(note_release, k->ki.osrelease, sizeof(note_release));
 	k->page_size = k->ki.page_size.set ? k->ki.page_size.v : 4096;
 	if (k->page_size < 512 || k->page_size > (1 << 20) ||
 	    (k->page_size & (k->page_size - 1)))
@@ -75,6 +191,12 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		hints[nh].paddr = in->elf->loads[i].paddr;
 		hints[nh].size = in->elf->loads[i].memsz;
 		nh++;
+	}
+	memset(&df, 0, sizeof(df));
+	if (in->vmlinux) {
+		st = take_debuginfo(k, in, f.machine, hints, nh, &df, err);
+		if (st != MDF_OK)
+			return st;
 	}
 	st = arch_init(&k->arch, f.machine, &k->ki, hints, nh, err);
 	if (st == MDF_OK) {
@@ -94,6 +216,8 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		return st;
 	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
 			   k->have_arch ? &k->arch : NULL, k->page_size);
+	if (in->vmlinux && k->have_arch)
+		return debuginfo_from_dump(k, in, &df, note_release, err);
 	return MDF_OK;
 }
 

@@ -20,6 +20,7 @@
 #include "elf_info.h"
 #include "error.h"
 #include "input.h"
+#include "kernel/dwarf_info.h"
 #include "kernel/memmap.h"
 #include "kinfo.h"
 #include "readmem.h"
@@ -34,6 +35,9 @@ struct kernel_input {
 	const char *extra_vmcoreinfo;   /* -i FILE's text, or NULL: parsed */
 	size_t extra_len;               /* first, the input's note over it */
 	const char *extra_name;         /* FILE, for messages */
+	struct dwarf_info *vmlinux;     /* -x VMLINUX, or NULL: its answers
+					   lie under the note's */
+	const char *vmlinux_name;
 	bool need_arch;                 /* fail without address translation
 					   (else carry on: -d 0 and -d 1) */
 };
@@ -50,6 +54,12 @@ struct kernel {
 };
 
 /**
+ * With @in->vmlinux: what DWARF answers first (symbols moved by
+ * KERNELOFFSET, from the note or the kernel-image PT_LOAD), the note over
+ * it; then what only the dump holds: the mem_section pointer (4.14 on),
+ * and the release, checked against the vmlinux's.  A release or build-id
+ * that differs is MDF_ERR_RELEASE (exit status 2).
+ *
  * Parse the input's VMCOREINFO (none is allowed: an empty kinfo), check
  * PAGESIZE (and the kdump block size against it), pick the architecture
  * from the ELF machine or the kdump header's utsname, check that every

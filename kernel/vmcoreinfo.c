@@ -32,6 +32,7 @@ enum vi_group {
 	VI_G_LENGTH,
 	VI_G_NUMBER,
 	VI_G_CONFIG,
+	VI_G_SRCFILE,
 	VI_G_COUNT
 };
 
@@ -54,13 +55,15 @@ enum {
 	VI_N_LENGTH = 0 KINFO_LENGTHS(VI_ONE),
 	VI_N_NUMBER = 0 KINFO_NUMBERS(VI_ONE),
 	VI_N_CONFIG = 0 KINFO_CONFIGS(VI_ONE),
+	VI_N_SRCFILE = 0 KINFO_SRCFILES(VI_ONE),
 	VI_FIRST_SYMBOL = VI_N_PLAIN,
 	VI_FIRST_SIZE = VI_FIRST_SYMBOL + VI_N_SYMBOL,
 	VI_FIRST_OFFSET = VI_FIRST_SIZE + VI_N_SIZE,
 	VI_FIRST_LENGTH = VI_FIRST_OFFSET + VI_N_OFFSET,
 	VI_FIRST_NUMBER = VI_FIRST_LENGTH + VI_N_LENGTH,
 	VI_FIRST_CONFIG = VI_FIRST_NUMBER + VI_N_NUMBER,
-	VI_N_ENTS = VI_FIRST_CONFIG + VI_N_CONFIG,
+	VI_FIRST_SRCFILE = VI_FIRST_CONFIG + VI_N_CONFIG,
+	VI_N_ENTS = VI_FIRST_SRCFILE + VI_N_SRCFILE,
 };
 #undef VI_ONE
 
@@ -73,6 +76,7 @@ KINFO_OFFSETS(VI_FITS)
 KINFO_LENGTHS(VI_FITS)
 KINFO_NUMBERS(VI_FITS)
 KINFO_CONFIGS(VI_FITS)
+KINFO_SRCFILES(VI_FITS)
 #undef VI_FITS
 _Static_assert(sizeof(struct kinfo) < UINT32_MAX, "struct kinfo offsets fit");
 
@@ -87,6 +91,7 @@ _Static_assert(sizeof(struct kinfo) < UINT32_MAX, "struct kinfo offsets fit");
 #define VI_LEN(ident, key) VI_ENT(VI_T_DEC, len, ident, key)
 #define VI_NUM(ident, key) VI_ENT(VI_T_NUM, num, ident, key)
 #define VI_CFG(ident, key) VI_ENT(VI_T_BOOL, config, ident, key)
+#define VI_SRC(ident, key) VI_ENT(VI_T_STR, srcfile, ident, key)
 
 static const struct vi_ent vi_ents[VI_N_ENTS] = {
 	VI_PLAIN("OSRELEASE", VI_T_STR, osrelease)
@@ -100,6 +105,7 @@ static const struct vi_ent vi_ents[VI_N_ENTS] = {
 	KINFO_LENGTHS(VI_LEN)
 	KINFO_NUMBERS(VI_NUM)
 	KINFO_CONFIGS(VI_CFG)
+	KINFO_SRCFILES(VI_SRC)
 };
 
 #undef VI_FSIZE
@@ -111,6 +117,7 @@ static const struct vi_ent vi_ents[VI_N_ENTS] = {
 #undef VI_LEN
 #undef VI_NUM
 #undef VI_CFG
+#undef VI_SRC
 
 struct vi_group_desc {
 	char prefix[8];
@@ -127,6 +134,7 @@ static const struct vi_group_desc vi_groups[VI_G_COUNT] = {
 	[VI_G_LENGTH] = { "LENGTH(", ")", 7, 1, VI_FIRST_LENGTH, VI_N_LENGTH },
 	[VI_G_NUMBER] = { "NUMBER(", ")", 7, 1, VI_FIRST_NUMBER, VI_N_NUMBER },
 	[VI_G_CONFIG] = { "CONFIG_", "", 7, 0, VI_FIRST_CONFIG, VI_N_CONFIG },
+	[VI_G_SRCFILE] = { "SRCFILE(", ")", 8, 1, VI_FIRST_SRCFILE, VI_N_SRCFILE },
 };
 
 void kinfo_init(struct kinfo *ki)
@@ -615,6 +623,42 @@ bool vmcoreinfo_lookup(const struct kinfo *ki, const char *key, uint64_t *ret)
 		return true;
 	}
 	return false;
+}
+
+bool vmcoreinfo_set(struct kinfo *ki, const char *key, uint64_t v)
+{
+	const struct vi_ent *e = vi_find(key, strlen(key));
+	char *field;
+
+	if (!e)
+		return false;
+	field = (char *)ki + e->off;
+	switch ((enum vi_type)e->type) {
+	case VI_T_STR:
+	case VI_T_HEXSTR:
+		return false;
+	case VI_T_DEC:
+	case VI_T_HEX:
+		((struct kinfo_u64 *)(void *)field)->v = v;
+		((struct kinfo_u64 *)(void *)field)->set = true;
+		return true;
+	case VI_T_NUM:
+		((struct kinfo_s64 *)(void *)field)->v = (int64_t)v;
+		((struct kinfo_s64 *)(void *)field)->set = true;
+		return true;
+	case VI_T_BOOL:
+		*(bool *)(void *)field = v != 0;
+		return true;
+	}
+	return false;
+}
+
+void vmcoreinfo_merge(struct kinfo *dst, const struct kinfo *src)
+{
+	for (size_t i = 0; i < VI_N_ENTS; i++)
+		if (vi_present(&vi_ents[i], src))
+			memcpy((char *)dst + vi_ents[i].off, (const char *)src + vi_ents[i].off,
+			       vi_ents[i].size);
 }
 
 size_t vmcoreinfo_count_set(const struct kinfo *ki)

@@ -15,6 +15,7 @@
  *   LENGTH(mem_section)=4096          decimal
  *   NUMBER(phys_base)=-322961408      signed decimal ("%ld"), or 0x hex
  *   CONFIG_X86_PAE=y
+ *   SRCFILE(pud_t)=arch/x86/include/asm/pgtable_types.h   (-g only)
  *
  * The names known inside SYMBOL(), SIZE(), ... and after CONFIG_ are the
  * X-macro lists of kinfo.h; this module generates its tables from them.
@@ -45,7 +46,9 @@
 	     KINFO_OFFSETS(VMCOREINFO_X_LINE_MAX)                    \
 	     KINFO_LENGTHS(VMCOREINFO_X_LINE_MAX)                    \
 	     KINFO_NUMBERS(VMCOREINFO_X_LINE_MAX)                    \
-	     KINFO_CONFIGS(VMCOREINFO_X_LINE_MAX))
+	     KINFO_CONFIGS(VMCOREINFO_X_LINE_MAX)                    \
+	     KINFO_SRCFILES(VMCOREINFO_SRCFILE_LINE_MAX))
+#define VMCOREINFO_SRCFILE_LINE_MAX(ident, key) +(sizeof(key) + 12 + KINFO_SRCFILE_MAX)
 
 /** Set every field of @ki to "not present" (all bytes zero). */
 void kinfo_init(struct kinfo *ki);
@@ -124,6 +127,20 @@ enum mdf_status vmcoreinfo_format(const struct kinfo *ki, char *buf,
  */
 bool vmcoreinfo_lookup(const struct kinfo *ki, const char *key,
 		       uint64_t *ret);
+
+/**
+ * Set one numeric field by its key, spelled as for vmcoreinfo_lookup()
+ * (NUMBER() takes the int64_t bit pattern).  False if the key is unknown
+ * or a string key.
+ */
+bool vmcoreinfo_set(struct kinfo *ki, const char *key, uint64_t v);
+
+/**
+ * Every field present in @src overwrites its field in @dst; the rest of
+ * @dst stays.  How a second source is laid under the note: merge the
+ * note over it.
+ */
+void vmcoreinfo_merge(struct kinfo *dst, const struct kinfo *src);
 
 /**
  * Number of present fields in @ki: numeric fields with .set, non-empty

@@ -400,16 +400,36 @@ static void unsupported(void)
 	/* --split and --reassemble are provided: see test_split.c. */
 	T_REJECT(MDF_ERR_ARG, "--split cannot be combined with -F",
 		 "-d", "31", "-F", "--split", "in", "o1", "o2");
-	T_REJECT(MDF_ERR_NOTSUPP, "option -x is not supported by this makedumpfile",
-		 "-x", "vmlinux", "in", "out");
-	T_REJECT(MDF_ERR_NOTSUPP, "option -g is not supported by this makedumpfile",
-		 "-g", "vmcoreinfo.txt", "-x", "vmlinux");
 	OK("-i", "vmcoreinfo.txt", "in", "out");  /* VMCOREINFO from a file */
 	T_EQ_STR(o.vmcoreinfo_file, "vmcoreinfo.txt");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
 		 "-e", "in", "out");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
 		 "-X", "in", "out");
+}
+
+/* -x VMLINUX with a dump; -g FILE -x VMLINUX alone (as upstream). */
+static void debuginfo(void)
+{
+	static const char *const g_alone =
+		"-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
+		"--dry-run, --split, --dump-dmesg or --mem-usage";
+
+	OK("-x", "vmlinux", "-d", "31", "in", "out");
+	T_EQ_STR(o.vmlinux, "vmlinux");
+	T_EQ_U64(o.action, MDF_ACT_DUMP);
+	OK("-g", "vmcoreinfo.txt", "-x", "vmlinux");
+	T_EQ_U64(o.action, MDF_ACT_GENERATE);
+	T_EQ_STR(o.generate_file, "vmcoreinfo.txt");
+	T_EQ_STR(o.vmlinux, "vmlinux");
+	T_REJECT(MDF_ERR_ARG, "-g needs -x VMLINUX", "-g", "vmcoreinfo.txt");
+	T_REJECT(MDF_ERR_ARG, "-g takes no VMCORE or DUMPFILE: makedumpfile -g FILE -x VMLINUX",
+		 "-g", "vi.txt", "-x", "vmlinux", "in");
+	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-d", "31");
+	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-c");
+	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-i", "f");
+	T_REJECT(MDF_ERR_ARG, "-i and -x cannot be combined: each gives the VMCOREINFO",
+		 "-i", "f", "-x", "vmlinux", "in", "out");
 }
 
 /* --mem-usage VMCORE: level 31, one operand, nothing that writes. */
@@ -526,6 +546,7 @@ int main(void)
 	T_RUN(flags_and_files);
 	T_RUN(help_version);
 	T_RUN(unsupported);
+	T_RUN(debuginfo);
 	T_RUN(mem_usage);
 	T_RUN(unknown);
 	T_RUN(operands);

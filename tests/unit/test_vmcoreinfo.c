@@ -588,6 +588,38 @@ static void t_merge(void)
 	T_EQ_U64(vmcoreinfo_count_set(&ki), 3);
 }
 
+/* vmcoreinfo_merge(): what the note has wins, the rest stays;
+ * vmcoreinfo_set() by key; SRCFILE() is a string key. */
+static void t_merge_set_srcfile(void)
+{
+	static const char dwarf[] = "SIZE(page)=56\nOFFSET(vm_struct.addr)=8\n"
+				    "SRCFILE(pud_t)=arch/x86/include/asm/pgtable_types.h\n";
+	static const char note[] = "OSRELEASE=6.1.0-57-amd64\nSIZE(page)=64\n";
+	struct kinfo dk, nk;
+	struct mdf_err err;
+	uint64_t v = 0;
+
+	mdf_err_clear(&err);
+	kinfo_init(&dk);
+	kinfo_init(&nk);
+	T_OK(vmcoreinfo_parse(dwarf, sizeof(dwarf) - 1, &dk, &err), &err);
+	T_EQ_STR(dk.srcfile.pud_t, "arch/x86/include/asm/pgtable_types.h");
+	T_OK(vmcoreinfo_parse(note, sizeof(note) - 1, &nk, &err), &err);
+	vmcoreinfo_merge(&dk, &nk);
+	T_EQ_U64(dk.size.page.v, 64);
+	T_EQ_U64(dk.off.vm_struct_addr.v, 8);
+	T_EQ_STR(dk.osrelease, "6.1.0-57-amd64");
+	T_EQ_STR(dk.srcfile.pud_t, "arch/x86/include/asm/pgtable_types.h");
+	T_EQ_U64(vmcoreinfo_count_set(&dk), 4);
+	T_ASSERT(vmcoreinfo_set(&dk, "NUMBER(PG_lru)", 4));
+	T_ASSERT(vmcoreinfo_set(&dk, "NUMBER(phys_base)", (uint64_t)-322961408LL));
+	T_ASSERT(dk.num.phys_base.set && dk.num.phys_base.v == -322961408LL);
+	T_ASSERT(vmcoreinfo_lookup(&dk, "NUMBER(PG_lru)", &v) && v == 4);
+	T_ASSERT(!vmcoreinfo_set(&dk, "OSRELEASE", 1));
+	T_ASSERT(!vmcoreinfo_set(&dk, "SRCFILE(pud_t)", 1));
+	T_ASSERT(!vmcoreinfo_set(&dk, "NUMBER(no_such)", 1));
+}
+
 static void t_lookup(void)
 {
 	struct kinfo ki;
@@ -787,6 +819,7 @@ int main(void)
 	T_RUN(t_duplicates_last_wins);
 	T_RUN(t_string_limits);
 	T_RUN(t_merge);
+	T_RUN(t_merge_set_srcfile);
 	T_RUN(t_lookup);
 	T_RUN(t_format_limits);
 	T_RUN(t_format_max);

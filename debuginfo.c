@@ -1,0 +1,85 @@
+/*
+ * debuginfo.c - -g FILE -x VMLINUX (debuginfo.h).
+ */
+#include "debuginfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "kernel/dwarf_info.h"
+#include "kernel/vmcoreinfo.h"
+#include "util.h"
+
+#ifndef EM_S390
+#define EM_S390 22
+#endif
+#ifndef EM_X86_64
+#define EM_X86_64 62
+#endif
+
+/* PAGESIZE: DWARF does not know it.  x86_64 and s390x have 4 KiB pages
+ * only; elsewhere the host's, as upstream. */
+static uint64_t generate_page_size(uint16_t machine)
+{
+	long ps;
+
+	if (machine == EM_X86_64 || machine == EM_S390)
+		return 4096;
+	ps = sysconf(_SC_PAGESIZE);
+	return ps > 0 ? (uint64_t)ps : 4096;
+}
+
+enum mdf_status debuginfo_generate(struct mdf_ctx *ctx)
+{
+	const char *out = ctx->opts.generate_file;
+	struct dwarf_info *di = NULL;
+	struct dwarf_facts df;
+	struct kinfo *ki = malloc(sizeof(*ki));
+	char *text = malloc(VMCOREINFO_TEXT_MAX);
+	size_t len = 0;
+	enum mdf_status st;
+	int fd;
+
+	if (!ki || !text) {
+		st = mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "%s: out of memory", out);
+		goto done;
+	}
+	kinfo_init(ki);
+	st = dwarf_info_open(ctx->opts.vmlinux, &di, &ctx->err);
+	if (st == MDF_OK)
+		st = dwarf_info_kinfo(di, ki, &df, &ctx->err);
+	if (st != MDF_OK)
+		goto done;
+	if (!ki->osrelease[0]) {
+		st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				 "%s: no release string: init_uts_ns or struct new_utsname is missing",
+				 ctx->opts.vmlinux);
+		goto done;
+	}
+	ki->page_size.v = generate_page_size(df.machine);
+	ki->page_size.set = true;
+	st = vmcoreinfo_format(ki, text, VMCOREINFO_TEXT_MAX, &len, &ctx->err);
+	if (st != MDF_OK)
+		goto done;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		st = mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "cannot create %s", out);
+		goto done;
+	}
+	st = util_write_full(fd, text, len, &ctx->err);
+	if (close(fd) != 0 && st == MDF_OK)
+		st = mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "%s: close", out);
+	if (st != MDF_OK)
+		st = mdf_err_push(&ctx->err, "%s", out);
+	else
+		pi_vmcoreinfo_saved(&ctx->pr, out);
+done:
+	dwarf_info_close(di);
+	free(text);
+	free(ki);
+	return st;
+}

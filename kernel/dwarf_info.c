@@ -1,0 +1,813 @@
+/*
+ * dwarf_info.c - a debug vmlinux's answers to the kinfo vocabulary
+ * (dwarf_info.h), through libelf and libdw.
+ */
+#include "kernel/dwarf_info.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "kernel/vmcoreinfo.h"
+#include "util.h"
+
+struct dwarf_info {
+	const char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+};
+
+/* ---- the wanted names ---- */
+
+/* What a name is wanted as. */
+enum {
+	DW_W_TYPE = 1 << 0,     /* struct, union or enum of that name */
+	DW_W_TYPEDEF = 1 << 1,  /* typedef of that name */
+	DW_W_VAR = 1 << 2,      /* a variable */
+};
+
+struct dw_want {
+	char name[48];
+	uint8_t kinds;          /* DW_W_* wanted */
+	uint8_t found;          /* DW_W_* found */
+	bool var_bounded;       /* the variable found has an array bound */
+	Dwarf_Off type_off, typedef_off, var_off;
+};
+
+/* Open addressing over a power-of-two table; the names are few (~120). */
+#define DW_WANT_SLOTS 512
+
+struct dw_wants {
+	struct dw_want w[DW_WANT_SLOTS];
+	bool used[DW_WANT_SLOTS];
+	size_t n, open;         /* names, names with kinds not all found */
+};
+
+static uint32_t dw_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static struct dw_want *dw_want_find(struct dw_wants *ws, const char *name, size_t n)
+{
+	if (n >= sizeof(ws->w[0].name))
+		return NULL;
+	for (uint32_t i = dw_hash(name, n);; i++) {
+		size_t slot = i & (DW_WANT_SLOTS - 1);
+
+		if (!ws->used[slot])
+			return NULL;
+		if (!strncmp(ws->w[slot].name, name, n) && ws->w[slot].name[n] == '\0')
+			return &ws->w[slot];
+	}
+}
+
+static void dw_want_add(struct dw_wants *ws, const char *name, size_t n, uint8_t kinds)
+{
+	struct dw_want *w = dw_want_find(ws, name, n);
+
+	if (n == 0 || n >= sizeof(ws->w[0].name))
+		return;
+	if (!w) {
+		if (ws->n >= DW_WANT_SLOTS / 2)
+			return; /* never with the kinfo lists: checked by the unit test */
+		uint32_t i = dw_hash(name, n);
+
+		while (ws->used[i & (DW_WANT_SLOTS - 1)])
+			i++;
+		w = &ws->w[i & (DW_WANT_SLOTS - 1)];
+		ws->used[i & (DW_WANT_SLOTS - 1)] = true;
+		memcpy(w->name, name, n);
+		w->name[n] = '\0';
+		ws->n++;
+		ws->open++;
+	}
+	w->kinds |= kinds;
+}
+
+/* A name is done when its variable (if wanted) and its type - tagged or
+ * typedef, either will do - (if wanted) are found. */
+static bool dw_want_done(const struct dw_want *w)
+{
+	uint8_t types = DW_W_TYPE | DW_W_TYPEDEF;
+
+	if ((w->kinds & DW_W_VAR) && !(w->found & DW_W_VAR))
+		return false;
+	return !(w->kinds & types) || (w->found & types);
+}
+
+static void dw_want_found(struct dw_wants *ws, struct dw_want *w, uint8_t kind)
+{
+	bool was_open = !dw_want_done(w);
+
+	w->found |= kind;
+	if (was_open && dw_want_done(w))
+		ws->open--;
+}
+
+/*
+ * NUMBER() keys that are enumerators, with the enum that holds them: the
+ * name alone is not enough, since 6.10's enum pagetype reused PG_slab,
+ * PG_buddy and PG_hugetlb as masks (kernel commit 46df8e73a4a3 "mm: free
+ * up PG_slab") while enum pageflags holds bit numbers.
+ */
+static const struct {
+	const char *key, *enum_name;
+} dw_enum_keys[] = {
+	{ "PG_lru", "pageflags" },
+	{ "PG_private", "pageflags" },
+	{ "PG_head", "pageflags" },
+	{ "PG_swapcache", "pageflags" },
+	{ "PG_swapbacked", "pageflags" },
+	{ "PG_slab", "pageflags" },
+	{ "PG_buddy", "pageflags" },
+	{ "PG_hwpoison", "pageflags" },
+	{ "PG_hugetlb", "pageflags" },
+	{ "PG_offline", "pageflags" },
+	{ "NR_FREE_PAGES", "zone_stat_item" },
+	{ "N_ONLINE", "node_states" },
+	{ "HUGETLB_PAGE_DTOR", "compound_dtor_id" },
+};
+
+/*
+ * LENGTH() keys that are not "variable" or "struct.member": the kernel
+ * writes the size of dev_printk_info's two strings under these names
+ * (kernel/printk/printk.c, 5.10).
+ */
+static const struct {
+	const char *key, *path;
+} dw_length_alias[] = {
+	{ "printk_info_subsystem", "dev_printk_info.subsystem" },
+	{ "printk_info_device", "dev_printk_info.device" },
+};
+
+static const char *dw_length_path(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dw_length_alias); i++)
+		if (!strcmp(dw_length_alias[i].key, key))
+			return dw_length_alias[i].path;
+	return key;
+}
+
+/* "type.member": want the type. */
+static void dw_want_path(struct dw_wants *ws, const char *path)
+{
+	const char *dot = strchr(path, '.');
+
+	if (dot)
+		dw_want_add(ws, path, (size_t)(dot - path), DW_W_TYPE | DW_W_TYPEDEF);
+	else
+		dw_want_add(ws, path, strlen(path), DW_W_VAR);
+}
+
+#define DW_WANT_SIZE(ident, key) \
+	dw_want_add(ws, key, sizeof(key) - 1, DW_W_TYPE | DW_W_TYPEDEF);
+#define DW_WANT_OFFSET(ident, key) dw_want_path(ws, key);
+#define DW_WANT_LENGTH(ident, key) dw_want_path(ws, dw_length_path(key));
+#define DW_WANT_SRCFILE(ident, key) dw_want_add(ws, key, sizeof(key) - 1, DW_W_TYPEDEF);
+
+static void dw_wants_kinfo(struct dw_wants *ws)
+{
+	KINFO_SIZES(DW_WANT_SIZE)
+	KINFO_OFFSETS(DW_WANT_OFFSET)
+	KINFO_LENGTHS(DW_WANT_LENGTH)
+	KINFO_SRCFILES(DW_WANT_SRCFILE)
+	for (size_t i = 0; i < ARRAY_SIZE(dw_enum_keys); i++)
+		dw_want_add(ws, dw_enum_keys[i].enum_name, strlen(dw_enum_keys[i].enum_name),
+			    DW_W_TYPE);
+	/* The release string's place in init_uts_ns, and the mem_section
+	 * variable's type. */
+	dw_want_add(ws, "uts_namespace", 13, DW_W_TYPE);
+	dw_want_add(ws, "new_utsname", 11, DW_W_TYPE);
+	dw_want_add(ws, "mem_section", 11, DW_W_VAR);
+}
+
+#undef DW_WANT_SIZE
+#undef DW_WANT_OFFSET
+#undef DW_WANT_LENGTH
+#undef DW_WANT_SRCFILE
+
+/* ---- the pass over the compilation units ---- */
+
+static bool dw_is_decl(Dwarf_Die *die)
+{
+	bool flag = false;
+	Dwarf_Attribute a;
+
+	if (dwarf_attr(die, DW_AT_declaration, &a))
+		(void)dwarf_formflag(&a, &flag);
+	return flag;
+}
+
+/* The array bound of @type (typedefs and qualifiers peeled), if any. */
+static bool dw_array_len(Dwarf_Die *type, uint64_t *len_ret)
+{
+	Dwarf_Die t, sub;
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+
+	if (dwarf_peel_type(type, &t) != 0 || dwarf_tag(&t) != DW_TAG_array_type)
+		return false;
+	if (dwarf_child(&t, &sub) != 0 || dwarf_tag(&sub) != DW_TAG_subrange_type)
+		return false;
+	if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &v) == 0) {
+		*len_ret = v;
+		return true;
+	}
+	if (dwarf_attr(&sub, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &v) == 0 &&
+	    v != UINT64_MAX) {
+		Dwarf_Word lo = 0;
+
+		if (dwarf_attr(&sub, DW_AT_lower_bound, &a))
+			(void)dwarf_formudata(&a, &lo);
+		if (v + 1 < lo)
+			return false;
+		*len_ret = v + 1 - lo;
+		return true;
+	}
+	return false;
+}
+
+static bool dw_type_of(Dwarf_Die *die, Dwarf_Die *type_ret)
+{
+	Dwarf_Attribute a;
+
+	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type_ret);
+}
+
+static void dw_visit(struct dw_wants *ws, Dwarf_Die *die)
+{
+	int tag = dwarf_tag(die);
+	uint8_t kind;
+
+	switch (tag) {
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		kind = DW_W_TYPE;
+		break;
+	case DW_TAG_typedef:
+		kind = DW_W_TYPEDEF;
+		break;
+	case DW_TAG_variable:
+		kind = DW_W_VAR;
+		break;
+	default:
+		return;
+	}
+	const char *name = dwarf_diename(die);
+
+	if (!name)
+		return;
+	struct dw_want *w = dw_want_find(ws, name, strlen(name));
+
+	if (!w || !(w->kinds & kind))
+		return;
+	if (kind == DW_W_VAR) {
+		/* The first variable DIE of the name, replaced by one with an
+		 * array bound ("extern T x[];" has none). */
+		Dwarf_Die type;
+		uint64_t len;
+		bool bounded = dw_type_of(die, &type) && dw_array_len(&type, &len);
+
+		if ((w->found & DW_W_VAR) && (w->var_bounded || !bounded))
+			return;
+		w->var_off = dwarf_dieoffset(die);
+		w->var_bounded = bounded;
+		if (!(w->found & DW_W_VAR))
+			dw_want_found(ws, w, DW_W_VAR);
+		return;
+	}
+	if ((w->found & kind) || dw_is_decl(die))
+		return;
+	if (kind == DW_W_TYPE)
+		w->type_off = dwarf_dieoffset(die);
+	else
+		w->typedef_off = dwarf_dieoffset(die);
+	dw_want_found(ws, w, kind);
+}
+
+/* The bytes of section @name inside libelf's map of the file, or NULL. */
+static const uint8_t *dw_section_map(struct dwarf_info *di, const char *name, size_t *len_ret)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(di->elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || !(n = elf_strptr(di->elf, shstrndx, sh.sh_name)) ||
+		    strcmp(n, name))
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_buf)
+			return NULL;
+		*len_ret = d->d_size;
+		return d->d_buf;
+	}
+	return NULL;
+}
+
+/* Give back the pages of .debug_info the pass has left behind: the file
+ * is mapped, and every page it touched would stay in the RSS (174 MB of
+ * the 6.1 vmlinux).  The few DIEs looked at later fault back in. */
+#define DW_DROP_STEP (8u << 20)
+
+static void dw_drop_behind(const uint8_t *base, size_t len, uint64_t done, uint64_t *dropped)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+
+	if (!base || done > len || done - *dropped < DW_DROP_STEP)
+		return;
+	lo = ((uintptr_t)base + *dropped + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)base + done) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	*dropped = done;
+}
+
+/* One pass over the top-level DIEs of every unit, until all is found. */
+static enum mdf_status dw_scan(struct dwarf_info *di, struct dw_wants *ws,
+			       struct mdf_err *err)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, die;
+	uint8_t unit_type;
+	Dwarf_Half version;
+	size_t info_len = 0;
+	const uint8_t *info = dw_section_map(di, ".debug_info", &info_len);
+	uint64_t dropped = 0;
+	int r;
+
+	while (ws->open > 0 &&
+	       (r = dwarf_get_units(di->dw, cu, &cu, &version, &unit_type, &cudie, NULL)) == 0) {
+		dw_drop_behind(info, info_len, dwarf_dieoffset(&cudie), &dropped);
+		if (dwarf_child(&cudie, &die) != 0)
+			continue;
+		do {
+			dw_visit(ws, &die);
+		} while ((r = dwarf_siblingof(&die, &die)) == 0);
+		if (r < 0)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: DWARF: %s", di->path,
+					   dwarf_errmsg(-1));
+	}
+	return MDF_OK;
+}
+
+/* ---- answers ---- */
+
+static bool dw_die(struct dwarf_info *di, Dwarf_Off off, Dwarf_Die *ret)
+{
+	return dwarf_offdie(di->dw, off, ret) != NULL;
+}
+
+/* The struct (or union, enum) named @name, else its typedef, peeled. */
+static bool dw_named_type(struct dwarf_info *di, struct dw_wants *ws, const char *name,
+			  size_t n, Dwarf_Die *ret)
+{
+	struct dw_want *w = dw_want_find(ws, name, n);
+	Dwarf_Die t;
+
+	if (!w)
+		return false;
+	if (w->found & DW_W_TYPE)
+		return dw_die(di, w->type_off, ret);
+	if ((w->found & DW_W_TYPEDEF) && dw_die(di, w->typedef_off, &t))
+		return dwarf_peel_type(&t, ret) == 0;
+	return false;
+}
+
+static bool dw_member_loc(Dwarf_Die *m, uint64_t *off_ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		*off_ret = 0; /* union members */
+		return true;
+	}
+	if (dwarf_formudata(&a, &v) != 0)
+		return false; /* a location expression: not in C */
+	*off_ret = v;
+	return true;
+}
+
+/* Member @name of struct/union @type, searched through anonymous
+ * members, its offset added to *off. */
+static bool dw_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype)
+{
+	Dwarf_Die t, m;
+
+	if (dwarf_peel_type(type, &t) != 0)
+		return false;
+	if (dwarf_tag(&t) != DW_TAG_structure_type && dwarf_tag(&t) != DW_TAG_union_type)
+		return false;
+	if (dwarf_child(&t, &m) != 0)
+		return false;
+	do {
+		uint64_t moff;
+		const char *mn;
+
+		if (dwarf_tag(&m) != DW_TAG_member || !dw_member_loc(&m, &moff))
+			continue;
+		mn = dwarf_diename(&m);
+		if (mn && !strcmp(mn, name)) {
+			*off += moff;
+			return dw_type_of(&m, mtype);
+		}
+		if (!mn) {
+			Dwarf_Die anon;
+			uint64_t sub = 0;
+
+			if (dw_type_of(&m, &anon) && dw_member(&anon, name, &sub, mtype)) {
+				*off += moff + sub;
+				return true;
+			}
+		}
+	} while (dwarf_siblingof(&m, &m) == 0);
+	return false;
+}
+
+/* "type.member": its offset and type. */
+static bool dw_path(struct dwarf_info *di, struct dw_wants *ws, const char *path,
+		    uint64_t *off_ret, Dwarf_Die *mtype)
+{
+	const char *dot = strchr(path, '.');
+	Dwarf_Die t;
+
+	if (!dot || !dw_named_type(di, ws, path, (size_t)(dot - path), &t))
+		return false;
+	*off_ret = 0;
+	return dw_member(&t, dot + 1, off_ret, mtype);
+}
+
+static bool dw_size(struct dwarf_info *di, struct dw_wants *ws, const char *name,
+		    uint64_t *ret)
+{
+	Dwarf_Die t;
+	Dwarf_Word sz;
+
+	if (!dw_named_type(di, ws, name, strlen(name), &t) || dwarf_aggregate_size(&t, &sz) != 0)
+		return false;
+	*ret = sz;
+	return true;
+}
+
+static bool dw_length(struct dwarf_info *di, struct dw_wants *ws, const char *key,
+		      uint64_t *ret)
+{
+	const char *path = dw_length_path(key);
+	Dwarf_Die d, t;
+	uint64_t off;
+
+	if (strchr(path, '.'))
+		return dw_path(di, ws, path, &off, &t) && dw_array_len(&t, ret);
+	struct dw_want *w = dw_want_find(ws, path, strlen(path));
+
+	return w && (w->found & DW_W_VAR) && dw_die(di, w->var_off, &d) && dw_type_of(&d, &t) &&
+	       dw_array_len(&t, ret);
+}
+
+static bool dw_enumerator(struct dwarf_info *di, struct dw_wants *ws, const char *enum_name,
+			  const char *name, int64_t *ret)
+{
+	Dwarf_Die t, e;
+
+	if (!dw_named_type(di, ws, enum_name, strlen(enum_name), &t) ||
+	    dwarf_tag(&t) != DW_TAG_enumeration_type || dwarf_child(&t, &e) != 0)
+		return false;
+	do {
+		const char *n = dwarf_diename(&e);
+		Dwarf_Attribute a;
+		Dwarf_Sword sv;
+		Dwarf_Word uv;
+
+		if (dwarf_tag(&e) != DW_TAG_enumerator || !n || strcmp(n, name))
+			continue;
+		if (!dwarf_attr(&e, DW_AT_const_value, &a))
+			return false;
+		if (dwarf_whatform(&a) == DW_FORM_sdata) {
+			if (dwarf_formsdata(&a, &sv) != 0)
+				return false;
+			*ret = sv;
+		} else {
+			if (dwarf_formudata(&a, &uv) != 0)
+				return false;
+			*ret = (int64_t)uv;
+		}
+		return true;
+	} while (dwarf_siblingof(&e, &e) == 0);
+	return false;
+}
+
+static bool dw_srcfile(struct dwarf_info *di, struct dw_wants *ws, const char *name,
+		       char *buf, size_t cap)
+{
+	struct dw_want *w = dw_want_find(ws, name, strlen(name));
+	Dwarf_Die d;
+	const char *f;
+
+	if (!w || !(w->found & DW_W_TYPEDEF) || !dw_die(di, w->typedef_off, &d))
+		return false;
+	f = dwarf_decl_file(&d);
+	if (!f)
+		return false;
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	if (strlen(f) >= cap || strchr(f, '\n'))
+		return false;
+	strcpy(buf, f);
+	return true;
+}
+
+/* ---- ELF: symbols, build-id, section bytes ---- */
+
+bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
+		       uint64_t *size_ret)
+{
+	Elf_Scn *scn = NULL;
+	bool found = false;
+
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
+				continue;
+			n = elf_strptr(di->elf, sh.sh_link, s.st_name);
+			if (!n || strcmp(n, name))
+				continue;
+			/* A global wins over a local of the same name. */
+			if (found && GELF_ST_BIND(s.st_info) != STB_GLOBAL)
+				continue;
+			*addr_ret = s.st_value;
+			if (size_ret)
+				*size_ret = s.st_size;
+			found = true;
+			if (GELF_ST_BIND(s.st_info) == STB_GLOBAL)
+				return true;
+		}
+	}
+	return found;
+}
+
+/* Every SYMBOL() of kinfo.h in one walk of the symbol table. */
+#define DW_SYM_SLOT(ident, key) { key, offsetof(struct kinfo, sym.ident) },
+static const struct {
+	const char *name;
+	size_t off;
+} dw_syms[] = { KINFO_SYMBOLS(DW_SYM_SLOT) };
+#undef DW_SYM_SLOT
+
+static void dw_symbols(struct dwarf_info *di, struct kinfo *ki)
+{
+	bool global[ARRAY_SIZE(dw_syms)] = { false };
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			const char *n;
+
+			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(s.st_info) == STT_SECTION ||
+			    GELF_ST_TYPE(s.st_info) == STT_FILE)
+				continue;
+			n = elf_strptr(di->elf, sh.sh_link, s.st_name);
+			if (!n || !n[0])
+				continue;
+			for (size_t k = 0; k < ARRAY_SIZE(dw_syms); k++) {
+				struct kinfo_u64 *f =
+					(struct kinfo_u64 *)((char *)ki + dw_syms[k].off);
+
+				if (strcmp(n, dw_syms[k].name) || global[k])
+					continue;
+				if (f->set && GELF_ST_BIND(s.st_info) != STB_GLOBAL)
+					continue;
+				f->v = s.st_value;
+				f->set = true;
+				global[k] = GELF_ST_BIND(s.st_info) == STB_GLOBAL;
+			}
+		}
+	}
+}
+
+static void dw_build_id(struct dwarf_info *di, struct kinfo *ki)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		while (d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			const uint8_t *desc = (const uint8_t *)d->d_buf + desc_off;
+
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) ||
+			    nh.n_descsz == 0 || nh.n_descsz * 2 >= sizeof(ki->build_id))
+				continue;
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				snprintf(ki->build_id + 2 * i, 3, "%02x", desc[i]);
+			return;
+		}
+	}
+}
+
+/* @len bytes at link-time address @addr, from the section holding them. */
+static bool dw_read_image(struct dwarf_info *di, uint64_t addr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr > sh.sh_size || len > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		return pread(di->fd, buf, len, (off_t)(sh.sh_offset + (addr - sh.sh_addr))) ==
+		       (ssize_t)len;
+	}
+	return false;
+}
+
+/* ---- the whole kinfo ---- */
+
+#define DW_FILL_SIZE(ident, key) \
+	ki->size.ident.set |= dw_size(di, ws, key, &ki->size.ident.v);
+#define DW_FILL_OFFSET(ident, key) \
+	ki->off.ident.set |= dw_path(di, ws, key, &ki->off.ident.v, &t);
+#define DW_FILL_LENGTH(ident, key) \
+	ki->len.ident.set |= dw_length(di, ws, key, &ki->len.ident.v);
+#define DW_FILL_SRCFILE(ident, key) \
+	(void)dw_srcfile(di, ws, key, ki->srcfile.ident, sizeof(ki->srcfile.ident));
+
+static void dw_fill_numbers(struct dwarf_info *di, struct dw_wants *ws, struct kinfo *ki)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dw_enum_keys); i++) {
+		char key[64];
+		int64_t v;
+
+		if (!dw_enumerator(di, ws, dw_enum_keys[i].enum_name, dw_enum_keys[i].key, &v))
+			continue;
+		snprintf(key, sizeof(key), "NUMBER(%s)", dw_enum_keys[i].key);
+		(void)vmcoreinfo_set(ki, key, (uint64_t)v);
+	}
+	/* NUMBER(PG_head_mask) = 1UL << PG_head (kernel/crash_core.c, 4.8). */
+	if (ki->num.PG_head.set && ki->num.PG_head.v >= 0 && ki->num.PG_head.v < 63) {
+		ki->num.PG_head_mask.v = (int64_t)(1ULL << ki->num.PG_head.v);
+		ki->num.PG_head_mask.set = true;
+	}
+}
+
+enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
+				 struct dwarf_facts *facts_ret, struct mdf_err *err)
+{
+	struct dw_wants *ws = calloc(1, sizeof(*ws));
+	struct dwarf_facts facts;
+	enum mdf_status st;
+	GElf_Ehdr eh;
+	Dwarf_Die t;
+
+	if (!ws)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", di->path);
+	memset(&facts, 0, sizeof(facts));
+	if (gelf_getehdr(di->elf, &eh)) {
+		facts.machine = eh.e_machine;
+		facts.big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	}
+	dw_wants_kinfo(ws);
+	st = dw_scan(di, ws, err);
+	if (st != MDF_OK) {
+		free(ws);
+		return st;
+	}
+	dw_symbols(di, ki);
+	dw_build_id(di, ki);
+	KINFO_SIZES(DW_FILL_SIZE)
+	KINFO_OFFSETS(DW_FILL_OFFSET)
+	KINFO_LENGTHS(DW_FILL_LENGTH)
+	KINFO_SRCFILES(DW_FILL_SRCFILE)
+	dw_fill_numbers(di, ws, ki);
+
+	/* The release: init_uts_ns.name.release, in the image's bytes. */
+	uint64_t rel;
+
+	if (ki->sym.init_uts_ns.set && dw_path(di, ws, "new_utsname.release", &rel, &t)) {
+		uint64_t name_off = ki->off.uts_namespace_name.set ? ki->off.uts_namespace_name.v : 0;
+		char buf[sizeof(ki->osrelease)];
+
+		facts.have_release_off = true;
+		facts.release_off = name_off + rel;
+		if (dw_read_image(di, ki->sym.init_uts_ns.v + facts.release_off, buf,
+				  sizeof(buf) - 1)) {
+			buf[sizeof(buf) - 1] = '\0';
+			if (buf[0] && !strchr(buf, '\n'))
+				memcpy(ki->osrelease, buf, sizeof(buf));
+		}
+	}
+	struct dw_want *ms = dw_want_find(ws, "mem_section", 11);
+	Dwarf_Die d, mt, peeled;
+
+	if (ms && (ms->found & DW_W_VAR) && dw_die(di, ms->var_off, &d) && dw_type_of(&d, &mt) &&
+	    dwarf_peel_type(&mt, &peeled) == 0)
+		facts.mem_section_is_ptr = dwarf_tag(&peeled) == DW_TAG_pointer_type;
+	facts.have_text = dwarf_info_symbol(di, "_text", &facts.text, NULL);
+	facts.have_l5_sym = dwarf_info_symbol(di, "__pgtable_l5_enabled", &facts.l5_sym, NULL);
+	free(ws);
+	if (facts_ret)
+		*facts_ret = facts;
+	return MDF_OK;
+}
+
+#undef DW_FILL_SIZE
+#undef DW_FILL_OFFSET
+#undef DW_FILL_LENGTH
+#undef DW_FILL_SRCFILE
+
+/* ---- open, close ---- */
+
+enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
+				struct mdf_err *err)
+{
+	struct dwarf_info *di = calloc(1, sizeof(*di));
+
+	if (!di)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
+	di->path = path;
+	di->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (di->fd < 0) {
+		free(di);
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "%s: cannot open", path);
+	}
+	elf_version(EV_CURRENT);
+	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+	if (!di->elf || elf_kind(di->elf) != ELF_K_ELF) {
+		dwarf_info_close(di);
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: not an ELF file", path);
+	}
+	di->dw = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
+	if (!di->dw) {
+		dwarf_info_close(di);
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: no debugging information: a debug vmlinux "
+				   "(such as /usr/lib/debug/boot/vmlinux-RELEASE) is needed",
+				   path);
+	}
+	*ret = di;
+	return MDF_OK;
+}
+
+void dwarf_info_close(struct dwarf_info *di)
+{
+	if (!di)
+		return;
+	if (di->dw)
+		dwarf_end(di->dw);
+	if (di->elf)
+		elf_end(di->elf);
+	if (di->fd >= 0)
+		close(di->fd);
+	free(di);
+}

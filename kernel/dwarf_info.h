@@ -1,0 +1,80 @@
+/*
+ * dwarf_info.h - what a debug vmlinux says of its kernel (-x VMLINUX).
+ *
+ * libelf gives the symbol table, the build-id note and the bytes of the
+ * image's sections; libdw gives types, members, array bounds and
+ * enumerators.  The answers are the same struct kinfo the VMCOREINFO
+ * parser fills, keyed by the same X-macro lists (kinfo.h), so the rest of
+ * the program does not know where a value came from.
+ *
+ * Speed: one pass over the top-level DIEs of every compilation unit
+ * finds every wanted type, variable and enumerator by name (a hash of the
+ * wanted names); nested DIEs (function bodies, members of unwanted types)
+ * are skipped through DW_AT_sibling.  The pass stops early once every
+ * wanted name is found.  Upstream walks the whole DWARF once per key.
+ *
+ * Reads the vmlinux only: never the dump.  Addresses are link-time
+ * addresses; the caller relocates them by KERNELOFFSET.
+ */
+#ifndef MDF_DWARF_INFO_H
+#define MDF_DWARF_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kinfo.h"
+
+struct dwarf_info;
+
+/* Facts of the vmlinux beyond the VMCOREINFO vocabulary. */
+struct dwarf_facts {
+	uint16_t machine;            /* e_machine */
+	bool big_endian;
+	bool have_text;              /* _text, the image's first byte */
+	uint64_t text;
+	bool mem_section_is_ptr;     /* struct mem_section **mem_section
+				      * (SPARSEMEM_EXTREME since 4.14): the
+				      * symbol holds the roots' address */
+	bool have_l5_sym;            /* __pgtable_l5_enabled (x86_64, 4.17) */
+	uint64_t l5_sym;
+	bool have_release_off;       /* offset of the release string in */
+	uint64_t release_off;        /* init_uts_ns */
+	/* Filled by kernel_open(): the running address of the mem_section
+	 * pointer, still to be read from the dump. */
+	bool mem_section_pending;
+	uint64_t mem_section_at;
+};
+
+/**
+ * Open @path (an ELF file with DWARF).  Errors name @path: not found, not
+ * ELF, no DWARF ("no debugging information: a debug vmlinux, such as
+ * /usr/lib/debug/boot/vmlinux-RELEASE, is needed").
+ */
+enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
+				struct mdf_err *err) MDF_MUST_CHECK;
+
+void dwarf_info_close(struct dwarf_info *di);
+
+/**
+ * Fill @ki (kinfo_init()ed by the caller, or holding values to keep:
+ * fields found here overwrite) with every key of kinfo.h the vmlinux
+ * answers: OSRELEASE (the release string in init_uts_ns's bytes),
+ * BUILD-ID, SYMBOL at link-time addresses, SIZE, OFFSET (through
+ * anonymous structs and unions), LENGTH (arrays: variables and members),
+ * NUMBER (enumerators; PG_head_mask from PG_head), SRCFILE.  PAGESIZE is
+ * not in DWARF: left as it is.  @facts_ret may be NULL.
+ */
+enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
+				 struct dwarf_facts *facts_ret,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The link-time address of symbol @name (a function or an object), and
+ * its size when the symbol table says.  False if there is none.
+ */
+bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
+		       uint64_t *size_ret);
+
+#endif

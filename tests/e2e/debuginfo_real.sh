@@ -1,0 +1,90 @@
+#!/bin/bash
+# -g and -x with the real debug vmlinux of the 6.1 fixture (issue 15).
+# Opt-in like the crash test: runs when /var/tmp/mdf-dbg holds the vmlinux
+# or MDF_CRASH_TEST=1 (tests/lab/debug_vmlinux.sh fetches it, once).
+#  - -g: every key makedumpfile 1.7.2's -g writes, with its value (but
+#    LENGTH(node_data): 1.7.2 reads an "extern x[]" and writes 2^63-2, we
+#    write the definition's 1024, as the kernel's note does); every SIZE,
+#    OFFSET, LENGTH and NUMBER line equal to the fixture's note.
+#  - -x with the note: byte-identical to the plain run; -x on a copy whose
+#    note is gone: the same bitmaps (1.7.2 and HEAD fail there: KASLR).
+#  - a note of another release, or another build: exit status 2 (1.7.2
+#    checks only the release in the dump's memory, and takes a note whose
+#    OSRELEASE was changed).
+. "$(dirname "$0")/../lib/lib.sh"
+VMLINUX=${MDF_DEBUG_VMLINUX:-${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-6.1.0-57-amd64}
+if [ ! -s "$VMLINUX" ] && [ "${MDF_CRASH_TEST:-0}" = 1 ]; then
+	VMLINUX=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh") || VMLINUX=""
+fi
+if [ ! -s "$VMLINUX" ]; then
+	skip "debuginfo-real" "no debug vmlinux (MDF_CRASH_TEST=1 fetches it: tests/lab/debug_vmlinux.sh)"
+	exit 0
+fi
+vm=$(vmcore fx-v61-512m) || { skip "debuginfo-real" "no ../shared/vmcores (or zstd)"; exit 0; }
+
+# The note's text and a copy of the dump with the note renamed, or with
+# another release or build-id in it.
+python3 - "$vm" "$T" <<'PY'
+import struct, sys, shutil
+vm, t = sys.argv[1], sys.argv[2]
+d = open(vm, "rb").read(1 << 16)
+i = d.find(b"OSRELEASE="); j = d.find(b"\0", i)
+open(t + "/note.txt", "wb").write(d[i:j])
+n = d.find(b"VMCOREINFO\0")
+for name, off, new in (("nonote", n, b"XMCOREINFO"),
+                       ("otherrel", d.find(b"6.1.0-57-amd64", i), b"6.1.0-58-amd64"),
+                       ("otherbuild", d.find(b"BUILD-ID=", i) + 9, b"0123456789")):
+    shutil.copyfile(vm, f"{t}/{name}.elf")
+    with open(f"{t}/{name}.elf", "r+b") as f:
+        f.seek(off); f.write(new)
+PY
+
+# -g against 1.7.2's -g and the note.
+"$MDF" -g "$T/ours.txt" -x "$VMLINUX" >/dev/null 2>"$T/err" ||
+	{ notok "debuginfo-real-g" "$(cat "$T/err")"; exit 0; }
+if command -v makedumpfile >/dev/null && [ "$(command -v makedumpfile)" != "$MDF" ]; then
+	(cd "$T" && makedumpfile -g "$T/u172.txt" -x "$VMLINUX" >/dev/null 2>&1)
+fi
+why=$(python3 - "$T/ours.txt" "$T/u172.txt" "$T/note.txt" <<'PY'
+import os, sys
+def kv(p):
+    return dict(l.split("=", 1) for l in open(p).read().splitlines() if "=" in l)
+ours, note = kv(sys.argv[1]), kv(sys.argv[3])
+bad, said = [], []
+if os.path.exists(sys.argv[2]):
+    u = kv(sys.argv[2])
+    for k, v in u.items():
+        if k == "LENGTH(node_data)":
+            if ours.get(k) != note.get(k): bad.append(f"{k}={ours.get(k)} note={note.get(k)}")
+        elif ours.get(k) != v: bad.append(f"{k}={ours.get(k)} 1.7.2={v}")
+    said.append(f"all {len(u)} keys of 1.7.2")
+shared = [k for k in ours if k in note and k.startswith(("SIZE(", "OFFSET(", "LENGTH(", "NUMBER("))]
+bad += [f"{k}={ours[k]} note={note[k]}" for k in shared if ours[k] != note[k]]
+if ours.get("OSRELEASE") != note.get("OSRELEASE"): bad.append("OSRELEASE")
+if ours.get("BUILD-ID") != note.get("BUILD-ID"): bad.append("BUILD-ID")
+said.append(f"{len(shared)} SIZE/OFFSET/LENGTH/NUMBER keys of the note")
+print(" ".join(bad) if bad else ", ".join(said) + f", {len(ours)} lines")
+sys.exit(1 if bad else 0)
+PY
+) && ok "debuginfo-real-g ($why)" || notok "debuginfo-real-g" "$why"
+
+# -x with the note: nothing changes.
+"$MDF" --message-level 0 -l -d 31 --debug-bitmap "$T/plain.bm" "$vm" "$T/plain.kd"
+"$MDF" --message-level 0 -l -d 31 -x "$VMLINUX" "$vm" "$T/x.kd" 2>"$T/err"
+check "debuginfo-real-x-with-note-identical" cmp "$T/plain.kd" "$T/x.kd"
+# Without the note: the same bitmaps and pages.
+if "$MDF" --message-level 0 -l -d 31 -x "$VMLINUX" --debug-bitmap "$T/nn.bm" "$T/nonote.elf" "$T/nn.kd" 2>"$T/err" &&
+	cmp -s "$T/plain.bm" "$T/nn.bm" &&
+	why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" --ignore-headers "$T/plain.kd" "$T/nn.kd" 2>&1); then
+	ok "debuginfo-real-x-no-note ($why)"
+else notok "debuginfo-real-x-no-note" "$(cat "$T/err") $why"; fi
+# Another release, another build: exit status 2.
+"$MDF" -l -d 31 -x "$VMLINUX" "$T/otherrel.elf" "$T/y" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "release 6.1.0-57-amd64, but the dump's is 6.1.0-58-amd64" "$T/err"; then
+	ok "debuginfo-real-release-mismatch-exit-2"
+else notok "debuginfo-real-release-mismatch-exit-2" "rc=$rc $(cat "$T/err")"; fi
+"$MDF" -l -d 31 -x "$VMLINUX" "$T/otherbuild.elf" "$T/y" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "build-id .*, but the dump's is 0123456789" "$T/err"; then
+	ok "debuginfo-real-build-mismatch-exit-2"
+else notok "debuginfo-real-build-mismatch-exit-2" "rc=$rc $(cat "$T/err")"; fi
+exit 0
