@@ -367,6 +367,21 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 	return MDF_OK;
 }
 
+/* --vtop VADDR: its translation, before the dump, as upstream (a failed
+ * one is said and the dump goes on). */
+static void print_vtop(struct mdf_ctx *ctx)
+{
+	struct mdf_err e;
+	uint64_t pa = 0;
+	enum mdf_status st;
+
+	mdf_err_clear(&e);
+	st = ctx->k.have_arch ?
+		readmem_vtop(&ctx->k.rm, ctx->opts.vtop, &pa, NULL, &e) :
+		mdf_err_set(&e, MDF_ERR_NOTSUPP, "no address translation: %s", ctx->k.no_arch);
+	pi_vtop(&ctx->pr, ctx->opts.vtop, pa, st == MDF_OK ? NULL : e.msg);
+}
+
 static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 {
 	enum mdf_status st;
@@ -511,6 +526,8 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		st = learn_kernel(ctx);
 	if (st != MDF_OK)
 		return st;
+	if (ctx->opts.vtop)
+		print_vtop(ctx);
 
 	if (ctx->opts.cyclic_buffer_kib) {
 		budget = ctx->opts.cyclic_buffer_kib << 10;

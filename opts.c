@@ -25,6 +25,7 @@ enum {
 	OPT_SPLIT,
 	OPT_REASSEMBLE,
 	OPT_MEM_USAGE,
+	OPT_VTOP,
 	OPT_SPLITBLOCK_SIZE,
 	OPT_NOT_SUPPORTED,
 };
@@ -346,7 +347,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 		{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 		/* recognised but not provided */
-		{ "vtop", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "vtop", required_argument, NULL, OPT_VTOP },
 		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "eppic", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "diskset", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -448,6 +449,12 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 			break;
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
+		case OPT_VTOP:
+			/* strtoul(, 0) as upstream: 0x hex, 0 octal, decimal. */
+			if (!util_parse_u64_base(optarg, 0, &o->vtop) || o->vtop == 0)
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "invalid value '%s' for option --vtop", optarg);
+			break;
 		case OPT_NOT_SUPPORTED:
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option --%s is not supported by this makedumpfile",

@@ -2,6 +2,8 @@
  * print_info.c - the only file that prints.
  */
 #include "print_info.h"
+
+#include <inttypes.h>
 #include "compress/compress.h"
 #include "util.h"
 
@@ -297,6 +299,16 @@ void pi_completed_split(const struct mdf_printer *p, char *const *files,
 void pi_dmesg_saved(const struct mdf_printer *p, const char *path)
 {
 	pi_msg(p, "\nThe dmesg log is saved to %s.\n", path);
+}
+
+void pi_vtop(const struct mdf_printer *p, uint64_t vaddr, uint64_t paddr, const char *why)
+{
+	pi_msg(p, "\nTranslating virtual address %" PRIx64 " to physical address.\n", vaddr);
+	pi_msg(p, "VIRTUAL           PHYSICAL\n");
+	if (why)
+		pi_msg(p, "%16" PRIx64 "  not translated: %s\n\n", vaddr, why);
+	else
+		pi_msg(p, "%16" PRIx64 "  %" PRIx64 "\n\n", vaddr, paddr);
 }
 
 void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path)

@@ -99,6 +99,8 @@ void pi_completed_split(const struct mdf_printer *p, char *const *files,
 			unsigned n);
 /** --dump-dmesg: "The dmesg log is saved to PATH." */
 void pi_dmesg_saved(const struct mdf_printer *p, const char *path);
+/** --vtop: "VIRTUAL PHYSICAL" and the pair, or why there is none. */
+void pi_vtop(const struct mdf_printer *p, uint64_t vaddr, uint64_t paddr, const char *why);
 void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path);
 void pi_failed(const struct mdf_printer *p);
 

@@ -18,6 +18,22 @@ printf '%s\n' "$spec" >"$T/full.spec"
 printf '%s\nbreak no_vmcoreinfo\n' "$spec" >"$T/none.spec"
 "$GEN" "$T/full.spec" "$T/full" >/dev/null 2>&1 && "$GEN" "$T/none.spec" "$T/none" >/dev/null 2>&1 ||
 	{ notok "debuginfo-gen" "mkvmcore failed"; 
+# --vtop VADDR: the translation before the dump, as upstream prints it;
+# init_uts_ns lies in the kernel image: pa = va - __START_KERNEL_map + phys_base.
+read -r va pb <<<"$(sed -n 's/^SYMBOL(init_uts_ns)=//p; s/^NUMBER(phys_base)=//p' "$T/vi.txt" | tr '\n' ' ')"
+want=$(printf '%16x  %x' $((0x$va)) $((0x$va - 0xffffffff80000000 + pb)))
+"$MDF" --dry-run -d 31 --vtop 0x$va "$T/full" >"$T/vtop.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "^Translating virtual address $va to physical address.$" "$T/vtop.out" &&
+	grep -qx "$want" "$T/vtop.out"; then ok "debuginfo-vtop ($want)"
+else notok "debuginfo-vtop" "rc=$rc want '$want' $(head -5 "$T/vtop.out")"; fi
+"$MDF" --dry-run -d 31 --vtop 0x1000 "$T/full" >"$T/vtop.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "^            1000  not translated: x86_64: virtual address 0x1000 not mapped" "$T/vtop.out"
+then ok "debuginfo-vtop-unmapped"
+else notok "debuginfo-vtop-unmapped" "rc=$rc $(head -5 "$T/vtop.out")"; fi
+"$MDF" --dry-run --vtop zz "$T/full" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "invalid value 'zz' for option --vtop" "$T/err"; then ok "debuginfo-vtop-bad-value"
+else notok "debuginfo-vtop-bad-value" "rc=$rc $(cat "$T/err")"; fi
+
 # ---- -g and -x on the synthetic kernel object ----
 KOBJ="$MDF_BUILD/tests/gen/kobj"
 OTHER="$MDF_BUILD/tests/gen/kobj-other"
@@ -145,6 +161,22 @@ else notok "debuginfo-i-missing-file" "rc=$rc $(cat "$T/err")"; fi
 "$MDF" -l -d 31 -i "$T" "$T/none" "$T/y" >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "$T: not a VMCOREINFO file" "$T/err"; then ok "debuginfo-i-directory"
 else notok "debuginfo-i-directory" "rc=$rc $(cat "$T/err")"; fi
+
+# --vtop VADDR: the translation before the dump, as upstream prints it;
+# init_uts_ns lies in the kernel image: pa = va - __START_KERNEL_map + phys_base.
+read -r va pb <<<"$(sed -n 's/^SYMBOL(init_uts_ns)=//p; s/^NUMBER(phys_base)=//p' "$T/vi.txt" | tr '\n' ' ')"
+want=$(printf '%16x  %x' $((0x$va)) $((0x$va - 0xffffffff80000000 + pb)))
+"$MDF" --dry-run -d 31 --vtop 0x$va "$T/full" >"$T/vtop.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "^Translating virtual address $va to physical address.$" "$T/vtop.out" &&
+	grep -qx "$want" "$T/vtop.out"; then ok "debuginfo-vtop ($want)"
+else notok "debuginfo-vtop" "rc=$rc want '$want' $(head -5 "$T/vtop.out")"; fi
+"$MDF" --dry-run -d 31 --vtop 0x1000 "$T/full" >"$T/vtop.out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && grep -q "^            1000  not translated: x86_64: virtual address 0x1000 not mapped" "$T/vtop.out"
+then ok "debuginfo-vtop-unmapped"
+else notok "debuginfo-vtop-unmapped" "rc=$rc $(head -5 "$T/vtop.out")"; fi
+"$MDF" --dry-run --vtop zz "$T/full" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "invalid value 'zz' for option --vtop" "$T/err"; then ok "debuginfo-vtop-bad-value"
+else notok "debuginfo-vtop-bad-value" "rc=$rc $(cat "$T/err")"; fi
 
 # ---- -g and -x on the synthetic kernel object ----
 KOBJ="$MDF_BUILD/tests/gen/kobj"

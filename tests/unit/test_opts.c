@@ -385,7 +385,7 @@ static void help_version(void)
 static void unsupported(void)
 {
 	static const char *const long_args[] = {
-		"vtop", "config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
+		"config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
 		"xen_phys_start", "work-dir", "extension",
 	};
 
@@ -430,6 +430,11 @@ static void debuginfo(void)
 	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-i", "f");
 	T_REJECT(MDF_ERR_ARG, "-i and -x cannot be combined: each gives the VMCOREINFO",
 		 "-i", "f", "-x", "vmlinux", "in", "out");
+	OK("--vtop", "0xffffffff81000000", "-d", "31", "in", "out");
+	T_EQ_U64(o.vtop, 0xffffffff81000000ULL);
+	OK("--vtop=4096", "in", "out");
+	T_EQ_U64(o.vtop, 4096);
+	T_REJECT(MDF_ERR_ARG, "invalid value '0' for option --vtop", "--vtop", "0", "in", "out");
 }
 
 /* --mem-usage VMCORE: level 31, one operand, nothing that writes. */
