@@ -230,40 +230,128 @@ static bool needs_vmcoreinfo(const struct mdf_opts *o)
 	       (o->dump_dmesg || (opts_dump_level(o) & ~DL_EXCLUDE_ZERO) != 0);
 }
 
-/* The largest -i FILE taken: VMCOREINFO notes are a page or two. */
-#define VMCOREINFO_FILE_MAX (1u << 20)
+/* The largest -i or --config FILE taken: a VMCOREINFO note is a page or
+ * two, an erase config a few lines. */
+#define SMALL_FILE_MAX (1u << 20)
 
-/* -i FILE: its text, for kernel_open() to parse under the note's. */
-static enum mdf_status read_vmcoreinfo_file(struct mdf_ctx *ctx)
+/* A whole small text file (-i, --config) into *@buf, *@len; @what names
+ * the kind of file in the message when it is not one. */
+static enum mdf_status read_small_file(const char *path, const char *what, char **buf,
+				       size_t *len, struct mdf_err *err)
 {
-	const char *path = ctx->opts.vmcoreinfo_file;
 	struct stat sb;
 	size_t got = 0;
 	enum mdf_status st;
 	int fd;
 
-	if (!path)
-		return MDF_OK;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "cannot open %s", path);
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot open %s", path);
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
-	    sb.st_size > VMCOREINFO_FILE_MAX) {
+	    sb.st_size > SMALL_FILE_MAX) {
 		close(fd);
-		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				   "%s: not a VMCOREINFO file (a regular file of 1 byte to 1 MiB)",
-				   path);
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: not a %s file (a regular file of 1 byte to 1 MiB)",
+				   path, what);
 	}
-	ctx->ds.vi_text = malloc((size_t)sb.st_size);
-	if (!ctx->ds.vi_text) {
+	*buf = malloc((size_t)sb.st_size);
+	if (!*buf) {
 		close(fd);
-		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "%s: out of memory", path);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
 	}
-	st = util_pread_full(fd, ctx->ds.vi_text, (size_t)sb.st_size, 0, &got, &ctx->err);
+	st = util_pread_full(fd, *buf, (size_t)sb.st_size, 0, &got, err);
 	close(fd);
 	if (st != MDF_OK)
-		return mdf_err_push(&ctx->err, "%s", path);
-	ctx->ds.vi_len = got;
+		return mdf_err_push(err, "%s", path);
+	*len = got;
+	return MDF_OK;
+}
+
+/* -i FILE: its text, for kernel_open() to parse under the note's. */
+static enum mdf_status read_vmcoreinfo_file(struct mdf_ctx *ctx)
+{
+	if (!ctx->opts.vmcoreinfo_file)
+		return MDF_OK;
+	return read_small_file(ctx->opts.vmcoreinfo_file, "VMCOREINFO", &ctx->ds.vi_text,
+			       &ctx->ds.vi_len, &ctx->err);
+}
+
+/*
+ * The eraseinfo the output carries: a refiltered dump's own first, then
+ * what --config erases (resolved now that the kernel can be read).
+ */
+static enum mdf_status erase_setup(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	struct erase_config cfg;
+	struct erase_env env = {
+		.di = ctx->ds.vmlinux, .ki = &ctx->k.ki, .rm = &ctx->k.rm,
+		.kernel_offset = ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
+	};
+	struct erase_set *es = &ctx->ds.erase;
+	char *text = NULL, *old = NULL;
+	size_t len = 0;
+	enum mdf_status st = MDF_OK;
+
+	memset(es, 0, sizeof(*es));
+	if (o->config_file) {
+		if (!ctx->k.have_arch)
+			return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+					   "%s: --config needs address translation: %s",
+					   o->vmcore, ctx->k.no_arch);
+		st = read_small_file(o->config_file, "filter config", &text, &len, &ctx->err);
+		if (st == MDF_OK) {
+			st = erase_config_parse(text, len, &cfg, &ctx->err);
+			if (st != MDF_OK)
+				st = mdf_err_push(&ctx->err, "%s", o->config_file);
+		}
+		free(text);
+		if (st != MDF_OK)
+			return st;
+		if (cfg.module_sections)
+			pi_warn(&ctx->pr, "%s: %u module section(s) skipped ([%s]...): "
+				"module debuginfo is not read.\n", o->config_file,
+				cfg.module_sections, cfg.first_module);
+		st = erase_resolve(&cfg, &env, es, &ctx->err);
+		erase_config_free(&cfg);
+		if (st != MDF_OK)
+			return mdf_err_push(&ctx->err, "%s", o->config_file);
+		if (es->unreadable || es->loop_cut)
+			pi_warn(&ctx->pr, "%s: %llu bytes to erase are not in the dump; %llu "
+				"loops stopped after a million elements.\n", o->config_file,
+				(unsigned long long)es->unreadable,
+				(unsigned long long)es->loop_cut);
+	}
+	if (ctx->is_kdump && ctx->dd.size_eraseinfo) {
+		size_t n = (size_t)ctx->dd.size_eraseinfo, got = 0;
+		char *mine = es->info;
+		size_t mine_len = es->info_len;
+
+		old = malloc(n);
+		if (!old)
+			return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+		st = util_pread_full(ctx->in_fd, old, n, (off_t)ctx->dd.off_eraseinfo, &got,
+				     &ctx->err);
+		if (st == MDF_OK && got != n)
+			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT, "%s: eraseinfo cut short",
+					 o->vmcore);
+		/* The input's lines first, then this run's. */
+		es->info = NULL;
+		es->info_len = es->info_cap = 0;
+		if (st == MDF_OK)
+			st = erase_add_info(es, old, n, &ctx->err);
+		if (st == MDF_OK && mine_len)
+			st = erase_add_info(es, mine, mine_len, &ctx->err);
+		free(mine);
+		free(old);
+		if (st != MDF_OK)
+			return st;
+	}
+	if (es->n) {
+		ctx->ds.erase_page = malloc((size_t)ctx->k.page_size);
+		if (!ctx->ds.erase_page)
+			return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	}
 	return MDF_OK;
 }
 
@@ -528,6 +616,9 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		return st;
 	if (ctx->opts.vtop)
 		print_vtop(ctx);
+	st = erase_setup(ctx);
+	if (st != MDF_OK)
+		return st;
 
 	if (ctx->opts.cyclic_buffer_kib) {
 		budget = ctx->opts.cyclic_buffer_kib << 10;
@@ -870,6 +961,16 @@ static enum mdf_status src_page_ref(void *arg, uint64_t pfn,
 		*ref = pin;
 	if (st != MDF_OK)
 		return mdf_err_about(err, ctx->opts.vmcore); /* unless named */
+	/* --config: a page with erased bytes goes out as a patched copy. */
+	if (ctx->ds.erase.n &&
+	    erase_apply(&ctx->ds.erase, pfn * ctx->k.page_size, (size_t)ctx->k.page_size, *data,
+			ctx->ds.erase_page)) {
+		if (pin)
+			readmem_page_unref(&ctx->k.rm, pfn, pin);
+		if (ref)
+			*ref = NULL;
+		*data = ctx->ds.erase_page;
+	}
 	if ((++ctx->ds.copied & 4095) == 0)
 		pi_progress(&ctx->pr, "Copying data", ctx->ds.copied,
 			    ctx->ds.copy_total ? ctx->ds.copy_total : ctx->report.pages.dumpable,
@@ -921,6 +1022,44 @@ static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
 	       strnlen(ctx->k.ki.osrelease, sizeof(uts->release) - 1));
 }
 
+/* ERASEINFO: the note -E output carries eraseinfo in, after the input's
+ * notes (name "ERASEINFO", type 0, the text as its descriptor). */
+#define ERASEINFO_NOTE_NAME "ERASEINFO"
+
+static enum mdf_status elf_notes_with_eraseinfo(struct mdf_ctx *ctx, unsigned char **ret,
+						size_t *len_ret)
+{
+	const struct erase_set *es = &ctx->ds.erase;
+	size_t name_len = sizeof(ERASEINFO_NOTE_NAME);
+	size_t base = ctx->elf.notes_len, len;
+	unsigned char *p;
+	uint32_t nh[3];
+
+	*ret = NULL;
+	if (!es->info_len)
+		return MDF_OK;
+	len = base + sizeof(nh) + align_up(name_len, 4) + align_up(es->info_len, 4);
+	p = calloc(1, len);
+	if (!p)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	if (base)
+		memcpy(p, ctx->elf.notes, base);
+	nh[0] = (uint32_t)name_len;
+	nh[1] = (uint32_t)es->info_len;
+	nh[2] = 0;
+	for (int i = 0; i < 3; i++) { /* in the dump's byte order */
+		if (ctx->elf.ei_data == ELFDATA2MSB)
+			store_be32(p + base + 4 * i, nh[i]);
+		else
+			store_le32(p + base + 4 * i, nh[i]);
+	}
+	memcpy(p + base + sizeof(nh), ERASEINFO_NOTE_NAME, name_len);
+	memcpy(p + base + sizeof(nh) + align_up(name_len, 4), es->info, es->info_len);
+	*ret = p;
+	*len_ret = len;
+	return MDF_OK;
+}
+
 /* One try at @level into @out; *@pages: the pages it wrote. */
 static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 				  struct out_sink *out, uint64_t *pages)
@@ -963,9 +1102,16 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 			.exclude_zero = (level & DL_EXCLUDE_ZERO) != 0,
 		};
 		struct elf_write_stats es = { 0 };
+		unsigned char *notes = NULL;
 
+		st = elf_notes_with_eraseinfo(ctx, &notes, &ep.notes_len);
+		if (st != MDF_OK)
+			return st;
+		if (notes)
+			ep.notes = notes;
 		t0 = pi_now();
 		st = elf_write_dump(&ep, &src, out, &es, &ctx->err);
+		free(notes);
 		*pages = es.pages;
 		ctx->report.write_bytes = out->written;
 		ctx->report.wrote = true;
@@ -997,6 +1143,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	kp.vmcoreinfo_off = facts.vmcoreinfo_off;
 	kp.vmcoreinfo_size = facts.vmcoreinfo_size;
 	kp.excluded_vmemmap = facts.excluded_vmemmap;
+	kp.eraseinfo = ctx->ds.erase.info;
+	kp.eraseinfo_len = ctx->ds.erase.info_len;
 	kp.nthreads = o->num_threads;
 	/* --splitblock-size in KB as upstream, rounded up to 64 pfns (crash
 	 * needs parts to start on a bitmap word); by default 64 pfns, which
@@ -1085,6 +1233,9 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.vi_text = NULL;
 	dwarf_info_close(ctx->ds.vmlinux);
 	ctx->ds.vmlinux = NULL;
+	erase_set_free(&ctx->ds.erase);
+	free(ctx->ds.erase_page);
+	ctx->ds.erase_page = NULL;
 	bitmap_release(&ctx->ds.present);
 	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);

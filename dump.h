@@ -14,6 +14,7 @@
 
 #include "bitmap.h"
 #include "error.h"
+#include "filter/erase.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
 #include "filter/scan.h"
@@ -26,6 +27,8 @@ struct dump_state {
 	char *vi_text;             /* -i FILE's VMCOREINFO text, or NULL */
 	size_t vi_len;
 	struct dwarf_info *vmlinux;  /* -x VMLINUX, opened */
+	struct erase_set erase;    /* --config's ranges, and the eraseinfo */
+	unsigned char *erase_page; /* a page with erased bytes, patched */
 	struct filter_rules rules;
 	bool rules_valid;          /* rules hold rules.dump_level's */
 	struct filter_warnings fwarn;

@@ -26,6 +26,7 @@ enum {
 	OPT_REASSEMBLE,
 	OPT_MEM_USAGE,
 	OPT_VTOP,
+	OPT_CONFIG,
 	OPT_SPLITBLOCK_SIZE,
 	OPT_NOT_SUPPORTED,
 };
@@ -247,6 +248,13 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
 	if (o->generate_file)
 		return check_generate(o, nargs, err);
+	if (o->config_file && !o->vmlinux)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--config needs -x VMLINUX: the erase commands name its symbols");
+	if (o->config_file && (o->dump_dmesg || o->mem_usage || o->action != MDF_ACT_DUMP))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--config erases data of a dump: not with --dump-dmesg, "
+				   "--mem-usage, -R or --reassemble");
 	if (o->vmcoreinfo_file && o->vmlinux)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-i and -x cannot be combined: each gives the VMCOREINFO");
@@ -348,7 +356,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
 		/* recognised but not provided */
 		{ "vtop", required_argument, NULL, OPT_VTOP },
-		{ "config", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "eppic", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "diskset", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen-syms", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -449,6 +457,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 			break;
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
+		case OPT_CONFIG: o->config_file = optarg; break;
 		case OPT_VTOP:
 			/* strtoul(, 0) as upstream: 0x hex, 0 octal, decimal. */
 			if (!util_parse_u64_base(optarg, 0, &o->vtop) || o->vtop == 0)

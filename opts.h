@@ -72,6 +72,7 @@ struct mdf_opts {
 					keys win over it) */
 	const char *vmlinux;         /* -x VMLINUX: debug vmlinux (likewise) */
 	const char *generate_file;   /* -g FILE (action MDF_ACT_GENERATE) */
+	const char *config_file;     /* --config FILE: erase commands */
 	uint64_t vtop;               /* --vtop VADDR: print its translation
 					before the dump; 0: none */
 	const char *argv0;

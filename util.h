@@ -82,6 +82,18 @@ static inline void store_le64(void *p, uint64_t v)
 	for (int i = 0; i < 8; i++, v >>= 8)
 		b[i] = (uint8_t)v;
 }
+static inline void store_be32(void *p, uint32_t v)
+{
+	uint8_t *b = p;
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		b[i] = (uint8_t)v;
+}
+static inline void store_le32(void *p, uint32_t v)
+{
+	uint8_t *b = p;
+	for (int i = 0; i < 4; i++, v >>= 8)
+		b[i] = (uint8_t)v;
+}
 
 /** True when @path names the file open as @fd (the same device and inode:
  *  another name or a hard link of it too).  False when @path does not

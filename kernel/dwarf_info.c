@@ -39,7 +39,9 @@ struct dw_want {
 	char name[48];
 	uint8_t kinds;          /* DW_W_* wanted */
 	uint8_t found;          /* DW_W_* found */
-	bool var_bounded;       /* the variable found has an array bound */
+	uint8_t var_rank;       /* of the variable DIE kept: 2 definition,
+				   1 bounded declaration, 0 declaration */
+	bool found_decl;        /* only declarations so far */
 	Dwarf_Off type_off, typedef_off, var_off;
 };
 
@@ -107,6 +109,12 @@ static bool dw_want_done(const struct dw_want *w)
 	if ((w->kinds & DW_W_VAR) && !(w->found & DW_W_VAR))
 		return false;
 	return !(w->kinds & types) || (w->found & types);
+}
+
+/* A variable DIE is kept: its definition, or a declaration. */
+static bool dw_var_known(const struct dw_want *w)
+{
+	return (w->found & DW_W_VAR) || w->found_decl;
 }
 
 static void dw_want_found(struct dw_wants *ws, struct dw_want *w, uint8_t kind)
@@ -277,18 +285,23 @@ static void dw_visit(struct dw_wants *ws, Dwarf_Die *die)
 	if (!w || !(w->kinds & kind))
 		return;
 	if (kind == DW_W_VAR) {
-		/* The first variable DIE of the name, replaced by one with an
-		 * array bound ("extern T x[];" has none). */
+		/* The definition, else a declaration with an array bound, else
+		 * any declaration ("extern T x[];" has no bound); the name is
+		 * done once its definition is seen. */
 		Dwarf_Die type;
 		uint64_t len;
+		bool def = !dw_is_decl(die);
 		bool bounded = dw_type_of(die, &type) && dw_array_len(&type, &len);
+		int rank = def ? 2 : bounded ? 1 : 0;
 
-		if ((w->found & DW_W_VAR) && (w->var_bounded || !bounded))
+		if (dw_var_known(w) && rank <= w->var_rank)
 			return;
 		w->var_off = dwarf_dieoffset(die);
-		w->var_bounded = bounded;
-		if (!(w->found & DW_W_VAR))
+		w->var_rank = (uint8_t)rank;
+		if (def)
 			dw_want_found(ws, w, DW_W_VAR);
+		else
+			w->found_decl = true;
 		return;
 	}
 	if ((w->found & kind) || dw_is_decl(die))
@@ -482,7 +495,7 @@ static bool dw_length(struct dwarf_info *di, struct dw_wants *ws, const char *ke
 		return dw_path(di, ws, path, &off, &t) && dw_array_len(&t, ret);
 	struct dw_want *w = dw_want_find(ws, path, strlen(path));
 
-	return w && (w->found & DW_W_VAR) && dw_die(di, w->var_off, &d) && dw_type_of(&d, &t) &&
+	return w && dw_var_known(w) && dw_die(di, w->var_off, &d) && dw_type_of(&d, &t) &&
 	       dw_array_len(&t, ret);
 }
 
@@ -750,7 +763,7 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	struct dw_want *ms = dw_want_find(ws, "mem_section", 11);
 	Dwarf_Die d, mt, peeled;
 
-	if (ms && (ms->found & DW_W_VAR) && dw_die(di, ms->var_off, &d) && dw_type_of(&d, &mt) &&
+	if (ms && dw_var_known(ms) && dw_die(di, ms->var_off, &d) && dw_type_of(&d, &mt) &&
 	    dwarf_peel_type(&mt, &peeled) == 0)
 		facts.mem_section_is_ptr = dwarf_tag(&peeled) == DW_TAG_pointer_type;
 	facts.have_text = dwarf_info_symbol(di, "_text", &facts.text, NULL);
@@ -765,6 +778,107 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 #undef DW_FILL_OFFSET
 #undef DW_FILL_LENGTH
 #undef DW_FILL_SRCFILE
+
+/* ---- types, for --config ---- */
+
+enum mdf_status dwarf_info_lookup(struct dwarf_info *di, struct dwarf_query *q, size_t n,
+				  struct mdf_err *err)
+{
+	struct dw_wants *ws = calloc(1, sizeof(*ws));
+	enum mdf_status st;
+
+	if (!ws)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", di->path);
+	if (n > DW_WANT_SLOTS / 2) {
+		free(ws);
+		return mdf_err_set(err, MDF_ERR_NOTSUPP, "%s: more than %d names to look up",
+				   di->path, DW_WANT_SLOTS / 2);
+	}
+	for (size_t i = 0; i < n; i++)
+		dw_want_add(ws, q[i].name, strlen(q[i].name),
+			    q[i].is_type ? DW_W_TYPE | DW_W_TYPEDEF : DW_W_VAR);
+	st = dw_scan(di, ws, err);
+	for (size_t i = 0; st == MDF_OK && i < n; i++) {
+		struct dw_want *w = dw_want_find(ws, q[i].name, strlen(q[i].name));
+		Dwarf_Die d, t;
+
+		q[i].found = false;
+		q[i].type.die = 0;
+		if (!w)
+			continue;
+		if (q[i].is_type) {
+			q[i].found = dw_named_type(di, ws, q[i].name, strlen(q[i].name), &t);
+		} else {
+			q[i].found = dw_var_known(w) && dw_die(di, w->var_off, &d) &&
+				     dw_type_of(&d, &t);
+		}
+		if (q[i].found)
+			q[i].type.die = dwarf_dieoffset(&t);
+	}
+	free(ws);
+	return st;
+}
+
+bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t, struct dwarf_type_info *ret)
+{
+	Dwarf_Die d, p, target;
+	Dwarf_Word sz;
+	Dwarf_Attribute a;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!t.die) {
+		ret->kind = DWARF_T_VOID;
+		return true;
+	}
+	if (!dw_die(di, t.die, &d) || dwarf_peel_type(&d, &p) != 0)
+		return false;
+	switch (dwarf_tag(&p)) {
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		ret->kind = DWARF_T_STRUCT;
+		break;
+	case DW_TAG_pointer_type:
+		ret->kind = DWARF_T_POINTER;
+		if (dw_type_of(&p, &target))
+			ret->target.die = dwarf_dieoffset(&target);
+		break;
+	case DW_TAG_array_type:
+		ret->kind = DWARF_T_ARRAY;
+		if (dw_type_of(&p, &target))
+			ret->target.die = dwarf_dieoffset(&target);
+		(void)dw_array_len(&p, &ret->count);
+		break;
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type: {
+		Dwarf_Word enc = 0;
+
+		ret->kind = DWARF_T_INT;
+		if (dwarf_attr(&p, DW_AT_encoding, &a))
+			(void)dwarf_formudata(&a, &enc);
+		ret->is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+		break;
+	}
+	default:
+		ret->kind = DWARF_T_OTHER;
+		break;
+	}
+	if (dwarf_aggregate_size(&p, &sz) == 0)
+		ret->size = sz;
+	ret->is_char = ret->kind == DWARF_T_INT && ret->size == 1;
+	return true;
+}
+
+bool dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
+		       uint64_t *off_ret, struct dwarf_type *mtype_ret)
+{
+	Dwarf_Die d, mt;
+
+	*off_ret = 0;
+	if (!t.die || !dw_die(di, t.die, &d) || !dw_member(&d, name, off_ret, &mt))
+		return false;
+	mtype_ret->die = dwarf_dieoffset(&mt);
+	return true;
+}
 
 /* ---- open, close ---- */
 

@@ -77,4 +77,50 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
 		       uint64_t *size_ret);
 
+/*
+ * Types, for --config: a type is its DIE's offset (0: none or void).
+ * Typedefs, const and volatile are looked through.
+ */
+struct dwarf_type {
+	uint64_t die;
+};
+
+enum dwarf_type_kind {
+	DWARF_T_OTHER,      /* functions, ... */
+	DWARF_T_VOID,
+	DWARF_T_STRUCT,     /* struct or union */
+	DWARF_T_POINTER,
+	DWARF_T_ARRAY,
+	DWARF_T_INT,        /* base types and enums */
+};
+
+struct dwarf_type_info {
+	enum dwarf_type_kind kind;
+	uint64_t size;              /* bytes; 0 when not known */
+	struct dwarf_type target;   /* pointer: the pointee; array: the element */
+	uint64_t count;             /* array: its length, 0 when not known */
+	bool is_char;               /* a one-byte base type (char) */
+	bool is_signed;
+};
+
+/* One name to find: a variable's type, or a struct/union/typedef. */
+struct dwarf_query {
+	const char *name;
+	bool is_type;
+	bool found;
+	struct dwarf_type type;
+};
+
+/** Find every query in one pass over the units (found false: none). */
+enum mdf_status dwarf_info_lookup(struct dwarf_info *di, struct dwarf_query *q, size_t n,
+				  struct mdf_err *err) MDF_MUST_CHECK;
+
+/** What @t is.  False for a DIE that is not a type. */
+bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t,
+			 struct dwarf_type_info *ret);
+
+/** Member @name of struct/union @t (through anonymous members). */
+bool dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
+		       uint64_t *off_ret, struct dwarf_type *mtype_ret);
+
 #endif

@@ -666,6 +666,15 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	st = drain(&w, err);
 	if (st == MDF_OK)
 		st = flush_descs(&w, err);
+	/* Eraseinfo after the data; the sub header names it (version 5). */
+	if (st == MDF_OK && p->eraseinfo_len) {
+		st = out_write(out, w.data_pos, p->eraseinfo, p->eraseinfo_len, err);
+		sub.offset_eraseinfo = (int64_t)w.data_pos;
+		sub.size_eraseinfo = p->eraseinfo_len;
+		w.data_pos += p->eraseinfo_len;
+		if (st == MDF_OK)
+			st = out_patch(out, w.l.B, &sub, sizeof(sub), err);
+	}
 	if (st == MDF_OK)
 		st = out_sync(out, err);
 	if (st == MDF_OK && !stats->lost_pages) {

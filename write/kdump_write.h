@@ -26,6 +26,9 @@ struct kdump_write_params {
 	size_t vmcoreinfo_off;        /* descriptor offset within notes */
 	size_t vmcoreinfo_size;       /* its n_descsz */
 	bool excluded_vmemmap;        /* -e: DUMP_DH_EXCLUDED_VMEMMAP */
+	const char *eraseinfo;        /* --config's "erase ..." lines (and a */
+	size_t eraseinfo_len;         /* refiltered dump's): after the page
+					 data, named by the sub header */
 	size_t desc_buf_bytes;        /* descriptor batch, 0 = default */
 	unsigned nthreads;            /* --num-threads: compressing threads,
 					 0 = compress in the calling thread */

@@ -171,9 +171,6 @@ static enum mdf_status part_open(struct part *pt, const char *path,
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s: this part is incomplete (written when the disk filled up)",
 				   path);
-	if (pt->di.size_eraseinfo)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP,
-				   "%s: parts with eraseinfo are not supported", path);
 	if (pt->di.split_start_pfn > pt->di.split_end_pfn ||
 	    pt->di.split_end_pfn > pt->di.max_mapnr)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
@@ -219,6 +216,10 @@ static void part_plain_head(const struct part *pt, unsigned char *head)
 	s.start_pfn = s.end_pfn = 0;
 	if (pt->di.header.header_version >= 6)
 		s.start_pfn_64 = s.end_pfn_64 = 0;
+	/* Each part carries the eraseinfo after its own data; the whole
+	 * dump's goes after all of it (reassemble()). */
+	if (pt->di.header.header_version >= 5)
+		s.offset_eraseinfo = 0;
 	memcpy(head + at, &s, sizeof(s));
 }
 
@@ -449,6 +450,30 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 	for (unsigned i = 0; i < n && st == MDF_OK; i++)
 		st = copy_part(order[i], out, zero_off, &desc_pos, &data_pos, buf,
 			       pds, pages, err);
+	/* The eraseinfo (every part has the same), after the data. */
+	if (st == MDF_OK && d0->size_eraseinfo) {
+		struct kdump_sub_header sub;
+		uint64_t from = d0->off_eraseinfo;
+
+		memcpy(&sub, ha + d0->block_size, sizeof(sub));
+		sub.offset_eraseinfo = (int64_t)data_pos;
+		memcpy(ha + d0->block_size, &sub, sizeof(sub));
+		for (uint64_t left = d0->size_eraseinfo; st == MDF_OK && left;) {
+			size_t k = (size_t)MDF_MIN(left, (uint64_t)COPY_BUF), got = 0;
+
+			st = util_pread_full(p0->fd, buf, k, (off_t)from, &got, err);
+			if (st == MDF_OK && got != k)
+				st = mdf_err_set(err, MDF_ERR_FORMAT, "%s: eraseinfo cut short",
+						 p0->path);
+			if (st == MDF_OK)
+				st = out_write(out, data_pos, buf, k, err);
+			from += k;
+			data_pos += k;
+			left -= k;
+		}
+		if (st == MDF_OK)
+			st = out_patch(out, 0, ha, p0->head_len, err);
+	}
 	if (st == MDF_OK)
 		st = out_flush(out, err);
 out:

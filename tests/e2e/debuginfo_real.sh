@@ -8,6 +8,11 @@
 #    OFFSET, LENGTH and NUMBER line equal to the fixture's note.
 #  - -x with the note: byte-identical to the plain run; -x on a copy whose
 #    note is gone: the same bitmaps (1.7.2 and HEAD fail there: KASLR).
+#  - --config: the same dump as 1.7.2's, byte for byte, for a config of
+#    member paths, a size, and a list loop (modules within module:list);
+#    drgn reads 'X' at the erased symbols, crash warns that data was erased
+#    and lists the eraseinfo; modprobe_path (1.7.2 takes its "extern
+#    char x[]" of size 0 and erases nothing) is erased whole.
 #  - a note of another release, or another build: exit status 2 (1.7.2
 #    checks only the release in the dump's memory, and takes a note whose
 #    OSRELEASE was changed).
@@ -78,6 +83,47 @@ if "$MDF" --message-level 0 -l -d 31 -x "$VMLINUX" --debug-bitmap "$T/nn.bm" "$T
 	why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" --ignore-headers "$T/plain.kd" "$T/nn.kd" 2>&1); then
 	ok "debuginfo-real-x-no-note ($why)"
 else notok "debuginfo-real-x-no-note" "$(cat "$T/err") $why"; fi
+# --config against 1.7.2, and in the readers.
+cat >"$T/c.conf" <<'CONF'
+[vmlinux]
+erase init_uts_ns.name.nodename
+erase init_uts_ns.name.domainname size 10
+erase saved_command_line
+for m in modules within module:list
+	erase m.name
+	erase m.version
+endfor
+CONF
+"$MDF" --message-level 0 -l -d 31 -x "$VMLINUX" --config "$T/c.conf" "$vm" "$T/c.kd" 2>"$T/err"
+if command -v makedumpfile >/dev/null && [ "$(command -v makedumpfile)" != "$MDF" ]; then
+	makedumpfile --message-level 0 -l -d 31 -x "$VMLINUX" --config "$T/c.conf" "$vm" "$T/c172.kd" >/dev/null 2>&1
+	check "debuginfo-real-config-same-as-1.7.2" cmp "$T/c.kd" "$T/c172.kd"
+fi
+printf 'erase modprobe_path\n' >>"$T/c.conf"
+"$MDF" --message-level 0 -l -d 31 -x "$VMLINUX" --config "$T/c.conf" "$vm" "$T/m.kd" 2>"$T/err"
+if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+	out=$(timeout 300 /usr/bin/python3 - "$T/m.kd" "$VMLINUX" <<'PY' 2>&1
+import sys, drgn
+p = drgn.Program(); p.set_core_dump(sys.argv[1]); p.load_debug_info([sys.argv[2]])
+u = p["init_uts_ns"].name
+ok = (u.nodename.string_() == b"X" * 65 and p.read(u.domainname.address_, 11) == b"X" * 10 + b"\0"
+      and u.release.string_() == b"6.1.0-57-amd64"
+      and p.read(p["modprobe_path"].address_, 256) == b"X" * 256
+      and set(p["saved_command_line"].string_()) == {ord("X")})
+print("X" if ok else "not erased")
+PY
+)
+	if [ "$out" = X ]; then ok "debuginfo-real-config-drgn"
+	else notok "debuginfo-real-config-drgn" "$out"; fi
+fi
+if command -v crash >/dev/null; then
+	printf 'help -D\nquit\n' >"$T/crash.cmd"
+	timeout 300 crash -s -i "$T/crash.cmd" "$VMLINUX" "$T/m.kd" >"$T/crash.out" 2>&1
+	if grep -q "Kernel data has been erased from this dumpfile" "$T/crash.out" &&
+		grep -q "erase modprobe_path size 256" "$T/crash.out"; then ok "debuginfo-real-config-crash"
+	else notok "debuginfo-real-config-crash" "$(tail -5 "$T/crash.out")"; fi
+fi
+
 # Another release, another build: exit status 2.
 "$MDF" -l -d 31 -x "$VMLINUX" "$T/otherrel.elf" "$T/y" >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 2 ] && grep -q "release 6.1.0-57-amd64, but the dump's is 6.1.0-58-amd64" "$T/err"; then

@@ -385,7 +385,7 @@ static void help_version(void)
 static void unsupported(void)
 {
 	static const char *const long_args[] = {
-		"config", "eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
+		"eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
 		"xen_phys_start", "work-dir", "extension",
 	};
 
@@ -430,6 +430,10 @@ static void debuginfo(void)
 	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-i", "f");
 	T_REJECT(MDF_ERR_ARG, "-i and -x cannot be combined: each gives the VMCOREINFO",
 		 "-i", "f", "-x", "vmlinux", "in", "out");
+	OK("--config", "f.conf", "-x", "vmlinux", "-d", "31", "in", "out");
+	T_EQ_STR(o.config_file, "f.conf");
+	T_REJECT(MDF_ERR_ARG, "--config needs -x VMLINUX: the erase commands name its symbols",
+		 "--config", "f.conf", "in", "out");
 	OK("--vtop", "0xffffffff81000000", "-d", "31", "in", "out");
 	T_EQ_U64(o.vtop, 0xffffffff81000000ULL);
 	OK("--vtop=4096", "in", "out");

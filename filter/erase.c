@@ -1,0 +1,527 @@
+/*
+ * erase.c - --config FILE resolved to physical ranges (erase.h).
+ */
+#include "filter/erase.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/vmcoreinfo.h"
+#include "util.h"
+
+/* A string erased by its length: at most this (makedumpfile.conf(5)). */
+#define ERASE_STR_MAX 1024
+/* One command erases at most this much; a loop runs at most this often. */
+#define ERASE_CMD_MAX (UINT64_C(1) << 30)
+#define ERASE_LOOP_MAX 1000000u
+#define ERASE_RANGES_MAX (1u << 24)
+
+/* An object of the crashed kernel: where, and of what type. */
+struct obj {
+	uint64_t addr;
+	struct dwarf_type t;
+};
+
+/* The variables and structs the commands name, found in one pass. */
+struct names {
+	struct dwarf_query *q;
+	size_t n;
+};
+
+struct ctx {
+	const struct erase_config *cfg;
+	const struct erase_env *env;
+	struct erase_set *out;
+	struct names names;
+	struct mdf_err *err;
+};
+
+static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const char *a,
+			   const char *b)
+{
+	return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s%s%s", line, a,
+			   fmt, b ? b : "");
+}
+
+static const struct dwarf_query *find_name(const struct names *nm, const char *name,
+					   bool is_type)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		if (nm->q[i].is_type == is_type && !strcmp(nm->q[i].name, name))
+			return &nm->q[i];
+	return NULL;
+}
+
+static enum mdf_status want_name(struct names *nm, const char *name, bool is_type,
+				 struct mdf_err *err)
+{
+	struct dwarf_query *q;
+
+	if (find_name(nm, name, is_type))
+		return MDF_OK;
+	q = realloc(nm->q, (nm->n + 1) * sizeof(*q));
+	if (!q)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	nm->q = q;
+	memset(&q[nm->n], 0, sizeof(*q));
+	q[nm->n].name = name;
+	q[nm->n].is_type = is_type;
+	nm->n++;
+	return MDF_OK;
+}
+
+/* Every name the commands use, looked up at once. */
+static enum mdf_status collect_names(struct ctx *c)
+{
+	const struct erase_config *cfg = c->cfg;
+	enum mdf_status st = MDF_OK;
+
+	for (size_t i = 0; st == MDF_OK && i < cfg->nloops; i++) {
+		st = want_name(&c->names, cfg->loops[i].list.parts[0], false, c->err);
+		if (st == MDF_OK && cfg->loops[i].kind == ERASE_LOOP_WITHIN)
+			st = want_name(&c->names, cfg->loops[i].struct_name, true, c->err);
+	}
+	for (size_t i = 0; st == MDF_OK && i < cfg->ncmds; i++) {
+		const struct erase_cmd *cmd = &cfg->cmds[i];
+
+		if (cmd->loop < 0)
+			st = want_name(&c->names, cmd->target.parts[0], false, c->err);
+		if (st == MDF_OK && cmd->kind == ERASE_SIZE_EXPR &&
+		    (cmd->loop < 0 || strcmp(cmd->size_expr.parts[0], cfg->loops[cmd->loop].id)))
+			st = want_name(&c->names, cmd->size_expr.parts[0], false, c->err);
+	}
+	if (st == MDF_OK && c->names.n)
+		st = dwarf_info_lookup(c->env->di, c->names.q, c->names.n, c->err);
+	return st;
+}
+
+/* The running address of variable @name: the note's SYMBOL() when it has
+ * one (but mem_section's there is the array it points at), else the
+ * vmlinux's moved by KERNELOFFSET. */
+static bool sym_addr(struct ctx *c, const char *name, uint64_t *ret)
+{
+	char key[ERASE_NAME_MAX + 16];
+
+	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
+	if (strcmp(name, "mem_section") && vmcoreinfo_lookup(c->env->ki, key, ret))
+		return true;
+	if (!dwarf_info_symbol(c->env->di, name, ret, NULL))
+		return false;
+	*ret += c->env->kernel_offset;
+	return true;
+}
+
+/* A pointer of the dump at @va; false when the dump cannot say. */
+static bool read_ptr(struct ctx *c, uint64_t va, uint64_t *ret)
+{
+	struct mdf_err e;
+
+	mdf_err_clear(&e);
+	return readmem_u64(c->env->rm, va, ret, &e) == MDF_OK;
+}
+
+/*
+ * @e from @base (a loop's element, when e->parts[0] is its ID) or from its
+ * symbol: members are taken through pointers, which are read from the
+ * dump.  *@null_ret: a NULL (or unreadable) pointer was on the way.
+ */
+static enum mdf_status eval(struct ctx *c, unsigned line, const struct erase_expr *e,
+			    const struct obj *base, struct obj *o, bool *null_ret)
+{
+	struct dwarf_type_info ti;
+	unsigned i = 1;
+
+	*null_ret = false;
+	if (base) {
+		*o = *base;
+	} else {
+		const struct dwarf_query *q = find_name(&c->names, e->parts[0], false);
+
+		if (!q || !q->found || !sym_addr(c, e->parts[0], &o->addr))
+			return bad(c, line, ": no such variable in the vmlinux", e->parts[0], NULL);
+		o->t = q->type;
+	}
+	for (; i < e->nparts; i++) {
+		uint64_t off;
+		struct dwarf_type mt;
+
+		if (!dwarf_type_describe(c->env->di, o->t, &ti))
+			return bad(c, line, ": bad type", e->text, NULL);
+		if (ti.kind == DWARF_T_POINTER) {
+			if (!read_ptr(c, o->addr, &o->addr) || o->addr == 0) {
+				*null_ret = true;
+				return MDF_OK;
+			}
+			o->t = ti.target;
+			if (!dwarf_type_describe(c->env->di, o->t, &ti))
+				return bad(c, line, ": bad type", e->text, NULL);
+		}
+		if (ti.kind != DWARF_T_STRUCT)
+			return mdf_err_set(c->err, MDF_ERR_FORMAT,
+					   "line %u: %s: no struct or union to take '%s' of",
+					   line, e->text, e->parts[i]);
+		if (!dwarf_type_member(c->env->di, o->t, e->parts[i], &off, &mt))
+			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
+					   line, e->text, e->parts[i]);
+		o->addr += off;
+		o->t = mt;
+	}
+	return MDF_OK;
+}
+
+static enum mdf_status add_range(struct ctx *c, uint64_t pa, uint64_t len, uint8_t fill)
+{
+	struct erase_set *s = c->out;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct erase_range *r;
+
+		if (cap > ERASE_RANGES_MAX)
+			return mdf_err_set(c->err, MDF_ERR_NOTSUPP,
+					   "more than %u pieces to erase", ERASE_RANGES_MAX);
+		r = realloc(s->r, cap * sizeof(*r));
+		if (!r)
+			return mdf_err_set(c->err, MDF_ERR_NOMEM, "out of memory");
+		s->r = r;
+		s->cap = cap;
+	}
+	s->r[s->n++] = (struct erase_range){ pa, len, fill };
+	return MDF_OK;
+}
+
+/* [va, va + len) of the crashed kernel, page by page to physical. */
+static enum mdf_status erase_vrange(struct ctx *c, uint64_t va, uint64_t len, uint8_t fill)
+{
+	uint64_t ps = c->env->rm->page_size;
+
+	while (len) {
+		uint64_t piece = ps - (va & (ps - 1)), pa;
+		struct mdf_err e;
+		enum mdf_status st;
+
+		if (piece > len)
+			piece = len;
+		mdf_err_clear(&e);
+		if (readmem_vtop(c->env->rm, va, &pa, NULL, &e) == MDF_OK) {
+			st = add_range(c, pa, piece, fill);
+			if (st != MDF_OK)
+				return st;
+		} else {
+			c->out->unreadable += piece;
+		}
+		va += piece;
+		len -= piece;
+	}
+	return MDF_OK;
+}
+
+/* One eraseinfo line per object erased, as makedumpfile writes them (a
+ * loop's command says it once per element). */
+static enum mdf_status say(struct ctx *c, const struct erase_cmd *cmd, uint64_t size,
+			   bool nullify)
+{
+	char line[sizeof(cmd->target.text) + 48];
+	int n;
+
+	if (nullify)
+		n = snprintf(line, sizeof(line), "erase %s nullify\n", cmd->target.text);
+	else
+		n = snprintf(line, sizeof(line), "erase %s size %" PRIu64 "\n", cmd->target.text,
+			     size);
+	return erase_add_info(c->out, line, (size_t)n, c->err);
+}
+
+/* An integer of the dump (size SYMBOL). */
+static enum mdf_status read_size(struct ctx *c, const struct erase_cmd *cmd,
+				 const struct obj *base, uint64_t *ret, bool *none)
+{
+	struct dwarf_type_info ti;
+	unsigned char b[8] = { 0 };
+	struct obj o;
+	struct mdf_err e;
+	uint64_t v = 0;
+	enum mdf_status st = eval(c, cmd->line, &cmd->size_expr, base, &o, none);
+
+	if (st != MDF_OK || *none)
+		return st;
+	if (!dwarf_type_describe(c->env->di, o.t, &ti) || ti.kind != DWARF_T_INT ||
+	    (ti.size != 1 && ti.size != 2 && ti.size != 4 && ti.size != 8))
+		return bad(c, cmd->line, ": the size is not an integer", cmd->size_expr.text, NULL);
+	mdf_err_clear(&e);
+	if (readmem_vaddr(c->env->rm, o.addr, b, (size_t)ti.size, &e) != MDF_OK) {
+		*none = true;
+		return MDF_OK;
+	}
+	for (unsigned i = 0; i < ti.size; i++) /* little-endian targets */
+		v |= (uint64_t)b[i] << (8 * i);
+	if (ti.is_signed && ti.size < 8 && (v >> (8 * ti.size - 1)) & 1)
+		v = 0; /* negative: nothing */
+	if (ti.is_signed && ti.size == 8 && (int64_t)v < 0)
+		v = 0;
+	*ret = v;
+	*none = v == 0;
+	return MDF_OK;
+}
+
+/* The length of the string at @va, up to ERASE_STR_MAX. */
+static uint64_t str_len(struct ctx *c, uint64_t va)
+{
+	unsigned char b[ERASE_STR_MAX];
+	struct mdf_err e;
+	uint64_t n = 0;
+
+	while (n < ERASE_STR_MAX) {
+		uint64_t ps = c->env->rm->page_size, piece = ps - ((va + n) & (ps - 1));
+
+		if (piece > ERASE_STR_MAX - n)
+			piece = ERASE_STR_MAX - n;
+		mdf_err_clear(&e);
+		if (readmem_vaddr(c->env->rm, va + n, b + n, (size_t)piece, &e) != MDF_OK)
+			break;
+		const unsigned char *z = memchr(b + n, 0, (size_t)piece);
+
+		if (z)
+			return (uint64_t)(z - b);
+		n += piece;
+	}
+	return n;
+}
+
+/* One erase command, on @base when inside a loop. */
+static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const struct obj *base)
+{
+	struct dwarf_type_info ti;
+	struct obj o;
+	bool none;
+	uint64_t size = 0, ptr;
+	enum mdf_status st = eval(c, cmd->line, &cmd->target, base, &o, &none);
+
+	if (st != MDF_OK)
+		return st;
+	if (none) {
+		c->out->null_skips++;
+		return MDF_OK;
+	}
+	if (!dwarf_type_describe(c->env->di, o.t, &ti))
+		return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
+	switch (cmd->kind) {
+	case ERASE_NULLIFY:
+		if (ti.kind != DWARF_T_POINTER)
+			return bad(c, cmd->line, ": nullify needs a pointer", cmd->target.text, NULL);
+		st = erase_vrange(c, o.addr, ti.size ? ti.size : 8, 0);
+		return st == MDF_OK ? say(c, cmd, 0, true) : st;
+	case ERASE_SIZE_EXPR:
+		st = read_size(c, cmd, base && !strcmp(cmd->size_expr.parts[0], cmd->target.parts[0]) ?
+				       base : NULL, &size, &none);
+		if (st != MDF_OK)
+			return st;
+		if (none) {
+			c->out->null_skips++;
+			return MDF_OK;
+		}
+		break;
+	case ERASE_SIZE_VALUE:
+		size = cmd->size;
+		break;
+	case ERASE_SIZE_TYPE:
+		break;
+	}
+	if (ti.kind == DWARF_T_POINTER) {
+		/* What it points at: a size given, a string, or the pointee. */
+		struct dwarf_type_info pt;
+
+		if (!read_ptr(c, o.addr, &ptr) || ptr == 0) {
+			c->out->null_skips++;
+			return MDF_OK;
+		}
+		if (!dwarf_type_describe(c->env->di, ti.target, &pt))
+			return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
+		if (cmd->kind == ERASE_SIZE_TYPE) {
+			if (pt.kind == DWARF_T_VOID)
+				return bad(c, cmd->line, ": a void pointer needs 'size' or 'nullify'",
+					   cmd->target.text, NULL);
+			size = pt.is_char ? str_len(c, ptr) : pt.size;
+		}
+		o.addr = ptr;
+	} else if (cmd->kind == ERASE_SIZE_TYPE) {
+		size = ti.size;
+	}
+	if (size == 0)
+		return MDF_OK;
+	if (size > ERASE_CMD_MAX)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: size %" PRIu64
+				   " is more than 1 GiB", cmd->line, cmd->target.text, size);
+	st = erase_vrange(c, o.addr, size, 'X');
+	return st == MDF_OK ? say(c, cmd, size, false) : st;
+}
+
+/* Loop @cmd's list, running @cmd on each element.  Each command walks
+ * the list itself, so that eraseinfo has its lines together, as
+ * makedumpfile writes them. */
+static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
+{
+	const struct erase_loop *l = &c->cfg->loops[cmd->loop];
+	struct dwarf_type_info ti, et;
+	struct obj o, elem;
+	bool none;
+	uint64_t off = 0, first, cur, n;
+	enum mdf_status st = eval(c, l->line, &l->list, NULL, &o, &none);
+
+	if (st != MDF_OK)
+		return st;
+	if (none)
+		return MDF_OK;
+	if (!dwarf_type_describe(c->env->di, o.t, &ti))
+		return bad(c, l->line, ": bad type", l->list.text, NULL);
+	switch (l->kind) {
+	case ERASE_LOOP_ARRAY:
+		if (ti.kind != DWARF_T_ARRAY || !dwarf_type_describe(c->env->di, ti.target, &et) ||
+		    !et.size)
+			return bad(c, l->line, ": not an array of known size", l->list.text, NULL);
+		for (n = 0; n < ti.count && st == MDF_OK; n++) {
+			elem = (struct obj){ o.addr + n * et.size, ti.target };
+			st = run_cmd(c, cmd, &elem);
+		}
+		return st;
+	case ERASE_LOOP_VIA: {
+		struct dwarf_type mt, st_type = o.t;
+
+		if (ti.kind == DWARF_T_POINTER) {
+			if (!read_ptr(c, o.addr, &o.addr) || !o.addr)
+				return MDF_OK;
+			st_type = ti.target;
+		}
+		if (!dwarf_type_member(c->env->di, st_type, l->member, &off, &mt))
+			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
+					   l->line, l->list.text, l->member);
+		first = cur = o.addr;
+		for (n = 0; st == MDF_OK; n++) {
+			if (n == ERASE_LOOP_MAX) {
+				c->out->loop_cut++;
+				break;
+			}
+			elem = (struct obj){ cur, st_type };
+			st = run_cmd(c, cmd, &elem);
+			if (st != MDF_OK || !read_ptr(c, cur + off, &cur) || !cur || cur == first)
+				break;
+		}
+		return st;
+	}
+	case ERASE_LOOP_WITHIN: {
+		const struct dwarf_query *q = find_name(&c->names, l->struct_name, true);
+		struct dwarf_type mt;
+
+		if (!q || !q->found)
+			return bad(c, l->line, ": no such struct in the vmlinux", l->struct_name, NULL);
+		if (!dwarf_type_member(c->env->di, q->type, l->member, &off, &mt))
+			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
+					   l->line, l->struct_name, l->member);
+		/* list_head.next is its first member. */
+		if (!read_ptr(c, o.addr, &cur))
+			return MDF_OK;
+		for (n = 0; cur && cur != o.addr && st == MDF_OK; n++) {
+			if (n == ERASE_LOOP_MAX) {
+				c->out->loop_cut++;
+				break;
+			}
+			elem = (struct obj){ cur - off, q->type };
+			st = run_cmd(c, cmd, &elem);
+			if (!read_ptr(c, cur, &cur))
+				break;
+		}
+		return st;
+	}
+	}
+	return MDF_OK;
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct erase_range *x = a, *y = b;
+
+	return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
+}
+
+enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase_env *env,
+			      struct erase_set *out, struct mdf_err *err)
+{
+	struct ctx c = { .cfg = cfg, .env = env, .out = out, .err = err };
+	enum mdf_status st;
+
+	memset(out, 0, sizeof(*out));
+	st = collect_names(&c);
+	for (size_t i = 0; st == MDF_OK && i < cfg->ncmds; i++) {
+		const struct erase_cmd *cmd = &cfg->cmds[i];
+
+		st = cmd->loop < 0 ? run_cmd(&c, cmd, NULL) : run_loop(&c, cmd);
+	}
+	free(c.names.q);
+	if (st != MDF_OK) {
+		erase_set_free(out);
+		return st;
+	}
+	qsort(out->r, out->n, sizeof(*out->r), range_cmp);
+	return MDF_OK;
+}
+
+enum mdf_status erase_add_info(struct erase_set *es, const char *text, size_t len,
+			       struct mdf_err *err)
+{
+	if (es->info_len + len + 1 > es->info_cap) {
+		size_t cap = (es->info_len + len + 1) * 2;
+		char *p = realloc(es->info, cap);
+
+		if (!p)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+		es->info = p;
+		es->info_cap = cap;
+	}
+	memcpy(es->info + es->info_len, text, len);
+	es->info_len += len;
+	es->info[es->info_len] = '\0';
+	return MDF_OK;
+}
+
+bool erase_apply(const struct erase_set *es, uint64_t paddr, size_t size,
+		 const unsigned char *src, unsigned char *buf)
+{
+	size_t lo = 0, hi = es->n;
+	bool copied = false;
+
+	/* The first range that ends after @paddr; ranges are sorted by
+	 * start and none is longer than a page (erase_vrange), so one that
+	 * starts up to a page before may still reach in. */
+	uint64_t from = paddr >= size ? paddr - size : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (es->r[mid].paddr < from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < es->n && es->r[i].paddr < paddr + size; i++) {
+		const struct erase_range *r = &es->r[i];
+		uint64_t s = MDF_MAX(r->paddr, paddr), e = MDF_MIN(r->paddr + r->len, paddr + size);
+
+		if (s >= e)
+			continue;
+		if (!copied) {
+			memcpy(buf, src, size);
+			copied = true;
+		}
+		memset(buf + (s - paddr), r->fill, (size_t)(e - s));
+	}
+	return copied;
+}
+
+void erase_set_free(struct erase_set *es)
+{
+	free(es->r);
+	free(es->info);
+	memset(es, 0, sizeof(*es));
+}

@@ -1,0 +1,70 @@
+/*
+ * erase.h - --config FILE: the bytes to erase, found, and put on pages.
+ *
+ * erase_resolve() walks the parsed commands (erase_config.h) with the
+ * vmlinux's types (kernel/dwarf_info.h) and the dump's memory (pointers
+ * are followed, lists and arrays walked, sizes read): the result is a
+ * sorted set of physical ranges, filled with 'X' (0x58) - or with zeros
+ * for "nullify" - and the eraseinfo text the dump carries ("erase
+ * init_uts_ns.name.nodename size 65", one line per object erased - per
+ * element in a loop - as makedumpfile writes it).  erase_apply() patches a page's copy.
+ *
+ * A command whose symbol or member does not exist is an error naming its
+ * line: a config that cannot be applied would let the secret out.  A NULL
+ * pointer on the way, or memory the dump does not hold, erases nothing
+ * (there is nothing to erase) and is counted.
+ */
+#ifndef MDF_ERASE_H
+#define MDF_ERASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "filter/erase_config.h"
+#include "kernel/dwarf_info.h"
+#include "kinfo.h"
+#include "readmem.h"
+
+struct erase_range {
+	uint64_t paddr, len;
+	uint8_t fill;                /* 'X', or 0 for nullify */
+};
+
+struct erase_set {
+	struct erase_range *r;       /* sorted by paddr; may overlap */
+	size_t n, cap;
+	char *info;                  /* eraseinfo text, or NULL */
+	size_t info_len, info_cap;
+	uint64_t null_skips;         /* a NULL pointer on the way */
+	uint64_t unreadable;         /* bytes the dump does not hold */
+	uint64_t loop_cut;           /* loops stopped at the iteration limit */
+};
+
+struct erase_env {
+	struct dwarf_info *di;
+	const struct kinfo *ki;      /* SYMBOL()s here win over the vmlinux's */
+	uint64_t kernel_offset;      /* moves the vmlinux's symbols */
+	struct readmem *rm;
+};
+
+/** Resolve @cfg into @out (zeroed first).  Errors: "line N: ...". */
+enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase_env *env,
+			      struct erase_set *out, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Append @len bytes of eraseinfo text (a refiltered dump's, first). */
+enum mdf_status erase_add_info(struct erase_set *es, const char *text, size_t len,
+			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * When [@paddr, @paddr + @size) holds erased bytes: copy @src into @buf
+ * (@size bytes), fill them there and return true; else false, @buf
+ * untouched.
+ */
+bool erase_apply(const struct erase_set *es, uint64_t paddr, size_t size,
+		 const unsigned char *src, unsigned char *buf);
+
+void erase_set_free(struct erase_set *es);
+
+#endif
