@@ -11,7 +11,7 @@
 #include "util.h"
 
 #define EC_MAX_TOKENS 8
-#define EC_MAX_ITEMS 65536
+#define EC_MAX_ITEMS 10000
 
 struct ec_tok {
 	const char *s;

@@ -20,6 +20,9 @@
 #                       $MDF_SHARED/oracles/makedumpfile-head; "" = none)
 #   BENCH_SPEEDUP_PAIRS=N  rounds of the 2-thread speed-up jobs (default
 #                       three times BENCH_PAIRS)
+#   BENCH_VMLINUX=FILE  debug vmlinux of the 6.1 fixture for the -g and -x
+#                       jobs (default /var/tmp/mdf-dbg/vmlinux-6.1.0-57-amd64;
+#                       "" = skip them)
 #   BENCH_SETTLE=S      seconds to wait after removing an output of 64 MiB or
 #                       more (default 3; 0 = no wait): see Bench._clean()
 #
@@ -121,6 +124,22 @@ else
 	echo "bench: $MKVMCORE missing: the scan section is skipped"
 fi
 
+# ---- -g and -x: the 6.1 fixture's debug vmlinux --------------------------
+# (tests/lab/debug_vmlinux.sh fetches it once; BENCH_VMLINUX="" skips)
+DBG_ARGS=()
+VMLINUX=${BENCH_VMLINUX-${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-6.1.0-57-amd64}
+if [ -n "$VMLINUX" ] && [ -s "$VMLINUX" ]; then
+	n=fx-v61-512m.elf
+	if [ -n "${MDF_VMCORE_CACHE:-}" ] && [ -r "$MDF_VMCORE_CACHE/$n" ]; then
+		DBG_ARGS=(--vmlinux "$VMLINUX" --dbg-vmcore "$MDF_VMCORE_CACHE/$n")
+	elif [ -f "$MDF_SHARED/vmcores/$n.zst" ] && command -v zstd >/dev/null; then
+		[ "$VMCORE" = "$TMP/$n" ] || zstd -q -d "$MDF_SHARED/vmcores/$n.zst" -o "$TMP/$n"
+		DBG_ARGS=(--vmlinux "$VMLINUX" --dbg-vmcore "$TMP/$n")
+	fi
+else
+	echo "bench: no debug vmlinux ($VMLINUX): the -g and -x jobs are skipped"
+fi
+
 mkdir -p "$SRC/build"
 python3 "$SRC/tests/bench/bench.py" \
 	--ours "$OURS" --upstream "$UP" --upstream-zstd "$UP_ZSTD" \
@@ -132,7 +151,7 @@ python3 "$SRC/tests/bench/bench.py" \
 	--settle "${BENCH_SETTLE:-3}" \
 	--head "${BENCH_HEAD-$MDF_SHARED/oracles/makedumpfile-head}" \
 	--speedup-pairs "${BENCH_SPEEDUP_PAIRS:-}" \
-	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" "${FLOOR_ARGS[@]}" \
+	"${SCAN_ARGS[@]}" "${RUNNER_ARGS[@]}" "${FLOOR_ARGS[@]}" "${DBG_ARGS[@]}" \
 	--md "$SRC/build/bench.md"
 
 # ---- in the capture kernel ----------------------------------------------

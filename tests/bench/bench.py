@@ -338,6 +338,8 @@ def main():
     ap.add_argument("--head", default="")
     ap.add_argument("--speedup-pairs", default="")
     ap.add_argument("--settle", type=float, default=3.0)
+    ap.add_argument("--vmlinux", default="")
+    ap.add_argument("--dbg-vmcore", default="")
     ap.add_argument("--md", required=True)
     a = ap.parse_args()
     pairs = int(a.pairs or 5)
@@ -504,6 +506,10 @@ def main():
     speedup(["-z", "-d", "0"], 2, 1.8)
     versus(["-c", "-d", "0", "--num-threads", "2"], {"wall": 0.1}, up_slow=True)
 
+    # ---- debuginfo: -g FILE -x VMLINUX, and -x on the 6.1 fixture ----
+    if a.vmlinux and a.dbg_vmcore:
+        debuginfo_section(bench, a, O, U, H, rows, min(pairs, 2))
+
     # ---- scan throughput on a large synthetic machine ----
     scan = []
     if a.mkvmcore:
@@ -520,6 +526,40 @@ def main():
     log("")
     log(md)
     log("bench: summary written to %s (%.0f s in all)" % (a.md, elapsed))
+
+
+class GenConfig(Config):
+    """-g OUT -x VMLINUX: no vmcore operand."""
+
+    def argv(self, vmcore, out):
+        return [self.binary] + self.opts + ["-g", out, "-x", vmcore]
+
+
+def debuginfo_section(bench, a, O, U, H, rows, pairs):
+    """-g against 1.7.2 and HEAD (targets: 0.1 of the wall time, 0.5 of
+    the RSS), and -l -d 31 -x VMLINUX on the dump the vmlinux belongs to
+    (0.1 of the wall time).  Upstream takes 15-20 s a run: 2 pairs."""
+    log("job -g FILE -x VMLINUX: ours vs 1.7.2%s" % (", HEAD" if H else ""))
+    cs = [GenConfig("ours", O, []), GenConfig("1.7.2", U, [])]
+    if H:
+        cs.append(GenConfig("HEAD", H, []))
+    bench.job(cs, a.vmlinux, pairs, do_strace=False)
+    for ref in cs[1:]:
+        r = Row("-g FILE -x vmlinux vs %s" % ref.label, cs[0], ref,
+                {"wall": 0.1, "rss": 0.5}, note="633 MB debug vmlinux")
+        log(r.console())
+        rows.append(r)
+    opts = ["-l", "-d", "31", "-x", a.vmlinux]
+    log("job -l -d 31 -x VMLINUX on %s" % os.path.basename(a.dbg_vmcore))
+    cs = [Config("ours", O, opts), Config("1.7.2", U, opts)]
+    if H:
+        cs.append(Config("HEAD", H, opts))
+    bench.job(cs, a.dbg_vmcore, pairs, do_strace=False)
+    for ref in cs[1:]:
+        r = Row("-l -d 31 -x vmlinux vs %s" % ref.label, cs[0], ref,
+                {"wall": 0.1}, note="fx-v61 and its debug vmlinux")
+        log(r.console())
+        rows.append(r)
 
 
 def scan_section(bench, a, gib, pairs):
