@@ -151,7 +151,8 @@ $(B)/tests/gen/mkvmcore: $(wildcard tests/gen/*.c tests/gen/*.h) $(LIBMDF)
 
 # The synthetic kernel object (tests/gen/kobj/kobj.h): a -g executable
 # standing in for a debug vmlinux, with the build-id of the generator's
-# 6.1 note; kobj-other is another release and build of it.
+# 6.1 note; kobj-other is another release and build of it, with 6.12's
+# enum pagetype.
 KOBJ_CFLAGS := -g -O0 -fno-eliminate-unused-debug-types
 $(B)/tests/gen/kobj: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
 	@mkdir -p $(dir $@)
@@ -159,7 +160,7 @@ $(B)/tests/gen/kobj: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
 
 $(B)/tests/gen/kobj-other: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
 	@mkdir -p $(dir $@)
-	$(CC) $(KOBJ_CFLAGS) -DKOBJ_RELEASE='"6.1.0-99-amd64"' \
+	$(CC) $(KOBJ_CFLAGS) -DKOBJ_RELEASE='"6.1.0-99-amd64"' -DKOBJ_PGTY \
 		-Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 -o $@ $<
 
 $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)

@@ -151,6 +151,25 @@ static const struct {
 };
 
 /*
+ * The page-type markers in page._mapcount (page_type) of free, offline,
+ * slab, hugetlb and unaccepted pages, from enum pagetype when the kernel
+ * has it: until 6.11 its PG_ values are masks and the marker is ~mask
+ * (6.10, kernel commit 46df8e73a4a3 "mm: free up PG_slab", added PG_slab
+ * there); since 6.12 its PGTY_ values sit in the top byte, the marker is
+ * PGTY << 24 (the 6.12 fixture's note: PAGE_BUDDY_MAPCOUNT_VALUE =
+ * -268435456 = 0xf0 << 24).  Older kernels have macros: not in DWARF.
+ */
+static const struct {
+	const char *key, *pgty, *pg;
+} dw_page_types[] = {
+	{ "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)", "PGTY_buddy", "PG_buddy" },
+	{ "NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)", "PGTY_offline", "PG_offline" },
+	{ "NUMBER(PAGE_SLAB_MAPCOUNT_VALUE)", "PGTY_slab", "PG_slab" },
+	{ "NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)", "PGTY_hugetlb", "PG_hugetlb" },
+	{ "NUMBER(PAGE_UNACCEPTED_MAPCOUNT_VALUE)", "PGTY_unaccepted", "PG_unaccepted" },
+};
+
+/*
  * LENGTH() keys that are not "variable" or "struct.member": the kernel
  * writes the size of dev_printk_info's two strings under these names
  * (kernel/printk/printk.c, 5.10).
@@ -198,6 +217,7 @@ static void dw_wants_kinfo(struct dw_wants *ws)
 			    DW_W_TYPE);
 	/* The release string's place in init_uts_ns, and the mem_section
 	 * variable's type. */
+	dw_want_add(ws, "pagetype", 8, DW_W_TYPE);
 	dw_want_add(ws, "uts_namespace", 13, DW_W_TYPE);
 	dw_want_add(ws, "new_utsname", 11, DW_W_TYPE);
 	dw_want_add(ws, "mem_section", 11, DW_W_VAR);
@@ -706,6 +726,16 @@ static void dw_fill_numbers(struct dwarf_info *di, struct dw_wants *ws, struct k
 			continue;
 		snprintf(key, sizeof(key), "NUMBER(%s)", dw_enum_keys[i].key);
 		(void)vmcoreinfo_set(ki, key, (uint64_t)v);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dw_page_types); i++) {
+		int64_t v;
+
+		if (dw_enumerator(di, ws, "pagetype", dw_page_types[i].pgty, &v))
+			(void)vmcoreinfo_set(ki, dw_page_types[i].key,
+					     (uint64_t)(int64_t)(int32_t)((uint32_t)v << 24));
+		else if (dw_enumerator(di, ws, "pagetype", dw_page_types[i].pg, &v))
+			(void)vmcoreinfo_set(ki, dw_page_types[i].key,
+					     (uint64_t)(int64_t)(int32_t)~(uint32_t)v);
 	}
 	/* NUMBER(PG_head_mask) = 1UL << PG_head (kernel/crash_core.c, 4.8). */
 	if (ki->num.PG_head.set && ki->num.PG_head.v >= 0 && ki->num.PG_head.v < 63) {

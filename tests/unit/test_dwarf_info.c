@@ -77,9 +77,13 @@ static void t_lengths_numbers(void)
 	/* enum pagetype's PG_buddy is a mask, not a pageflags bit */
 	T_ASSERT(!ki.num.PG_buddy.set);
 	T_ASSERT(!ki.num.PG_offline.set);
+	/* the markers, from enum pagetype's masks (6.10-6.11 style) */
+	T_ASSERT(ki.num.PAGE_BUDDY_MAPCOUNT_VALUE.set);
+	T_EQ_U64(ki.num.PAGE_BUDDY_MAPCOUNT_VALUE.v, (int64_t)(int32_t)~PG_buddy);
+	T_EQ_U64(ki.num.PAGE_OFFLINE_MAPCOUNT_VALUE.v, (int64_t)(int32_t)~PG_offline);
+	T_ASSERT(!ki.num.PAGE_SLAB_MAPCOUNT_VALUE.set);
 	/* macros are not in DWARF */
 	T_ASSERT(!ki.num.SECTION_SIZE_BITS.set);
-	T_ASSERT(!ki.num.PAGE_BUDDY_MAPCOUNT_VALUE.set);
 }
 
 static bool symbol(const char *name, uint64_t *a, uint64_t *sz)

@@ -140,8 +140,16 @@ enum zone_stat_item { NR_FREE_PAGES, NR_ZONE_LRU_BASE, NR_VM_ZONE_STAT_ITEMS = 1
 enum node_states { N_POSSIBLE, N_ONLINE, N_NORMAL_MEMORY, N_HIGH_MEMORY, N_MEMORY,
 		   NR_NODE_STATES };
 
-/* Since 6.10 the page types are an enum of masks that reuse PG_ names
- * (kernel commit 46df8e73a4a3): -x must not take these for flag bits. */
+/* In 6.10 and 6.11 the page types are an enum of masks that reuse PG_
+ * names (kernel commit 46df8e73a4a3): -x must not take these for flag
+ * bits, and makes the markers of them (~mask: the values of the
+ * generator's 6.1 note, where they were macros). */
+#ifndef KOBJ_PGTY
 enum pagetype { PG_buddy = 0x00000080, PG_offline = 0x00000100 };
+#else
+/* 6.12 on: a type in the top byte (kobj-other is built so). */
+enum pagetype { PGTY_buddy = 0xf0, PGTY_offline = 0xf1, PGTY_table = 0xf2, PGTY_guard = 0xf3,
+		PGTY_hugetlb = 0xf4, PGTY_slab = 0xf5 };
+#endif
 
 #endif
