@@ -573,55 +573,11 @@ static bool dw_srcfile(struct dwarf_info *di, struct dw_wants *ws, const char *n
 
 /* ---- ELF: symbols, build-id, section bytes ---- */
 
-bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
-		       uint64_t *size_ret)
+/* @fn on every defined symbol of the symbol table, until it says stop. */
+typedef bool (*dw_sym_fn)(void *arg, const char *name, const GElf_Sym *s);
+
+static void dw_each_symbol(struct dwarf_info *di, dw_sym_fn fn, void *arg)
 {
-	Elf_Scn *scn = NULL;
-	bool found = false;
-
-	while ((scn = elf_nextscn(di->elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || sh.sh_entsize == 0)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *n;
-
-			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
-				continue;
-			n = elf_strptr(di->elf, sh.sh_link, s.st_name);
-			if (!n || strcmp(n, name))
-				continue;
-			/* A global wins over a local of the same name. */
-			if (found && GELF_ST_BIND(s.st_info) != STB_GLOBAL)
-				continue;
-			*addr_ret = s.st_value;
-			if (size_ret)
-				*size_ret = s.st_size;
-			found = true;
-			if (GELF_ST_BIND(s.st_info) == STB_GLOBAL)
-				return true;
-		}
-	}
-	return found;
-}
-
-/* Every SYMBOL() of kinfo.h in one walk of the symbol table. */
-#define DW_SYM_SLOT(ident, key) { key, offsetof(struct kinfo, sym.ident) },
-static const struct {
-	const char *name;
-	size_t off;
-} dw_syms[] = { KINFO_SYMBOLS(DW_SYM_SLOT) };
-#undef DW_SYM_SLOT
-
-static void dw_symbols(struct dwarf_info *di, struct kinfo *ki)
-{
-	bool global[ARRAY_SIZE(dw_syms)] = { false };
 	Elf_Scn *scn = NULL;
 
 	while ((scn = elf_nextscn(di->elf, scn))) {
@@ -642,20 +598,85 @@ static void dw_symbols(struct dwarf_info *di, struct kinfo *ki)
 			    GELF_ST_TYPE(s.st_info) == STT_FILE)
 				continue;
 			n = elf_strptr(di->elf, sh.sh_link, s.st_name);
-			if (!n || !n[0])
-				continue;
-			for (size_t k = 0; k < ARRAY_SIZE(dw_syms); k++) {
-				struct kinfo_u64 *f =
-					(struct kinfo_u64 *)((char *)ki + dw_syms[k].off);
+			if (n && n[0] && !fn(arg, n, &s))
+				return;
+		}
+	}
+}
 
-				if (strcmp(n, dw_syms[k].name) || global[k])
-					continue;
-				if (f->set && GELF_ST_BIND(s.st_info) != STB_GLOBAL)
-					continue;
-				f->v = s.st_value;
-				f->set = true;
-				global[k] = GELF_ST_BIND(s.st_info) == STB_GLOBAL;
-			}
+/* A symbol of a name: the first global one, else the first local one. */
+struct dw_sym_want {
+	const char *name;
+	uint64_t addr, size;
+	bool found, global;
+};
+
+static bool dw_sym_take(struct dw_sym_want *w, const GElf_Sym *s)
+{
+	bool global = GELF_ST_BIND(s->st_info) == STB_GLOBAL;
+
+	if (w->global || (w->found && !global))
+		return false;
+	w->addr = s->st_value;
+	w->size = s->st_size;
+	w->found = true;
+	w->global = global;
+	return true;
+}
+
+static bool dw_one_symbol(void *arg, const char *name, const GElf_Sym *s)
+{
+	struct dw_sym_want *w = arg;
+
+	if (!strcmp(name, w->name))
+		(void)dw_sym_take(w, s);
+	return !w->global;
+}
+
+bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
+		       uint64_t *size_ret)
+{
+	struct dw_sym_want w = { .name = name };
+
+	dw_each_symbol(di, dw_one_symbol, &w);
+	if (w.found) {
+		*addr_ret = w.addr;
+		if (size_ret)
+			*size_ret = w.size;
+	}
+	return w.found;
+}
+
+/* Every SYMBOL() of kinfo.h in one walk of the symbol table. */
+#define DW_SYM_SLOT(ident, key) { key, offsetof(struct kinfo, sym.ident) },
+static const struct {
+	const char *name;
+	size_t off;
+} dw_syms[] = { KINFO_SYMBOLS(DW_SYM_SLOT) };
+#undef DW_SYM_SLOT
+
+static bool dw_kinfo_symbol(void *arg, const char *name, const GElf_Sym *s)
+{
+	struct dw_sym_want *w = arg;
+
+	for (size_t k = 0; k < ARRAY_SIZE(dw_syms); k++)
+		if (!strcmp(name, dw_syms[k].name))
+			(void)dw_sym_take(&w[k], s);
+	return true;
+}
+
+static void dw_symbols(struct dwarf_info *di, struct kinfo *ki)
+{
+	struct dw_sym_want w[ARRAY_SIZE(dw_syms)];
+
+	memset(w, 0, sizeof(w));
+	dw_each_symbol(di, dw_kinfo_symbol, w);
+	for (size_t k = 0; k < ARRAY_SIZE(dw_syms); k++) {
+		struct kinfo_u64 *f = (struct kinfo_u64 *)((char *)ki + dw_syms[k].off);
+
+		if (w[k].found) {
+			f->v = w[k].addr;
+			f->set = true;
 		}
 	}
 }
