@@ -285,7 +285,7 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 	const struct mdf_opts *o = &ctx->opts;
 	struct erase_config cfg;
 	struct erase_env env = {
-		.di = ctx->ds.vmlinux, .ki = &ctx->k.ki, .rm = &ctx->k.rm,
+		.di = ctx->ds.vmlinux, .vmlinux = o->vmlinux, .ki = &ctx->k.ki, .rm = &ctx->k.rm,
 		.kernel_offset = ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
 	};
 	struct erase_set *es = &ctx->ds.erase;
@@ -308,14 +308,13 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 		free(text);
 		if (st != MDF_OK)
 			return st;
-		if (cfg.module_sections)
-			pi_warn(&ctx->pr, "%s: %u module section(s) skipped ([%s]...): "
-				"module debuginfo is not read.\n", o->config_file,
-				cfg.module_sections, cfg.first_module);
 		st = erase_resolve(&cfg, &env, es, &ctx->err);
 		erase_config_free(&cfg);
 		if (st != MDF_OK)
 			return mdf_err_push(&ctx->err, "%s", o->config_file);
+		if (es->modules_skipped)
+			pi_warn(&ctx->pr, "%s: %u module section(s) skipped: %s.\n", o->config_file,
+				es->modules_skipped, es->module_problem);
 		if (es->unreadable || es->loop_cut)
 			pi_warn(&ctx->pr, "%s: %llu bytes to erase are not in the dump; %llu "
 				"loops stopped after a million elements.\n", o->config_file,

@@ -30,12 +30,23 @@ struct names {
 	size_t n;
 };
 
+/* A loaded module as the dump shows it: where its symbol table is. */
+struct modsyms {
+	uint64_t symtab, strtab;     /* Elf64_Sym[num], their names */
+	uint64_t num;
+};
+
 struct ctx {
 	const struct erase_config *cfg;
 	const struct erase_env *env;
 	struct erase_set *out;
 	struct names names;
 	struct mdf_err *err;
+	/* The section being resolved: vmlinux's debuginfo and symbols, or a
+	 * module's debuginfo (types) and kallsyms (addresses). */
+	const char *module;          /* "" for vmlinux */
+	struct dwarf_info *di;
+	const struct modsyms *mod;
 };
 
 static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const char *a,
@@ -78,36 +89,44 @@ static enum mdf_status collect_names(struct ctx *c)
 	const struct erase_config *cfg = c->cfg;
 	enum mdf_status st = MDF_OK;
 
-	for (size_t i = 0; st == MDF_OK && i < cfg->nloops; i++) {
-		st = want_name(&c->names, cfg->loops[i].list.parts[0], false, c->err);
-		if (st == MDF_OK && cfg->loops[i].kind == ERASE_LOOP_WITHIN)
-			st = want_name(&c->names, cfg->loops[i].struct_name, true, c->err);
-	}
 	for (size_t i = 0; st == MDF_OK && i < cfg->ncmds; i++) {
 		const struct erase_cmd *cmd = &cfg->cmds[i];
 
-		if (cmd->loop < 0)
+		if (strcmp(cmd->module, c->module))
+			continue;
+		if (cmd->loop >= 0) {
+			const struct erase_loop *l = &cfg->loops[cmd->loop];
+
+			st = want_name(&c->names, l->list.parts[0], false, c->err);
+			if (st == MDF_OK && l->kind == ERASE_LOOP_WITHIN)
+				st = want_name(&c->names, l->struct_name, true, c->err);
+		}
+		if (st == MDF_OK && cmd->loop < 0)
 			st = want_name(&c->names, cmd->target.parts[0], false, c->err);
 		if (st == MDF_OK && cmd->kind == ERASE_SIZE_EXPR &&
 		    (cmd->loop < 0 || strcmp(cmd->size_expr.parts[0], cfg->loops[cmd->loop].id)))
 			st = want_name(&c->names, cmd->size_expr.parts[0], false, c->err);
 	}
 	if (st == MDF_OK && c->names.n)
-		st = dwarf_info_lookup(c->env->di, c->names.q, c->names.n, c->err);
+		st = dwarf_info_lookup(c->di, c->names.q, c->names.n, c->err);
 	return st;
 }
 
 /* The running address of variable @name: the note's SYMBOL() when it has
  * one (but mem_section's there is the array it points at), else the
  * vmlinux's moved by KERNELOFFSET. */
+static bool mod_sym_addr(struct ctx *c, const char *name, uint64_t *ret);
+
 static bool sym_addr(struct ctx *c, const char *name, uint64_t *ret)
 {
 	char key[ERASE_NAME_MAX + 16];
 
+	if (c->mod)
+		return mod_sym_addr(c, name, ret);
 	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
 	if (strcmp(name, "mem_section") && vmcoreinfo_lookup(c->env->ki, key, ret))
 		return true;
-	if (!dwarf_info_symbol(c->env->di, name, ret, NULL))
+	if (!dwarf_info_symbol(c->di, name, ret, NULL))
 		return false;
 	*ret += c->env->kernel_offset;
 	return true;
@@ -140,14 +159,16 @@ static enum mdf_status eval(struct ctx *c, unsigned line, const struct erase_exp
 		const struct dwarf_query *q = find_name(&c->names, e->parts[0], false);
 
 		if (!q || !q->found || !sym_addr(c, e->parts[0], &o->addr))
-			return bad(c, line, ": no such variable in the vmlinux", e->parts[0], NULL);
+			return mdf_err_set(c->err, MDF_ERR_FORMAT,
+					   "line %u: %s: no such variable in %s%s", line, e->parts[0],
+					   c->mod ? "module " : "the vmlinux", c->module);
 		o->t = q->type;
 	}
 	for (; i < e->nparts; i++) {
 		uint64_t off;
 		struct dwarf_type mt;
 
-		if (!dwarf_type_describe(c->env->di, o->t, &ti))
+		if (!dwarf_type_describe(c->di, o->t, &ti))
 			return bad(c, line, ": bad type", e->text, NULL);
 		if (ti.kind == DWARF_T_POINTER) {
 			if (!read_ptr(c, o->addr, &o->addr) || o->addr == 0) {
@@ -155,14 +176,14 @@ static enum mdf_status eval(struct ctx *c, unsigned line, const struct erase_exp
 				return MDF_OK;
 			}
 			o->t = ti.target;
-			if (!dwarf_type_describe(c->env->di, o->t, &ti))
+			if (!dwarf_type_describe(c->di, o->t, &ti))
 				return bad(c, line, ": bad type", e->text, NULL);
 		}
 		if (ti.kind != DWARF_T_STRUCT)
 			return mdf_err_set(c->err, MDF_ERR_FORMAT,
 					   "line %u: %s: no struct or union to take '%s' of",
 					   line, e->text, e->parts[i]);
-		if (!dwarf_type_member(c->env->di, o->t, e->parts[i], &off, &mt))
+		if (!dwarf_type_member(c->di, o->t, e->parts[i], &off, &mt))
 			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
 					   line, e->text, e->parts[i]);
 		o->addr += off;
@@ -247,7 +268,7 @@ static enum mdf_status read_size(struct ctx *c, const struct erase_cmd *cmd,
 
 	if (st != MDF_OK || *none)
 		return st;
-	if (!dwarf_type_describe(c->env->di, o.t, &ti) || ti.kind != DWARF_T_INT ||
+	if (!dwarf_type_describe(c->di, o.t, &ti) || ti.kind != DWARF_T_INT ||
 	    (ti.size != 1 && ti.size != 2 && ti.size != 4 && ti.size != 8))
 		return bad(c, cmd->line, ": the size is not an integer", cmd->size_expr.text, NULL);
 	mdf_err_clear(&e);
@@ -305,7 +326,7 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 		c->out->null_skips++;
 		return MDF_OK;
 	}
-	if (!dwarf_type_describe(c->env->di, o.t, &ti))
+	if (!dwarf_type_describe(c->di, o.t, &ti))
 		return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
 	switch (cmd->kind) {
 	case ERASE_NULLIFY:
@@ -337,7 +358,7 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 			c->out->null_skips++;
 			return MDF_OK;
 		}
-		if (!dwarf_type_describe(c->env->di, ti.target, &pt))
+		if (!dwarf_type_describe(c->di, ti.target, &pt))
 			return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
 		if (cmd->kind == ERASE_SIZE_TYPE) {
 			if (pt.kind == DWARF_T_VOID)
@@ -374,11 +395,11 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 		return st;
 	if (none)
 		return MDF_OK;
-	if (!dwarf_type_describe(c->env->di, o.t, &ti))
+	if (!dwarf_type_describe(c->di, o.t, &ti))
 		return bad(c, l->line, ": bad type", l->list.text, NULL);
 	switch (l->kind) {
 	case ERASE_LOOP_ARRAY:
-		if (ti.kind != DWARF_T_ARRAY || !dwarf_type_describe(c->env->di, ti.target, &et) ||
+		if (ti.kind != DWARF_T_ARRAY || !dwarf_type_describe(c->di, ti.target, &et) ||
 		    !et.size)
 			return bad(c, l->line, ": not an array of known size", l->list.text, NULL);
 		for (n = 0; n < ti.count && st == MDF_OK; n++) {
@@ -394,7 +415,7 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 				return MDF_OK;
 			st_type = ti.target;
 		}
-		if (!dwarf_type_member(c->env->di, st_type, l->member, &off, &mt))
+		if (!dwarf_type_member(c->di, st_type, l->member, &off, &mt))
 			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
 					   l->line, l->list.text, l->member);
 		first = cur = o.addr;
@@ -415,8 +436,10 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 		struct dwarf_type mt;
 
 		if (!q || !q->found)
-			return bad(c, l->line, ": no such struct in the vmlinux", l->struct_name, NULL);
-		if (!dwarf_type_member(c->env->di, q->type, l->member, &off, &mt))
+			return mdf_err_set(c->err, MDF_ERR_FORMAT,
+					   "line %u: %s: no such struct in %s%s", l->line, l->struct_name,
+					   c->mod ? "module " : "the vmlinux", c->module);
+		if (!dwarf_type_member(c->di, q->type, l->member, &off, &mt))
 			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
 					   l->line, l->struct_name, l->member);
 		/* list_head.next is its first member. */
@@ -438,6 +461,121 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 	return MDF_OK;
 }
 
+/* ---- modules ---- */
+
+/* The most entries walked in the module list and in a symbol table. */
+#define ERASE_MODULES_MAX 100000u
+#define ERASE_MODSYMS_MAX 1000000u
+
+static bool same_module_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return false;
+	return *a == *b;
+}
+
+/* An integer member of @size bytes (little-endian target) at @va. */
+static bool read_uint(struct ctx *c, uint64_t va, uint64_t size, uint64_t *ret)
+{
+	unsigned char b[8] = { 0 };
+	struct mdf_err e;
+
+	mdf_err_clear(&e);
+	if (size == 0 || size > 8 || readmem_vaddr(c->env->rm, va, b, (size_t)size, &e) != MDF_OK)
+		return false;
+	*ret = 0;
+	for (unsigned i = 0; i < size; i++)
+		*ret |= (uint64_t)b[i] << (8 * i);
+	return true;
+}
+
+/*
+ * Find module @name in the dump's module list (the vmlinux's "modules",
+ * struct module .list and .name) and its symbol table: mod->kallsyms
+ * (struct mod_kallsyms: symtab, num_symtab, strtab), which the module
+ * loader keeps since 4.5 (kernel commit 8244062ef1e5, "modules: fix
+ * longstanding /proc/kallsyms vs module insertion race").  False with
+ * *@why set when it is not loaded or cannot be read.
+ */
+static bool find_module(struct ctx *c, const char *name, struct modsyms *ms, const char **why)
+{
+	struct dwarf_query q[2] = { { .name = "module", .is_type = true },
+				    { .name = "mod_kallsyms", .is_type = true } };
+	struct dwarf_type mt, t_list, t_name, t_ks, t_sym, t_num, t_str;
+	uint64_t o_list, o_name, o_ks, o_sym, o_num, o_str, head, node, ks;
+	struct dwarf_type_info ti;
+	struct mdf_err e;
+	unsigned n = 0;
+
+	mdf_err_clear(&e);
+	*why = "the vmlinux has no struct module or struct mod_kallsyms";
+	if (dwarf_info_lookup(c->env->di, q, 2, &e) != MDF_OK || !q[0].found || !q[1].found)
+		return false;
+	mt = q[0].type;
+	if (!dwarf_type_member(c->env->di, mt, "list", &o_list, &t_list) ||
+	    !dwarf_type_member(c->env->di, mt, "name", &o_name, &t_name) ||
+	    !dwarf_type_member(c->env->di, mt, "kallsyms", &o_ks, &t_ks) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "symtab", &o_sym, &t_sym) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "num_symtab", &o_num, &t_num) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "strtab", &o_str, &t_str) ||
+	    !dwarf_type_describe(c->env->di, t_num, &ti))
+		return false;
+	*why = "the vmlinux has no symbol 'modules'";
+	if (!dwarf_info_symbol(c->env->di, "modules", &head, NULL))
+		return false;
+	head += c->env->kernel_offset;
+	*why = "it is not loaded in the dump";
+	if (!read_ptr(c, head, &node))
+		return false;
+	for (; node && node != head && n < ERASE_MODULES_MAX; n++) {
+		char mname[ERASE_NAME_MAX];
+		uint64_t mod = node - o_list;
+
+		if (readmem_vaddr(c->env->rm, mod + o_name, mname, sizeof(mname), &e) != MDF_OK)
+			break;
+		mname[sizeof(mname) - 1] = '\0';
+		if (same_module_name(mname, name)) {
+			*why = "its kallsyms cannot be read";
+			return read_ptr(c, mod + o_ks, &ks) && ks &&
+			       read_ptr(c, ks + o_sym, &ms->symtab) &&
+			       read_ptr(c, ks + o_str, &ms->strtab) &&
+			       read_uint(c, ks + o_num, ti.size, &ms->num) &&
+			       ms->num <= ERASE_MODSYMS_MAX;
+		}
+		if (!read_ptr(c, node, &node))
+			break;
+	}
+	return false;
+}
+
+/* A module's symbol, by its kallsyms in the dump. */
+static bool mod_sym_addr(struct ctx *c, const char *name, uint64_t *ret)
+{
+	size_t len = strlen(name);
+
+	for (uint64_t i = 0; i < c->mod->num; i++) {
+		unsigned char sym[24];
+		char sname[ERASE_NAME_MAX + 1];
+		struct mdf_err e;
+		uint32_t st_name;
+
+		mdf_err_clear(&e);
+		if (readmem_vaddr(c->env->rm, c->mod->symtab + 24 * i, sym, sizeof(sym), &e) != MDF_OK)
+			return false;
+		st_name = load_le32(sym);
+		if (st_name == 0 || load_le16(sym + 6) == 0 /* SHN_UNDEF */)
+			continue;
+		if (readmem_vaddr(c->env->rm, c->mod->strtab + st_name, sname, len + 1, &e) != MDF_OK)
+			continue;
+		if (!memcmp(sname, name, len) && sname[len] == '\0') {
+			*ret = load_le64(sym + 8);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int range_cmp(const void *a, const void *b)
 {
 	const struct erase_range *x = a, *y = b;
@@ -445,18 +583,64 @@ static int range_cmp(const void *a, const void *b)
 	return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
 }
 
+/* The commands of one section: vmlinux's, or a loaded module's. */
+static enum mdf_status run_section(struct ctx *c, const char *module)
+{
+	const struct erase_config *cfg = c->cfg;
+	struct dwarf_info *mdi = NULL;
+	struct modsyms ms;
+	enum mdf_status st = MDF_OK;
+
+	c->module = module;
+	c->di = c->env->di;
+	c->mod = NULL;
+	if (module[0]) {
+		const char *why = NULL;
+		struct mdf_err e;
+
+		mdf_err_clear(&e);
+		if (!find_module(c, module, &ms, &why) ||
+		    dwarf_info_open_module(c->env->vmlinux, c->env->ki->osrelease, module, &mdi,
+					   &e) != MDF_OK) {
+			/* As makedumpfile.conf(5): such a section is skipped. */
+			if (!c->out->modules_skipped++)
+				snprintf(c->out->module_problem, sizeof(c->out->module_problem),
+					 "[%s]: %s", module, why ? why : e.msg);
+			return MDF_OK;
+		}
+		c->di = mdi;
+		c->mod = &ms;
+	}
+	c->names.n = 0;
+	st = collect_names(c);
+	for (size_t i = 0; st == MDF_OK && i < cfg->ncmds; i++) {
+		const struct erase_cmd *cmd = &cfg->cmds[i];
+
+		if (strcmp(cmd->module, module))
+			continue;
+		st = cmd->loop < 0 ? run_cmd(c, cmd, NULL) : run_loop(c, cmd);
+	}
+	dwarf_info_close(mdi);
+	c->di = c->env->di;
+	c->mod = NULL;
+	return st;
+}
+
 enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase_env *env,
 			      struct erase_set *out, struct mdf_err *err)
 {
 	struct ctx c = { .cfg = cfg, .env = env, .out = out, .err = err };
-	enum mdf_status st;
+	enum mdf_status st = MDF_OK;
 
 	memset(out, 0, sizeof(*out));
-	st = collect_names(&c);
+	/* Sections in the order they first come. */
 	for (size_t i = 0; st == MDF_OK && i < cfg->ncmds; i++) {
-		const struct erase_cmd *cmd = &cfg->cmds[i];
+		bool seen = false;
 
-		st = cmd->loop < 0 ? run_cmd(&c, cmd, NULL) : run_loop(&c, cmd);
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(cfg->cmds[j].module, cfg->cmds[i].module);
+		if (!seen)
+			st = run_section(&c, cfg->cmds[i].module);
 	}
 	free(c.names.q);
 	if (st != MDF_OK) {

@@ -9,6 +9,11 @@
  * init_uts_ns.name.nodename size 65", one line per object erased - per
  * element in a loop - as makedumpfile writes it).  erase_apply() patches a page's copy.
  *
+ * A module section (makedumpfile.conf(5)) takes its types from the
+ * module's debuginfo and its addresses from the module's kallsyms in the
+ * dump; a module that is not loaded, or whose debuginfo is not found, is
+ * skipped (counted, and the first reason kept for a warning).
+ *
  * A command whose symbol or member does not exist is an error naming its
  * line: a config that cannot be applied would let the secret out.  A NULL
  * pointer on the way, or memory the dump does not hold, erases nothing
@@ -40,10 +45,14 @@ struct erase_set {
 	uint64_t null_skips;         /* a NULL pointer on the way */
 	uint64_t unreadable;         /* bytes the dump does not hold */
 	uint64_t loop_cut;           /* loops stopped at the iteration limit */
+	unsigned modules_skipped;    /* module sections skipped: */
+	char module_problem[320];    /* the first one's "[name]: why" */
 };
 
 struct erase_env {
-	struct dwarf_info *di;
+	struct dwarf_info *di;       /* the vmlinux's */
+	const char *vmlinux;         /* its path: module debuginfo is looked
+					for beside it (dwarf_info.h) */
 	const struct kinfo *ki;      /* SYMBOL()s here win over the vmlinux's */
 	uint64_t kernel_offset;      /* moves the vmlinux's symbols */
 	struct readmem *rm;

@@ -118,7 +118,7 @@ static enum mdf_status ec_grow(void **arr, size_t n, size_t *cap, size_t elem,
 
 /* erase EXPR [size N|size EXPR|nullify] */
 static enum mdf_status ec_erase(struct erase_config *cfg, const struct ec_tok *t, size_t nt,
-				unsigned line, int loop, struct mdf_err *err)
+				unsigned line, int loop, const char *module, struct mdf_err *err)
 {
 	struct erase_cmd *c;
 	enum mdf_status st;
@@ -132,6 +132,7 @@ static enum mdf_status ec_erase(struct erase_config *cfg, const struct ec_tok *t
 	memset(c, 0, sizeof(*c));
 	c->line = line;
 	c->loop = loop;
+	strcpy(c->module, module);
 	st = ec_expr(&t[1], line, &c->target, err);
 	if (st != MDF_OK)
 		return st;
@@ -207,7 +208,7 @@ enum mdf_status erase_config_parse(const char *text, size_t len, struct erase_co
 				   struct mdf_err *err)
 {
 	const char *p = text, *end = text + len;
-	bool in_vmlinux = true;
+	char module[ERASE_NAME_MAX] = "";
 	int loop = -1;
 	unsigned line = 0;
 	enum mdf_status st = MDF_OK;
@@ -252,10 +253,11 @@ enum mdf_status erase_config_parse(const char *text, size_t len, struct erase_co
 				st = ec_bad(err, line, "bad section header", &t[0]);
 			} else if (loop >= 0) {
 				st = ec_bad(err, line, "section inside a for loop (no endfor)", &t[0]);
+			} else if (strcmp(name, "vmlinux") == 0) {
+				module[0] = '\0';
 			} else {
-				in_vmlinux = strcmp(name, "vmlinux") == 0;
-				if (!in_vmlinux && cfg->module_sections++ == 0)
-					strcpy(cfg->first_module, name);
+				strcpy(module, name);
+				cfg->module_sections++;
 			}
 			continue;
 		}
@@ -267,10 +269,8 @@ enum mdf_status erase_config_parse(const char *text, size_t len, struct erase_co
 			loop = -1;
 			continue;
 		}
-		if (!in_vmlinux)
-			continue; /* module sections: checked for syntax only above */
 		if (ec_is(&t[0], "erase")) {
-			st = ec_erase(cfg, t, nt, line, loop, err);
+			st = ec_erase(cfg, t, nt, line, loop, module, err);
 		} else if (ec_is(&t[0], "for")) {
 			if (loop >= 0)
 				st = ec_bad(err, line, "nested for loops are not allowed", NULL);

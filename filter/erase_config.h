@@ -1,8 +1,9 @@
 /*
  * erase_config.h - the --config FILE text (makedumpfile.conf(5)), parsed.
  *
- *   [vmlinux]                         a section: vmlinux or a module; the
- *                                     unnamed first section is vmlinux
+ *   [vmlinux]                         a section: vmlinux or a module (its
+ *                                     commands name the module's symbols);
+ *                                     the unnamed first section is vmlinux
  *   erase SYM[.member...]             the object, its type's size (a
  *                                     char *: the string, up to 1024)
  *   erase SYM[.member...] size N[K|M] N bytes (of what a pointer points at)
@@ -47,6 +48,7 @@ enum erase_size_kind {
 
 struct erase_cmd {
 	unsigned line;
+	char module[ERASE_NAME_MAX];    /* its section: "" for vmlinux */
 	int loop;                       /* index into loops, or -1 */
 	struct erase_expr target;
 	enum erase_size_kind kind;
@@ -66,13 +68,12 @@ struct erase_loop {
 };
 
 struct erase_config {
-	struct erase_cmd *cmds;         /* vmlinux's commands, in order */
+	struct erase_cmd *cmds;         /* the commands, in order */
 	size_t ncmds;
 	struct erase_loop *loops;
 	size_t nloops;
 	size_t cap_cmds, cap_loops;
-	unsigned module_sections;       /* sections of modules, skipped */
-	char first_module[ERASE_NAME_MAX];
+	unsigned module_sections;       /* sections of modules */
 };
 
 /** Parse @len bytes of @text (NULs are errors) into @cfg (zeroed first). */

@@ -6,6 +6,10 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <dirent.h>
+#include <elfutils/libdwfl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -21,9 +25,11 @@
 
 struct dwarf_info {
 	const char *path;
+	char *own_path;         /* a module's, found by the search */
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	Dwfl *dwfl;             /* a module's: owns elf and dw */
 };
 
 /* ---- the wanted names ---- */
@@ -968,11 +974,126 @@ void dwarf_info_close(struct dwarf_info *di)
 {
 	if (!di)
 		return;
-	if (di->dw)
-		dwarf_end(di->dw);
-	if (di->elf)
-		elf_end(di->elf);
+	if (di->dwfl) {
+		dwfl_end(di->dwfl);
+	} else {
+		if (di->dw)
+			dwarf_end(di->dw);
+		if (di->elf)
+			elf_end(di->elf);
+	}
 	if (di->fd >= 0)
 		close(di->fd);
+	free(di->own_path);
 	free(di);
+}
+
+const char *dwarf_info_path(const struct dwarf_info *di)
+{
+	return di->path;
+}
+
+/* ---- module debuginfo ---- */
+
+static bool dw_mod_name_is(const char *file, const char *name)
+{
+	size_t i = 0;
+
+	for (; name[i] && file[i]; i++) {
+		char a = file[i] == '-' ? '_' : file[i], b = name[i] == '-' ? '_' : name[i];
+
+		if (a != b)
+			return false;
+	}
+	return !name[i] && (!strcmp(file + i, ".ko") || !strcmp(file + i, ".ko.debug"));
+}
+
+/* NAME.ko below @dir (@len bytes of path in @dir, room for PATH_MAX), at
+ * most @depth levels down; the path is left in @dir. */
+static bool dw_mod_find(char *dir, size_t len, const char *name, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		struct stat sb;
+
+		if (e->d_name[0] == '.' || len + 1 + n >= PATH_MAX)
+			continue;
+		dir[len] = '/';
+		memcpy(dir + len + 1, e->d_name, n + 1);
+		if (lstat(dir, &sb) != 0)
+			continue;
+		if (S_ISREG(sb.st_mode))
+			found = dw_mod_name_is(e->d_name, name);
+		else if (S_ISDIR(sb.st_mode) && depth > 0)
+			found = dw_mod_find(dir, len + 1 + n, name, depth - 1);
+	}
+	closedir(d);
+	if (!found)
+		dir[len] = '\0';
+	return found;
+}
+
+enum mdf_status dwarf_info_open_module(const char *vmlinux, const char *release,
+				       const char *name, struct dwarf_info **ret,
+				       struct mdf_err *err)
+{
+	static const Dwfl_Callbacks cb = {
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	char dirs[3][PATH_MAX], *path = malloc(PATH_MAX);
+	const char *slash = strrchr(vmlinux, '/');
+	struct dwarf_info *di;
+	bool found = false;
+	Dwfl_Module *m;
+	Dwarf_Addr bias;
+
+	if (!path)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	snprintf(dirs[0], sizeof(dirs[0]), "%.*s/lib/modules/%s",
+		 slash ? (int)(slash - vmlinux) : 1, slash ? vmlinux : ".", release);
+	snprintf(dirs[1], sizeof(dirs[1]), "/usr/lib/debug/lib/modules/%s", release);
+	snprintf(dirs[2], sizeof(dirs[2]), "/lib/modules/%s", release);
+	for (int i = 0; i < 3 && !found; i++) {
+		size_t n = strnlen(dirs[i], PATH_MAX - 1);
+
+		memcpy(path, dirs[i], n);
+		path[n] = '\0';
+		found = dw_mod_find(path, n, name, 8);
+	}
+	if (!found) {
+		free(path);
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "no debuginfo for module %s under %.300s, %.300s or %.300s", name,
+				   dirs[0], dirs[1], dirs[2]);
+	}
+	di = calloc(1, sizeof(*di));
+	if (!di) {
+		free(path);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	}
+	di->fd = -1;
+	di->own_path = path;
+	di->path = di->own_path;
+	di->dwfl = dwfl_begin(&cb);
+	m = di->dwfl ? dwfl_report_offline(di->dwfl, name, di->path, -1) : NULL;
+	if (di->dwfl)
+		(void)dwfl_report_end(di->dwfl, NULL, NULL);
+	di->dw = m ? dwfl_module_getdwarf(m, &bias) : NULL;
+	di->elf = m ? dwfl_module_getelf(m, &bias) : NULL;
+	if (!di->dw || !di->elf) {
+		enum mdf_status st = mdf_err_set(err, MDF_ERR_FORMAT, "%s: no usable DWARF: %s",
+						 di->path, dwfl_errmsg(-1));
+
+		dwarf_info_close(di);
+		return st;
+	}
+	*ret = di;
+	return MDF_OK;
 }

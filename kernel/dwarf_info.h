@@ -58,6 +58,23 @@ enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
 void dwarf_info_close(struct dwarf_info *di);
 
 /**
+ * Open the debuginfo of kernel module @name (as the module list spells
+ * it) of kernel @release: NAME.ko or NAME.ko.debug, '-' and '_' alike,
+ * looked for under DIR/lib/modules/RELEASE (DIR: @vmlinux's directory),
+ * /usr/lib/debug/lib/modules/RELEASE and /lib/modules/RELEASE, in that
+ * order.  The .ko is relocatable: libdwfl applies its relocations to the
+ * DWARF.  MDF_ERR_NODATA "no debuginfo for module NAME under ..." when
+ * there is none.  Only the types are of use: a module's addresses are in
+ * the dump (its kallsyms).
+ */
+enum mdf_status dwarf_info_open_module(const char *vmlinux, const char *release,
+				       const char *name, struct dwarf_info **ret,
+				       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The file @di was opened from. */
+const char *dwarf_info_path(const struct dwarf_info *di);
+
+/**
  * Fill @ki (kinfo_init()ed by the caller, or holding values to keep:
  * fields found here overwrite) with every key of kinfo.h the vmlinux
  * answers: OSRELEASE (the release string in init_uts_ns's bytes),

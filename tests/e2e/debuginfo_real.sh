@@ -12,7 +12,8 @@
 #    member paths, a size, and a list loop (modules within module:list);
 #    drgn reads 'X' at the erased symbols, crash warns that data was erased
 #    and lists the eraseinfo; modprobe_path (1.7.2 takes its "extern
-#    char x[]" of size 0 and erases nothing) is erased whole.
+#    char x[]" of size 0 and erases nothing) is erased whole; a module
+#    section erases with the module's debuginfo.
 #  - a note of another release, or another build: exit status 2 (1.7.2
 #    checks only the release in the dump's memory, and takes a note whose
 #    OSRELEASE was changed).
@@ -122,6 +123,37 @@ if command -v crash >/dev/null; then
 	if grep -q "Kernel data has been erased from this dumpfile" "$T/crash.out" &&
 		grep -q "erase modprobe_path size 256" "$T/crash.out"; then ok "debuginfo-real-config-crash"
 	else notok "debuginfo-real-config-crash" "$(tail -5 "$T/crash.out")"; fi
+fi
+
+# A module section: the types from virtio.ko's debuginfo (beside the
+# vmlinux: tests/lab/debug_vmlinux.sh), the address from the module's
+# kallsyms in the dump; drgn with the same .ko reads the X bytes.  A
+# module that is not loaded: skipped with a warning, as the man page says.
+KO=$(dirname "$VMLINUX")/lib/modules/6.1.0-57-amd64/kernel/drivers/virtio/virtio.ko
+if [ ! -s "$KO" ] && [ "${MDF_CRASH_TEST:-0}" = 1 ]; then
+	bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" >/dev/null || true
+fi
+if [ -s "$KO" ]; then
+	printf '[virtio]\nerase virtio_bus.name\n[not_loaded]\nerase some_var\n' >"$T/mod.conf"
+	"$MDF" --message-level 7 -l -d 31 -x "$VMLINUX" --config "$T/mod.conf" "$vm" "$T/mod.kd" \
+		>"$T/out" 2>&1
+	info=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); o,s=struct.unpack_from("<qQ",d,4096+64); sys.stdout.write(d[o:o+s].decode())' "$T/mod.kd")
+	out=""
+	if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		out=$(timeout 300 /usr/bin/python3 - "$T/mod.kd" "$VMLINUX" "$KO" <<'PY' 2>&1
+import sys, drgn
+p = drgn.Program(); p.set_core_dump(sys.argv[1]); p.load_debug_info(sys.argv[2:4])
+print(p["virtio_bus"].name.string_().decode())
+PY
+)
+	fi
+	if [ "$info" = "erase virtio_bus.name size 6" ] &&
+		grep -q "1 module section(s) skipped: \[not_loaded\]: it is not loaded in the dump" "$T/out" &&
+		{ [ -z "$out" ] || [ "$out" = XXXXXX ]; }; then
+		ok "debuginfo-real-config-module (drgn: ${out:-not installed})"
+	else notok "debuginfo-real-config-module" "info='$info' drgn='$out' $(tail -3 "$T/out")"; fi
+else
+	skip "debuginfo-real-config-module" "no $KO (MDF_CRASH_TEST=1 fetches it)"
 fi
 
 # Another release, another build: exit status 2.

@@ -71,9 +71,12 @@ static void t_sections_and_loops(void)
 
 	T_OK(parse(text, &cfg, &err), &err);
 	T_EQ_U64(cfg.module_sections, 2);
-	T_EQ_STR(cfg.first_module, "mymodule");
 	T_EQ_U64(cfg.nloops, 3);
-	T_EQ_U64(cfg.ncmds, 4);
+	T_EQ_U64(cfg.ncmds, 6);
+	T_EQ_STR(cfg.cmds[0].module, "mymodule");
+	T_EQ_STR(cfg.cmds[0].target.text, "array_var");
+	T_EQ_STR(cfg.cmds[1].module, "");
+	T_EQ_STR(cfg.cmds[5].module, "other");
 	T_EQ_U64(cfg.loops[0].kind, ERASE_LOOP_WITHIN);
 	T_EQ_STR(cfg.loops[0].struct_name, "task_struct");
 	T_EQ_STR(cfg.loops[0].member, "tasks");
@@ -81,8 +84,9 @@ static void t_sections_and_loops(void)
 	T_EQ_U64(cfg.loops[1].kind, ERASE_LOOP_ARRAY);
 	T_EQ_U64(cfg.loops[2].kind, ERASE_LOOP_VIA);
 	T_EQ_STR(cfg.loops[2].member, "next");
-	T_ASSERT(cfg.cmds[0].loop == 0 && cfg.cmds[1].loop == 0);
-	T_ASSERT(cfg.cmds[2].loop == 1 && cfg.cmds[3].loop == 2);
+	T_ASSERT(cfg.cmds[0].loop == -1 && cfg.cmds[5].loop == -1);
+	T_ASSERT(cfg.cmds[1].loop == 0 && cfg.cmds[2].loop == 0);
+	T_ASSERT(cfg.cmds[3].loop == 1 && cfg.cmds[4].loop == 2);
 	erase_config_free(&cfg);
 }
 
