@@ -605,7 +605,7 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 			/* As makedumpfile.conf(5): such a section is skipped. */
 			if (!c->out->modules_skipped++)
 				snprintf(c->out->module_problem, sizeof(c->out->module_problem),
-					 "[%s]: %s", module, why ? why : e.msg);
+					 "[%.63s]: %.240s", module, why ? why : e.msg);
 			return MDF_OK;
 		}
 		c->di = mdi;

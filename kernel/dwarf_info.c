@@ -1039,12 +1039,24 @@ static bool dw_mod_find(char *dir, size_t len, const char *name, int depth)
 	return found;
 }
 
+/* The file found holds its DWARF: no search for a separate one (which
+ * would also pull debuginfod, and its dlopen, into the static build). */
+static int dw_mod_no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+					Dwarf_Addr base, const char *file_name,
+					const char *debuglink_file, GElf_Word debuglink_crc,
+					char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
 enum mdf_status dwarf_info_open_module(const char *vmlinux, const char *release,
 				       const char *name, struct dwarf_info **ret,
 				       struct mdf_err *err)
 {
 	static const Dwfl_Callbacks cb = {
-		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.find_debuginfo = dw_mod_no_separate_debuginfo,
 		.section_address = dwfl_offline_section_address,
 	};
 	char dirs[3][PATH_MAX], *path = malloc(PATH_MAX);
