@@ -939,10 +939,54 @@ bool dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *n
 
 /* ---- open, close ---- */
 
+/* A file cut short (a partial copy or download) says so, rather than
+ * "no debugging information" or a DWARF error further on. */
+static enum mdf_status dw_check_sections(struct dwarf_info *di, struct mdf_err *err)
+{
+	struct stat sb;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx = 0;
+
+	GElf_Ehdr eh;
+
+	if (fstat(di->fd, &sb) != 0)
+		return mdf_err_errno(err, MDF_ERR_IO, errno, "%s", di->path);
+	/* The section headers come last in a linked file. */
+	if (gelf_getehdr(di->elf, &eh) && eh.e_shoff &&
+	    (eh.e_shoff > (uint64_t)sb.st_size ||
+	     (uint64_t)eh.e_shnum * eh.e_shentsize > (uint64_t)sb.st_size - eh.e_shoff))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: truncated: its section headers at 0x%llx lie past the end "
+				   "(0x%llx bytes)", di->path, (unsigned long long)eh.e_shoff,
+				   (unsigned long long)sb.st_size);
+	if (elf_getshdrstrndx(di->elf, &shstrndx) != 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: bad ELF section headers: %s",
+				   di->path, elf_errmsg(-1));
+	while ((scn = elf_nextscn(di->elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: bad ELF section header: %s",
+					   di->path, elf_errmsg(-1));
+		if (sh.sh_type == SHT_NOBITS || (sh.sh_offset <= (uint64_t)sb.st_size &&
+						 sh.sh_size <= (uint64_t)sb.st_size - sh.sh_offset))
+			continue;
+		n = elf_strptr(di->elf, shstrndx, sh.sh_name);
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: truncated: section %s ends at 0x%llx, the file has 0x%llx bytes",
+				   di->path, n ? n : "?",
+				   (unsigned long long)(sh.sh_offset + sh.sh_size),
+				   (unsigned long long)sb.st_size);
+	}
+	return MDF_OK;
+}
+
 enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
 				struct mdf_err *err)
 {
 	struct dwarf_info *di = calloc(1, sizeof(*di));
+	enum mdf_status st;
 
 	if (!di)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
@@ -957,6 +1001,11 @@ enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
 	if (!di->elf || elf_kind(di->elf) != ELF_K_ELF) {
 		dwarf_info_close(di);
 		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: not an ELF file", path);
+	}
+	st = dw_check_sections(di, err);
+	if (st != MDF_OK) {
+		dwarf_info_close(di);
+		return st;
 	}
 	di->dw = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
 	if (!di->dw) {

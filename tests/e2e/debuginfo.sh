@@ -164,6 +164,12 @@ cp "$KOBJ" "$T/stripped" && strip -g "$T/stripped"
 if [ $rc -eq 1 ] && grep -q "^makedumpfile: $T/stripped: no debugging information" "$T/err"; then
 	ok "debuginfo-x-no-dwarf"
 else notok "debuginfo-x-no-dwarf" "rc=$rc $(cat "$T/err")"; fi
+# A vmlinux cut short (a partial copy): said so, not "no debugging information".
+head -c 2000 "$KOBJ" >"$T/cut"
+"$MDF" -g "$T/g4" -x "$T/cut" >/dev/null 2>"$T/err"; rc=$?
+if [ $rc -eq 1 ] && grep -q "^makedumpfile: $T/cut: truncated: its section headers at 0x[0-9a-f]* lie past the end (0x7d0 bytes)$" "$T/err"
+then ok "debuginfo-x-truncated"
+else notok "debuginfo-x-truncated" "rc=$rc $(cat "$T/err")"; fi
 "$MDF" -g "$T/g3" -x "$T/missing" >/dev/null 2>"$T/err"; rc=$?
 if [ $rc -eq 1 ] && grep -q "$T/missing: cannot open" "$T/err"; then ok "debuginfo-x-missing"
 else notok "debuginfo-x-missing" "rc=$rc $(cat "$T/err")"; fi
