@@ -3,6 +3,7 @@
  */
 #include "debuginfo.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -13,13 +14,6 @@
 #include "kernel/dwarf_info.h"
 #include "kernel/vmcoreinfo.h"
 #include "util.h"
-
-#ifndef EM_S390
-#define EM_S390 22
-#endif
-#ifndef EM_X86_64
-#define EM_X86_64 62
-#endif
 
 /* PAGESIZE: DWARF does not know it.  x86_64 and s390x have 4 KiB pages
  * only; elsewhere the host's, as upstream. */

@@ -36,6 +36,13 @@ struct modsyms {
 	uint64_t num;
 };
 
+/* struct module's members find_module() reads, and the module list. */
+struct modlayout {
+	bool tried;
+	const char *why;             /* NULL when found */
+	uint64_t o_list, o_name, o_ks, o_sym, o_str, o_num, num_size, head;
+};
+
 struct ctx {
 	const struct erase_config *cfg;
 	const struct erase_env *env;
@@ -47,6 +54,7 @@ struct ctx {
 	const char *module;          /* "" for vmlinux */
 	struct dwarf_info *di;
 	const struct modsyms *mod;
+	struct modlayout layout;
 };
 
 static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const char *a,
@@ -255,14 +263,27 @@ static enum mdf_status say(struct ctx *c, const struct erase_cmd *cmd, uint64_t 
 	return erase_add_info(c->out, line, (size_t)n, c->err);
 }
 
+/* An integer member of @size bytes (little-endian target) at @va. */
+static bool read_uint(struct ctx *c, uint64_t va, uint64_t size, uint64_t *ret)
+{
+	unsigned char b[8] = { 0 };
+	struct mdf_err e;
+
+	mdf_err_clear(&e);
+	if (size == 0 || size > 8 || readmem_vaddr(c->env->rm, va, b, (size_t)size, &e) != MDF_OK)
+		return false;
+	*ret = 0;
+	for (unsigned i = 0; i < size; i++)
+		*ret |= (uint64_t)b[i] << (8 * i);
+	return true;
+}
+
 /* An integer of the dump (size SYMBOL). */
 static enum mdf_status read_size(struct ctx *c, const struct erase_cmd *cmd,
 				 const struct obj *base, uint64_t *ret, bool *none)
 {
 	struct dwarf_type_info ti;
-	unsigned char b[8] = { 0 };
 	struct obj o;
-	struct mdf_err e;
 	uint64_t v = 0;
 	enum mdf_status st = eval(c, cmd->line, &cmd->size_expr, base, &o, none);
 
@@ -271,17 +292,12 @@ static enum mdf_status read_size(struct ctx *c, const struct erase_cmd *cmd,
 	if (!dwarf_type_describe(c->di, o.t, &ti) || ti.kind != DWARF_T_INT ||
 	    (ti.size != 1 && ti.size != 2 && ti.size != 4 && ti.size != 8))
 		return bad(c, cmd->line, ": the size is not an integer", cmd->size_expr.text, NULL);
-	mdf_err_clear(&e);
-	if (readmem_vaddr(c->env->rm, o.addr, b, (size_t)ti.size, &e) != MDF_OK) {
+	if (!read_uint(c, o.addr, ti.size, &v)) {
 		*none = true;
 		return MDF_OK;
 	}
-	for (unsigned i = 0; i < ti.size; i++) /* little-endian targets */
-		v |= (uint64_t)b[i] << (8 * i);
-	if (ti.is_signed && ti.size < 8 && (v >> (8 * ti.size - 1)) & 1)
+	if (ti.is_signed && (v >> (8 * ti.size - 1)) & 1)
 		v = 0; /* negative: nothing */
-	if (ti.is_signed && ti.size == 8 && (int64_t)v < 0)
-		v = 0;
 	*ret = v;
 	*none = v == 0;
 	return MDF_OK;
@@ -475,21 +491,6 @@ static bool same_module_name(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* An integer member of @size bytes (little-endian target) at @va. */
-static bool read_uint(struct ctx *c, uint64_t va, uint64_t size, uint64_t *ret)
-{
-	unsigned char b[8] = { 0 };
-	struct mdf_err e;
-
-	mdf_err_clear(&e);
-	if (size == 0 || size > 8 || readmem_vaddr(c->env->rm, va, b, (size_t)size, &e) != MDF_OK)
-		return false;
-	*ret = 0;
-	for (unsigned i = 0; i < size; i++)
-		*ret |= (uint64_t)b[i] << (8 * i);
-	return true;
-}
-
 /*
  * Find module @name in the dump's module list (the vmlinux's "modules",
  * struct module .list and .name) and its symbol table: mod->kallsyms
@@ -498,49 +499,73 @@ static bool read_uint(struct ctx *c, uint64_t va, uint64_t size, uint64_t *ret)
  * longstanding /proc/kallsyms vs module insertion race").  False with
  * *@why set when it is not loaded or cannot be read.
  */
-static bool find_module(struct ctx *c, const char *name, struct modsyms *ms, const char **why)
+/* Where struct module and struct mod_kallsyms keep what find_module()
+ * reads, and the address of the module list: looked up in the vmlinux
+ * once for all module sections (each lookup is a pass over its DWARF). */
+static bool module_layout(struct ctx *c, const char **why)
 {
 	struct dwarf_query q[2] = { { .name = "module", .is_type = true },
 				    { .name = "mod_kallsyms", .is_type = true } };
-	struct dwarf_type mt, t_list, t_name, t_ks, t_sym, t_num, t_str;
-	uint64_t o_list, o_name, o_ks, o_sym, o_num, o_str, head, node, ks;
+	struct modlayout *l = &c->layout;
+	struct dwarf_type t;
 	struct dwarf_type_info ti;
+	struct mdf_err e;
+
+	if (l->tried) {
+		*why = l->why;
+		return !l->why;
+	}
+	l->tried = true;
+	mdf_err_clear(&e);
+	l->why = "the vmlinux has no struct module or struct mod_kallsyms";
+	if (dwarf_info_lookup(c->env->di, q, 2, &e) != MDF_OK || !q[0].found || !q[1].found ||
+	    !dwarf_type_member(c->env->di, q[0].type, "list", &l->o_list, &t) ||
+	    !dwarf_type_member(c->env->di, q[0].type, "name", &l->o_name, &t) ||
+	    !dwarf_type_member(c->env->di, q[0].type, "kallsyms", &l->o_ks, &t) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "symtab", &l->o_sym, &t) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "strtab", &l->o_str, &t) ||
+	    !dwarf_type_member(c->env->di, q[1].type, "num_symtab", &l->o_num, &t) ||
+	    !dwarf_type_describe(c->env->di, t, &ti)) {
+		*why = l->why;
+		return false;
+	}
+	l->num_size = ti.size;
+	l->why = "the vmlinux has no symbol 'modules'";
+	if (!dwarf_info_symbol(c->env->di, "modules", &l->head, NULL)) {
+		*why = l->why;
+		return false;
+	}
+	l->head += c->env->kernel_offset;
+	l->why = NULL;
+	return true;
+}
+
+static bool find_module(struct ctx *c, const char *name, struct modsyms *ms, const char **why)
+{
+	const struct modlayout *l = &c->layout;
+	uint64_t node, ks;
 	struct mdf_err e;
 	unsigned n = 0;
 
+	if (!module_layout(c, why))
+		return false;
 	mdf_err_clear(&e);
-	*why = "the vmlinux has no struct module or struct mod_kallsyms";
-	if (dwarf_info_lookup(c->env->di, q, 2, &e) != MDF_OK || !q[0].found || !q[1].found)
-		return false;
-	mt = q[0].type;
-	if (!dwarf_type_member(c->env->di, mt, "list", &o_list, &t_list) ||
-	    !dwarf_type_member(c->env->di, mt, "name", &o_name, &t_name) ||
-	    !dwarf_type_member(c->env->di, mt, "kallsyms", &o_ks, &t_ks) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "symtab", &o_sym, &t_sym) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "num_symtab", &o_num, &t_num) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "strtab", &o_str, &t_str) ||
-	    !dwarf_type_describe(c->env->di, t_num, &ti))
-		return false;
-	*why = "the vmlinux has no symbol 'modules'";
-	if (!dwarf_info_symbol(c->env->di, "modules", &head, NULL))
-		return false;
-	head += c->env->kernel_offset;
 	*why = "it is not loaded in the dump";
-	if (!read_ptr(c, head, &node))
+	if (!read_ptr(c, l->head, &node))
 		return false;
-	for (; node && node != head && n < ERASE_MODULES_MAX; n++) {
+	for (; node && node != l->head && n < ERASE_MODULES_MAX; n++) {
 		char mname[ERASE_NAME_MAX];
-		uint64_t mod = node - o_list;
+		uint64_t mod = node - l->o_list;
 
-		if (readmem_vaddr(c->env->rm, mod + o_name, mname, sizeof(mname), &e) != MDF_OK)
+		if (readmem_vaddr(c->env->rm, mod + l->o_name, mname, sizeof(mname), &e) != MDF_OK)
 			break;
 		mname[sizeof(mname) - 1] = '\0';
 		if (same_module_name(mname, name)) {
 			*why = "its kallsyms cannot be read";
-			return read_ptr(c, mod + o_ks, &ks) && ks &&
-			       read_ptr(c, ks + o_sym, &ms->symtab) &&
-			       read_ptr(c, ks + o_str, &ms->strtab) &&
-			       read_uint(c, ks + o_num, ti.size, &ms->num) &&
+			return read_ptr(c, mod + l->o_ks, &ks) && ks &&
+			       read_ptr(c, ks + l->o_sym, &ms->symtab) &&
+			       read_ptr(c, ks + l->o_str, &ms->strtab) &&
+			       read_uint(c, ks + l->o_num, l->num_size, &ms->num) &&
 			       ms->num <= ERASE_MODSYMS_MAX;
 		}
 		if (!read_ptr(c, node, &node))

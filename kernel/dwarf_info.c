@@ -783,10 +783,8 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	if (!ws)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", di->path);
 	memset(&facts, 0, sizeof(facts));
-	if (gelf_getehdr(di->elf, &eh)) {
+	if (gelf_getehdr(di->elf, &eh))
 		facts.machine = eh.e_machine;
-		facts.big_endian = eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	}
 	dw_wants_kinfo(ws);
 	st = dw_scan(di, ws, err);
 	if (st != MDF_OK) {
@@ -824,7 +822,6 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	    dwarf_peel_type(&mt, &peeled) == 0)
 		facts.mem_section_is_ptr = dwarf_tag(&peeled) == DW_TAG_pointer_type;
 	facts.have_text = dwarf_info_symbol(di, "_text", &facts.text, NULL);
-	facts.have_l5_sym = dwarf_info_symbol(di, "__pgtable_l5_enabled", &facts.l5_sym, NULL);
 	free(ws);
 	if (facts_ret)
 		*facts_ret = facts;

@@ -31,14 +31,11 @@ struct dwarf_info;
 /* Facts of the vmlinux beyond the VMCOREINFO vocabulary. */
 struct dwarf_facts {
 	uint16_t machine;            /* e_machine */
-	bool big_endian;
 	bool have_text;              /* _text, the image's first byte */
 	uint64_t text;
 	bool mem_section_is_ptr;     /* struct mem_section **mem_section
 				      * (SPARSEMEM_EXTREME since 4.14): the
 				      * symbol holds the roots' address */
-	bool have_l5_sym;            /* __pgtable_l5_enabled (x86_64, 4.17) */
-	uint64_t l5_sym;
 	bool have_release_off;       /* offset of the release string in */
 	uint64_t release_off;        /* init_uts_ns */
 	/* Filled by kernel_open(): the running address of the mem_section

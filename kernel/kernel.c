@@ -74,19 +74,17 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 		goto out;
 	}
 	/* The note's KERNELOFFSET, else the architecture's guess from the
-	 * image's PT_LOAD; symbols are moved by it. */
-	if (k->ki.kernel_offset.set) {
+	 * image's PT_LOAD (and its macros, SECTION_SIZE_BITS); symbols are
+	 * moved by it. */
+	if (k->ki.kernel_offset.set)
 		dk->kernel_offset = k->ki.kernel_offset;
-	} else if (df->have_text) {
-		arch_debuginfo_defaults(machine, dk, df->text, hints, nh);
-	}
+	arch_debuginfo_defaults(machine, dk, df->text, df->have_text ? hints : NULL,
+				df->have_text ? nh : 0);
 #define MOVE_SYM(ident, key)                                     \
 	if (dk->sym.ident.set && dk->kernel_offset.set)          \
 		dk->sym.ident.v += dk->kernel_offset.v;
 	KINFO_SYMBOLS(MOVE_SYM)
 #undef MOVE_SYM
-	if (df->have_l5_sym && dk->kernel_offset.set)
-		df->l5_sym += dk->kernel_offset.v;
 	if (dk->kernel_offset.set)
 		df->text += dk->kernel_offset.v;
 	/* The vmlinux's SYMBOL(mem_section) is the variable; the note's is
@@ -96,7 +94,6 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 		df->mem_section_pending = dk->sym.mem_section.set;
 		dk->sym.mem_section.set = false;
 	}
-	arch_debuginfo_defaults(machine, dk, df->text, NULL, 0);
 	vmcoreinfo_merge(dk, &k->ki);
 	k->ki = *dk;
 out:
