@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "arch/arch.h"
 #include "bitmap.h"
 #include "compress/compress.h"
 #include "util.h"
@@ -729,10 +730,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo = di->vmcoreinfo;
 	f->vmcoreinfo_len = di->vmcoreinfo_len;
 	/* The kdump header names the machine in utsname (uname -m). */
-	if (strcmp(di->header.utsname.machine, "x86_64") == 0)
-		f->machine = EM_X86_64;
-	else if (strcmp(di->header.utsname.machine, "aarch64") == 0)
-		f->machine = EM_AARCH64;
+	f->machine = arch_machine_from_uts(di->header.utsname.machine);
 	f->max_paddr = di->max_mapnr * di->block_size;
 	f->block_size = di->block_size;
 	f->have_uts = true;

@@ -182,7 +182,16 @@
 	X(TCR_EL1_T1SZ, "TCR_EL1_T1SZ")                               \
 	X(tcr_el1_t1sz, "tcr_el1_t1sz")                               \
 	X(PHYS_OFFSET, "PHYS_OFFSET")                                 \
-	X(kimage_voffset, "kimage_voffset")
+	X(kimage_voffset, "kimage_voffset")                           \
+	X(phys_ram_base, "phys_ram_base")      /* riscv64 */          \
+	X(PAGE_OFFSET, "PAGE_OFFSET")                                 \
+	X(VMALLOC_END, "VMALLOC_END")                                 \
+	X(VMEMMAP_START, "VMEMMAP_START")                             \
+	X(VMEMMAP_END, "VMEMMAP_END")                                 \
+	X(MODULES_VADDR, "MODULES_VADDR")                             \
+	X(MODULES_END, "MODULES_END")                                 \
+	X(KERNEL_LINK_ADDR, "KERNEL_LINK_ADDR")                       \
+	X(va_kernel_pa_offset, "va_kernel_pa_offset")
 
 /* CONFIG_X=y lines */
 #define KINFO_CONFIGS(X)                                   \

@@ -13,6 +13,7 @@
 static const struct arch_ops *const arch_table[] = {
 	&arch_x86_64_ops,
 	&arch_arm64_ops,
+	&arch_riscv64_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,
@@ -43,6 +44,14 @@ const struct arch_ops *arch_ops_find(uint16_t e_machine)
 		if (arch_table[i]->e_machine == e_machine)
 			return arch_table[i];
 	return NULL;
+}
+
+uint16_t arch_machine_from_uts(const char *uts_machine)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(arch_table); i++)
+		if (strcmp(arch_table[i]->uts_machine, uts_machine) == 0)
+			return arch_table[i]->e_machine;
+	return 0;
 }
 
 /* Default init: only the page size is known. */
@@ -93,10 +102,10 @@ enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 	st->max_physmem_bits = dflt;
 	if (!ki->num.MAX_PHYSMEM_BITS.set)
 		return MDF_OK;
-	if (b < 32 || b > 52)
+	if (b < 32 || b > MDF_MAX(52, dflt))
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..52",
-				   (long long)b);
+				   "NUMBER(MAX_PHYSMEM_BITS)=%lld out of range 32..%u",
+				   (long long)b, MDF_MAX(52, dflt));
 	st->max_physmem_bits = (unsigned)b;
 	return MDF_OK;
 }

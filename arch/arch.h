@@ -148,6 +148,8 @@ struct arch_state {
 struct arch_ops {
 	const char *name;             /* "x86_64" */
 	uint16_t e_machine;           /* EM_X86_64 */
+	const char *uts_machine;      /* what uname -m says there, as the
+				       * kdump header's utsname.machine */
 
 	/**
 	 * Fill @st (already zeroed, ops and e_machine set) from @ki and the
@@ -188,11 +190,16 @@ void arch_debuginfo_defaults(uint16_t e_machine, struct kinfo *ki, uint64_t text
 extern const struct arch_ops arch_x86_64_ops;
 /** The arm64 ops (arch/arm64.c). */
 extern const struct arch_ops arch_arm64_ops;
+/** The riscv64 ops (arch/riscv64.c). */
+extern const struct arch_ops arch_riscv64_ops;
+
+/** The ELF machine whose ops have @uts_machine (uname -m), or 0. */
+uint16_t arch_machine_from_uts(const char *uts_machine);
 
 /**
  * For the ops' init: st->max_physmem_bits from NUMBER(MAX_PHYSMEM_BITS)
- * (in VMCOREINFO since Linux 5.9), else @dflt.  A value outside 32..52 is
- * an error.
+ * (in VMCOREINFO since Linux 5.9), else @dflt.  A value outside 32..52
+ * (or 32..@dflt when that is more: riscv64's 56) is an error.
  */
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 				  unsigned dflt, struct mdf_err *err) MDF_MUST_CHECK;

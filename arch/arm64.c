@@ -270,6 +270,7 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 
 const struct arch_ops arch_arm64_ops = {
 	.name = "arm64",
+	.uts_machine = "aarch64",
 	.e_machine = EM_AARCH64,
 	.init = arm64_init,
 	.walk = arm64_walk,

@@ -356,6 +356,7 @@ static void x86_64_debuginfo_defaults(struct kinfo *ki, uint64_t text,
 
 const struct arch_ops arch_x86_64_ops = {
 	.name = "x86_64",
+	.uts_machine = "x86_64",
 	.e_machine = EM_X86_64,
 	.init = x86_64_init,
 	.walk = x86_64_walk,

@@ -423,7 +423,7 @@ static void t_unknown_ignored(void)
 		"=\n"
 		" PAGESIZE=x\n"
 		"OFFSET(page)=1\n"
-		"NUMBER(VMALLOC_END)=0xffffcd8cc0000000\n"
+		"NUMBER(NOT_A_KEY)=0xffffcd8cc0000000\n"
 		"SYMBOL(mem_section)=10\n";
 	struct kinfo ki;
 	struct mdf_err err;
