@@ -5,8 +5,9 @@
  *   gen_spec.c    text spec -> struct gen_spec
  *   gen_preset.c  kernel presets: VMCOREINFO templates, page flag numbers
  *   gen_kernel.c  the fake kernel: pfn kinds, physical allocator, struct
- *                 page array, mem_section, 4-level page tables (x86_64, or
- *                 arm64 with a 4 KiB granule and 48-bit VAs)
+ *                 page array, mem_section, page tables (x86_64 4-level,
+ *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
+ *                 Sv39/Sv48/Sv57)
  *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
  *   mkvmcore.c    main()
@@ -25,15 +26,18 @@
 
 #define GEN_PAGE_SHIFT 12
 #define GEN_PAGE_SIZE (UINT64_C(1) << GEN_PAGE_SHIFT)
-#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64 and arm64 */
+#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64, arm64, riscv64 */
 #define GEN_SECTION_SHIFT 27               /* NUMBER(SECTION_SIZE_BITS) */
 #define GEN_PFN_PER_SECTION (UINT64_C(1) << (GEN_SECTION_SHIFT - GEN_PAGE_SHIFT))
 #define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section), x86_64 (46 bits) */
 #define GEN_SECTION_ROOTS_ARM64 16384      /* arm64: MAX_PHYSMEM_BITS 48 */
+#define GEN_SECTION_ROOTS_RISCV64 4194304  /* riscv64: MAX_PHYSMEM_BITS 56 */
 #define GEN_SECTIONS_PER_ROOT 128          /* 4096 / SIZE(mem_section) */
 #define GEN_MAX_BUDDY_ORDER 10             /* LENGTH(zone.free_area) - 1 */
 #define GEN_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
 #define GEN_ARM64_KIMAGE_VADDR UINT64_C(0xffff800008000000)
+#define GEN_RISCV64_KERNEL_LINK_ADDR UINT64_C(0xffffffff80000000)
+#define GEN_MAX_PT_LEVELS 5                /* riscv64 Sv57 */
 #define GEN_MAX_LEVELS 32
 
 /* Page kinds a spec can declare for pfn ranges. */
@@ -59,7 +63,7 @@ enum gen_kind {
 };
 
 /* The crashed machine's architecture ("arch" directive). */
-enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64 };
+enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64, GEN_ARCH_RISCV64 };
 
 /* Page content patterns. */
 enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
@@ -119,6 +123,14 @@ struct gen_spec {
 	uint64_t vmemmap;
 	uint64_t vmalloc_start;
 	int64_t phys_base;
+	/* riscv64 only (0 elsewhere, which keeps the x86_64/arm64 formulas):
+	 * the RAM start the linear map begins at; NUMBER(VMEMMAP_START), the
+	 * struct page of that start's pfn (vmemmap above stays the struct
+	 * page of pfn 0, as everywhere); the paging mode's VA_BITS. */
+	uint64_t phys_ram_base;
+	uint64_t vmemmap_start;
+	unsigned va_bits;
+	unsigned va_bits_line;   /* line of "va_bits", 0 if none */
 	uint64_t kaslr;          /* KERNELOFFSET */
 	uint64_t text_size;
 	bool text_phdr;          /* emit the kernel-text PT_LOAD */
@@ -184,7 +196,8 @@ struct gen_preset {
 	bool slab_odd_mapping;     /* offset 24 of a slab has bit 0 set */
 };
 
-/** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch, or NULL. */
+/** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch, or NULL.
+ *  pg_hwpoison is -1 when the kernel has no PG_hwpoison (riscv64 6.12). */
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch);
 /** Names of the presets of @arch, space separated (for messages). */
 const char *gen_preset_names(enum gen_arch arch);
@@ -199,6 +212,7 @@ struct gen_table;
 
 struct gen_kernel {
 	enum gen_arch arch;       /* page-table format, layout */
+	unsigned levels;          /* page-table levels: 4, riscv64 3 to 5 */
 	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */
 	uint64_t max_pfn;         /* roundup(highest PT_LOAD paddr end) / page */
 	uint8_t *kind;            /* enum gen_kind per pfn */
@@ -235,6 +249,9 @@ struct gen_kernel {
 uint64_t gen_spec_npfn(const struct gen_spec *spec);
 enum mdf_status gen_kernel_plan(const struct gen_spec *spec, struct gen_kernel *k,
 				struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The arch's MODULES_VADDR (riscv64: the image's end - 2 GiB). */
+uint64_t gen_kernel_modules_vaddr(const struct gen_spec *spec, const struct gen_kernel *k);
 
 /** Callback writing @len bytes at physical address @pa (all aliases). */
 typedef enum mdf_status (*gen_phys_write_fn)(void *ctx, uint64_t pa, const void *buf,

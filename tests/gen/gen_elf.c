@@ -1,11 +1,12 @@
 /*
- * tests/gen/gen_elf.c - the ELF64 core file (x86_64 or AArch64), shaped like
+ * tests/gen/gen_elf.c - the ELF64 core file (x86_64, AArch64 or RISC-V), shaped like
  * /proc/vmcore:
  *
  *   ELF header | program headers | (pad) PT_NOTE at 0x1000: one "CORE"
  *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to a page) the
  *   PT_LOAD data back to back: kernel text first (its paddr aliases RAM of
- *   a later segment, as on every x86_64 and arm64 dump), then the ram ranges.
+ *   a later segment, as on every x86_64, arm64 and riscv64 dump), then the
+ *   ram ranges at their direct-map (linear-map) addresses.
  *
  * The file is sized with ftruncate() and only non-zero bytes are written,
  * so a machine of 64 GiB mostly free is a sparse file.  A write to a
@@ -22,8 +23,14 @@
 #include "gen.h"
 #include "util.h"
 
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
 #define PRSTATUS_SIZE 336     /* struct elf_prstatus on x86_64 */
 #define PRSTATUS_SIZE_ARM64 392   /* 34 registers instead of 27 */
+/* 112 bytes before pr_reg, 32 registers (pc, x1-x31), pr_fpvalid, padding. */
+#define PRSTATUS_SIZE_RISCV64 376
 #define PRSTATUS_MAX PRSTATUS_SIZE_ARM64
 #define PRSTATUS_PID_OFF 32
 #define FILL_BATCH 64         /* pages per write of a fill */
@@ -115,6 +122,32 @@ void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 	}
 }
 
+static Elf64_Half elf_machine(enum gen_arch arch)
+{
+	switch (arch) {
+	case GEN_ARCH_ARM64:
+		return EM_AARCH64;
+	case GEN_ARCH_RISCV64:
+		return EM_RISCV;
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	return EM_X86_64;
+}
+
+static uint32_t prstatus_size(enum gen_arch arch)
+{
+	switch (arch) {
+	case GEN_ARCH_ARM64:
+		return PRSTATUS_SIZE_ARM64;
+	case GEN_ARCH_RISCV64:
+		return PRSTATUS_SIZE_RISCV64;
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	return PRSTATUS_SIZE;
+}
+
 static void put_note(uint8_t **p, const char *name, uint32_t type, const void *desc,
 		     uint32_t descsz, uint32_t descsz_field)
 {
@@ -142,7 +175,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 	eh.e_ident[EI_VERSION] = EV_CURRENT;
 	eh.e_ident[EI_OSABI] = ELFOSABI_SYSV;
 	eh.e_type = ET_CORE;
-	eh.e_machine = spec->arch == GEN_ARCH_ARM64 ? EM_AARCH64 : EM_X86_64;
+	eh.e_machine = elf_machine(spec->arch);
 	eh.e_version = EV_CURRENT;
 	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
@@ -214,7 +247,7 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 			return st;
 		vlen = strlen(vmi);
 	}
-	uint32_t prsz = spec->arch == GEN_ARCH_ARM64 ? PRSTATUS_SIZE_ARM64 : PRSTATUS_SIZE;
+	uint32_t prsz = prstatus_size(spec->arch);
 	size_t cap = spec->cpus * (12 + 8 + prsz) + 12 + 12 + align_up(vlen, 4);
 	uint8_t *buf = calloc(1, cap), *p = buf;
 	if (!buf) {
@@ -260,16 +293,19 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	for (size_t i = 0; i < spec->nram; i++) {
 		struct seg *sg = &o.segs[o.nsegs++];
 		sg->paddr = spec->ram[i].start;
-		sg->vaddr = spec->page_offset + spec->ram[i].start;
+		/* phys_ram_base is 0 but on riscv64. */
+		sg->vaddr = spec->page_offset + spec->ram[i].start - spec->phys_ram_base;
 		sg->filesz = spec->ram[i].filesz;
 		sg->memsz = spec->ram[i].memsz;
 	}
 	size_t nmem = o.nsegs; /* the segments with file offsets from the gaps */
 	if (spec->kcore) {
-		/* The arch's MODULES_VADDR. */
-		uint64_t modules = spec->arch == GEN_ARCH_ARM64 ? 0xffff800000000000ULL
-							       : 0xffffffffa0000000ULL;
-		const uint64_t va[KCORE_EXTRA] = { spec->vmalloc_start, modules, spec->vmemmap };
+		/* vmemmap from the struct page of pfn 0 (riscv64: of
+		 * phys_ram_base's pfn, VMEMMAP_START). */
+		uint64_t vmemmap = spec->arch == GEN_ARCH_RISCV64 ? spec->vmemmap_start
+								 : spec->vmemmap;
+		const uint64_t va[KCORE_EXTRA] = { spec->vmalloc_start,
+						   gen_kernel_modules_vaddr(spec, k), vmemmap };
 		for (size_t i = 0; i < KCORE_EXTRA; i++) {
 			struct seg *sg = &o.segs[o.nsegs++];
 			sg->nophys = true;

@@ -21,6 +21,15 @@
  * swapper_pg_dir; the linear map is at page_offset (0xffff000000000000),
  * the kernel image at KIMAGE_VADDR + kaslr with pa = va - kimage_voffset,
  * and mem_section has 16384 roots (MAX_PHYSMEM_BITS 48).
+ *
+ * With "arch riscv64" (Debian 6.12 under qemu virt) the tables are Sv57, Sv48
+ * or Sv39 (5, 4 or 3 levels of 9 bits) rooted at swapper_pg_dir; RAM starts
+ * at phys_ram_base (the spec's lowest RAM, 2 MiB aligned), the linear map
+ * is pa = va - page_offset + phys_ram_base (1 GiB leaves when phys_ram_base
+ * allows, else 2 MiB), the image sits at phys_ram_base + 2 MiB + phys_base
+ * (qemu's 0x80200000, after OpenSBI) with its va at KERNEL_LINK_ADDR +
+ * kaslr, vmemmap is VMEMMAP_START minus the struct pages below
+ * phys_ram_base, and mem_section has 4194304 roots (MAX_PHYSMEM_BITS 56).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -43,6 +52,12 @@
 #define ARM64_BLOCK UINT64_C(0x0068000000000701)
 #define ARM64_ADDR_MASK UINT64_C(0x0000fffffffff000)
 #define ARM64_VMALLOC_END UINT64_C(0xfffffbfff0000000)
+/* riscv64: PPN = pa >> 12 at bits 10-53; a table is V only, a leaf (at any
+ * level) V R W A D G, as PAGE_KERNEL without X. */
+#define RV_PPN_SHIFT 10
+#define RV_TABLE UINT64_C(0x01)
+#define RV_LEAF UINT64_C(0xe7)
+#define RV_IMAGE_OFFSET UINT64_C(0x200000)   /* image pa - phys_ram_base */
 #define SECTION_FLAGS UINT64_C(0xf)   /* PRESENT | HAS_MEM_MAP | ONLINE | EARLY */
 #define LIST_POISON2 UINT64_C(0xdead000000000122)
 #define TAIL_MAPPING UINT64_C(0xdead000000000400)    /* 6.1 tails >= 2 */
@@ -72,15 +87,42 @@ static uint64_t text_start_va(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_ARM64)
 		return GEN_ARM64_KIMAGE_VADDR + s->kaslr;
+	if (s->arch == GEN_ARCH_RISCV64)
+		return GEN_RISCV64_KERNEL_LINK_ADDR + s->kaslr;
 	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
 }
 
-/* arm64 randomises the image's va and pa apart: kaslr moves only the va. */
+/* arm64 and riscv64 randomise the image's va and pa apart: kaslr moves
+ * only the va. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_ARM64)
 		return 0x1000000 + (uint64_t)s->phys_base;
+	if (s->arch == GEN_ARCH_RISCV64)
+		return s->phys_ram_base + RV_IMAGE_OFFSET + (uint64_t)s->phys_base;
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
+}
+
+/* The linear-map address of @pa (the direct map: phys_ram_base is 0 but on
+ * riscv64). */
+static uint64_t linear_va(const struct gen_spec *s, uint64_t pa)
+{
+	return s->page_offset + pa - s->phys_ram_base;
+}
+
+uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_kernel *k)
+{
+	switch (s->arch) {
+	case GEN_ARCH_ARM64:
+		return UINT64_C(0xffff800000000000);
+	case GEN_ARCH_RISCV64:
+		/* PFN_ALIGN(_end) - SZ_2G: within 2 GiB of the image, for
+		 * its PC-relative calls. */
+		return k->text_va + s->text_size - (UINT64_C(1) << 31);
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	return UINT64_C(0xffffffffa0000000);
 }
 
 uint64_t gen_spec_npfn(const struct gen_spec *s)
@@ -161,22 +203,41 @@ static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, int32_t *idx
 	return MDF_OK;
 }
 
+/* The va bits the table at @level (0 = the top) indexes start here. */
+static unsigned level_shift(const struct gen_kernel *k, unsigned level)
+{
+	return GEN_PAGE_SHIFT + 9 * (k->levels - 1 - level);
+}
+
+/* The entry mapping @pa: a leaf (a 4 KiB page when @last) or a table. */
+static uint64_t pt_entry(const struct gen_kernel *k, uint64_t pa, bool leaf, bool last)
+{
+	switch (k->arch) {
+	case GEN_ARCH_ARM64:
+		if (!leaf)
+			return pa | ARM64_TABLE;
+		return (pa & ARM64_ADDR_MASK) | (last ? ARM64_PAGE : ARM64_BLOCK);
+	case GEN_ARCH_RISCV64:
+		return (pa >> GEN_PAGE_SHIFT) << RV_PPN_SHIFT | (leaf ? RV_LEAF : RV_TABLE);
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	if (!leaf)
+		return pa | PTE_TABLE;
+	return (pa & PTE_ADDR_MASK) | (last ? PTE_LEAF_4K : PTE_LEAF_BIG);
+}
+
 /* Map one leaf of @size (4K, 2M or 1G) at @va -> @pa. */
 static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 			      uint64_t size, struct mdf_err *err)
 {
-	unsigned leaf_level = size == (UINT64_C(1) << 30) ? 1 : size == (UINT64_C(1) << 21) ? 2 : 3;
+	unsigned up = size == (UINT64_C(1) << 30) ? 2 : size == (UINT64_C(1) << 21) ? 1 : 0;
+	unsigned leaf_level = k->levels - 1 - up;   /* levels above the last */
 	int32_t t = 0;
 	for (unsigned level = 0;; level++) {
-		unsigned shift = 39 - 9 * level;
-		unsigned i = (unsigned)(va >> shift) & 511;
+		unsigned i = (unsigned)(va >> level_shift(k, level)) & 511;
 		if (level == leaf_level) {
-			if (k->arch == GEN_ARCH_ARM64)
-				k->tables[t].e[i] = (pa & ARM64_ADDR_MASK) |
-						    (level == 3 ? ARM64_PAGE : ARM64_BLOCK);
-			else
-				k->tables[t].e[i] = (pa & PTE_ADDR_MASK) |
-						    (level == 3 ? PTE_LEAF_4K : PTE_LEAF_BIG);
+			k->tables[t].e[i] = pt_entry(k, pa, true, level == k->levels - 1);
 			return MDF_OK;
 		}
 		if (k->tables[t].child[i] < 0) {
@@ -193,7 +254,7 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 			if (st)
 				return st;
 			k->tables[t].child[i] = c;
-			k->tables[t].e[i] = tpa | (k->arch == GEN_ARCH_ARM64 ? ARM64_TABLE : PTE_TABLE);
+			k->tables[t].e[i] = pt_entry(k, tpa, false, false);
 		}
 		t = k->tables[t].child[i];
 	}
@@ -341,24 +402,31 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 			if (st)
 				return st;
 		}
-		/* 32768 struct pages = 2 MiB = 512 pages per section. */
+		/* 32768 struct pages = 2 MiB = 512 pages per section, in a 2
+		 * MiB leaf unless its va is not aligned (riscv64's vmemmap
+		 * with a phys_ram_base not 128 MiB aligned). */
 		uint64_t n = GEN_PFN_PER_SECTION * GEN_STRUCT_PAGE / GEN_PAGE_SIZE;
-		st = alloc_pages(k, n, s->pte4k ? 1 : n, "struct pages", &k->section_map_pa[sec],
+		uint64_t va = s->vmemmap + first * GEN_STRUCT_PAGE;
+		bool pte4k = s->pte4k || (va & 0x1fffff);
+		st = alloc_pages(k, n, pte4k ? 1 : n, "struct pages", &k->section_map_pa[sec],
 				 err);
 		if (st)
 			return st;
-		uint64_t va = s->vmemmap + first * GEN_STRUCT_PAGE;
 		st = map_range(k, va, k->section_map_pa[sec], n * GEN_PAGE_SIZE,
-			       s->pte4k ? GEN_PAGE_SIZE : UINT64_C(1) << 21, err);
+			       pte4k ? GEN_PAGE_SIZE : UINT64_C(1) << 21, err);
 		if (st)
 			return mdf_err_push(err, "vmemmap of section %" PRIu64, sec);
 	}
 
-	/* Direct map with 1 GiB leaves over [0, highest RAM end). */
+	/* Direct map with 1 GiB leaves over [0, highest RAM end); riscv64's
+	 * linear map from phys_ram_base, in 2 MiB leaves when that is not
+	 * 1 GiB aligned (a misaligned superpage does not translate). */
 	uint64_t gib = UINT64_C(1) << 30, top = 0;
+	uint64_t lm_leaf = s->phys_ram_base & (gib - 1) ? UINT64_C(1) << 21 : gib;
 	for (size_t i = 0; i < s->nram; i++)
 		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
-	st = map_range(k, s->page_offset, 0, align_up(top, gib), gib, err);
+	st = map_range(k, s->page_offset, s->phys_ram_base,
+		       align_up(top - s->phys_ram_base, lm_leaf), lm_leaf, err);
 	if (st)
 		return mdf_err_push(err, "direct map");
 
@@ -407,10 +475,25 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 {
 	kernel_zero(k);
 	k->arch = s->arch;
+	k->levels = 4;
 	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (s->arch == GEN_ARCH_ARM64) {
+	if (s->arch == GEN_ARCH_RISCV64) {
+		k->levels = (s->va_bits - GEN_PAGE_SHIFT) / 9;
+		k->nroots = GEN_SECTION_ROOTS_RISCV64;
+		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 56))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "kernel image paddr 0x%" PRIx64
+					   " (phys_ram_base + 0x200000 + phys_base) is not a valid page address",
+					   k->text_pa);
+		/* The image ends below 2^64, MODULES_VADDR stays above 0. */
+		if (s->kaslr + s->text_size > (UINT64_C(1) << 31))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "kernel image 0x%" PRIx64 " (kaslr 0x%" PRIx64
+					   ") runs past the end of the address space",
+					   k->text_va, s->kaslr);
+	} else if (s->arch == GEN_ARCH_ARM64) {
 		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 48))
 			return mdf_err_set(err, MDF_ERR_ARG,
 					   "kernel image paddr 0x%" PRIx64
@@ -609,6 +692,20 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	put32(pg, 52, refcount);
 }
 
+/* utsname.machine, as uname -m prints it. */
+static const char *uts_machine(enum gen_arch arch)
+{
+	switch (arch) {
+	case GEN_ARCH_ARM64:
+		return "aarch64";
+	case GEN_ARCH_RISCV64:
+		return "riscv64";
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	return "x86_64";
+}
+
 static void put_str(uint8_t *dst, const char *s, size_t max)
 {
 	size_t n = strlen(s);
@@ -627,7 +724,7 @@ enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kern
 	put_str(page + 1 * 65, "mkvmcore", 65);
 	put_str(page + 2 * 65, s->preset ? s->preset->osrelease : "0.0.0-mkvmcore", 65);
 	put_str(page + 3 * 65, "#1 SMP PREEMPT_DYNAMIC mkvmcore", 65);
-	put_str(page + 4 * 65, s->arch == GEN_ARCH_ARM64 ? "aarch64" : "x86_64", 65);
+	put_str(page + 4 * 65, uts_machine(s->arch), 65);
 	put_str(page + 5 * 65, "(none)", 65);
 	st = wr(ctx, k->uts_pa, page, sizeof(page), err);
 	if (st || s->no_struct_pages)
@@ -641,16 +738,22 @@ enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kern
 			return st;
 	}
 
-	uint8_t *buf = calloc(1, k->nroots * 8);
-	if (!buf)
-		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
-	for (size_t r = 0; r < k->nroots; r++)
-		if (k->root_pa[r])
-			store_le64(buf + 8 * r, s->page_offset + k->root_pa[r]);
-	st = wr(ctx, k->roots_pa, buf, k->nroots * 8, err);
-	free(buf);
-	if (st)
-		return st;
+	/* The root pointers, one page at a time and only the pages with
+	 * one: riscv64's 32 MiB of them stay sparse in the file. */
+	for (size_t r0 = 0; r0 < k->nroots; r0 += GEN_PAGE_SIZE / 8) {
+		size_t nr = (size_t)MDF_MIN(GEN_PAGE_SIZE / 8, k->nroots - r0);
+		bool any = false;
+		memset(page, 0, sizeof(page));
+		for (size_t r = r0; r < r0 + nr; r++) {
+			if (!k->root_pa[r])
+				continue;
+			store_le64(page + 8 * (r - r0), linear_va(s, k->root_pa[r]));
+			any = true;
+		}
+		st = any ? wr(ctx, k->roots_pa + 8 * r0, page, nr * 8, err) : MDF_OK;
+		if (st)
+			return st;
+	}
 	for (size_t r = 0; r < k->nroots; r++) {
 		if (!k->root_pa[r])
 			continue;
@@ -719,7 +822,7 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 	if (strcmp(v, "@uts") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
 	if (strcmp(v, "@memsec") == 0)
-		return xasprintf("%" PRIx64, s->page_offset + k->roots_pa);
+		return xasprintf("%" PRIx64, linear_va(s, k->roots_pa));
 	if (strcmp(v, "@vmemmap") == 0)
 		return xasprintf("%" PRIx64, s->vmemmap);
 	if (strcmp(v, "@vmemmap_num") == 0)
@@ -734,6 +837,18 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, s->kaslr);
 	if (strcmp(v, "@crashtime") == 0)
 		return xasprintf("%" PRIu64, s->crashtime);
+	if (strcmp(v, "@phys_ram_base") == 0)
+		return xasprintf("%" PRIu64, s->phys_ram_base);
+	if (strcmp(v, "@page_offset_num") == 0)
+		return xasprintf("0x%" PRIx64, s->page_offset);
+	if (strcmp(v, "@vmemmap_start") == 0)
+		return xasprintf("0x%" PRIx64, s->vmemmap_start);
+	if (strcmp(v, "@va_bits") == 0)
+		return xasprintf("%u", s->va_bits);
+	if (strcmp(v, "@modules_vaddr") == 0)
+		return xasprintf("0x%" PRIx64, gen_kernel_modules_vaddr(s, k));
+	if (strcmp(v, "@modules_end") == 0)
+		return xasprintf("0x%" PRIx64, k->text_va);
 	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
 		return xasprintf("%" PRIx64, k->text_va + ((x % s->text_size) & ~UINT64_C(7)));
 	return NULL;
@@ -768,7 +883,7 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 		int32_t t = 0;
 
 		for (unsigned level = 0; t >= 0 && (size_t)t < k->ntables; level++) {
-			unsigned i = (unsigned)(p->addr >> (39 - 9 * level)) & 511;
+			unsigned i = (unsigned)(p->addr >> level_shift(k, level)) & 511;
 
 			if (level == p->off) {
 				*pa = k->tables[t].pa + 8 * i;

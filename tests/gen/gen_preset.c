@@ -1,13 +1,17 @@
 /*
  * tests/gen/gen_preset.c - kernel presets of the generator: the VMCOREINFO
  * text of each kernel (numbers copied from real Debian kernels: 6.1.0-57 and
- * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64 from the lab) and
- * the struct page semantics that go with it.  arm64 has only 6.1.
+ * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64 and
+ * 6.12.117+deb13-riscv64 from the lab) and the struct page semantics that go
+ * with it.  arm64 has only 6.1, riscv64 only 6.12.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
- *   @kaslr @crashtime, arm64's @vmemmap_num (0x...) and @kimage_voffset,
- *   and @T+HEX = start of the text + HEX (wrapped into the text).
+ *   @kaslr @crashtime, arm64's @vmemmap_num (0x...) and @kimage_voffset
+ *   (also riscv64's va_kernel_pa_offset), riscv64's @phys_ram_base
+ *   (decimal), @page_offset_num, @vmemmap_start, @va_bits, @modules_vaddr
+ *   and @modules_end, and @T+HEX = start of the text + HEX (wrapped into
+ *   the text).
  */
 #include <stddef.h>
 #include <string.h>
@@ -481,6 +485,127 @@ static const char *const vmi_6_12[] = {
 	NULL,
 };
 
+/*
+ * Debian 6.12.117+deb13-riscv64 (a lab dump under qemu virt, Sv57): the
+ * x86_64 6.12 page flags and page types, without PG_hwpoison (its kernel has
+ * no CONFIG_MEMORY_FAILURE) and without the x86 lines; the riscv64 layout
+ * numbers of arch_crash_save_vmcoreinfo() instead.  Symbols at the lab
+ * kernel's offsets from the image start (KERNEL_LINK_ADDR); the kernel's
+ * own definitions give VMALLOC_END = PAGE_OFFSET, VMEMMAP_END =
+ * VMALLOC_START, MODULES_END = _start and MODULES_VADDR = _end - 2 GiB.
+ */
+static const char *const vmi_6_12_riscv64[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=68e14006917f09905808299af2c40682b88bcf65",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+1cd2dc8",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@T+2000",
+	"NUMBER(VMALLOC_START)=@vmalloc",
+	"SYMBOL(vmemmap)=@vmemmap",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=4194304",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=27",
+	"NUMBER(MAX_PHYSMEM_BITS)=56",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=9280",
+	"SIZE(zone)=1536",
+	"SIZE(free_area)=88",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=6688",
+	"OFFSET(pglist_data.node_start_pfn)=6696",
+	"OFFSET(pglist_data.node_spanned_pages)=6712",
+	"OFFSET(pglist_data.node_id)=6720",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1344",
+	"OFFSET(zone.spanned_pages)=152",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+1db6b90",
+	"SYMBOL(printk_rb_static)=@T+1c24fd0",
+	"SYMBOL(clear_seq)=@T+1dd4570",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=5",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=5",
+	"NUMBER(PG_private)=14",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=17",
+	"NUMBER(PAGE_SLAB_MAPCOUNT_VALUE)=-184549376",
+	"NUMBER(PG_head_mask)=64",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-268435456",
+	"NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)=-201326592",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-251658240",
+	"SYMBOL(kallsyms_names)=@T+11493f8",
+	"SYMBOL(kallsyms_num_syms)=@T+11493f0",
+	"SYMBOL(kallsyms_token_table)=@T+12859f0",
+	"SYMBOL(kallsyms_token_index)=@T+1285e00",
+	"SYMBOL(kallsyms_offsets)=@T+1286000",
+	"SYMBOL(kallsyms_relative_base)=@T+12e2bd0",
+	"NUMBER(phys_ram_base)=@phys_ram_base",
+	"NUMBER(PAGE_OFFSET)=@page_offset_num",
+	"NUMBER(VMALLOC_END)=@page_offset_num",
+	"NUMBER(VA_BITS)=@va_bits",
+	"NUMBER(VMEMMAP_START)=@vmemmap_start",
+	"NUMBER(VMEMMAP_END)=@vmalloc",
+	"NUMBER(MODULES_VADDR)=@modules_vaddr",
+	"NUMBER(MODULES_END)=@modules_end",
+	"NUMBER(KERNEL_LINK_ADDR)=0xffffffff80000000",
+	"NUMBER(va_kernel_pa_offset)=@kimage_voffset",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
 static const char *const vmi_7_1[] = {
 	"OSRELEASE=@osrelease",
@@ -639,6 +764,17 @@ static const struct gen_preset presets[] = {
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
 	{
+		/* riscv64 6.12: the x86_64 6.12 semantics, no PG_hwpoison. */
+		.name = "6.12", .arch = GEN_ARCH_RISCV64, .osrelease = "6.12.117+deb13-riscv64",
+		.vmcoreinfo = vmi_6_12_riscv64,
+		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
+		.pg_swapcache = 10, .pg_swapbacked = 17, .pg_reserved = 13,
+		.pg_hwpoison = -1, .pg_head = 6, .pg_slab = -1,
+		.buddy_mapcount = -268435456, .offline_mapcount = -251658240,
+		.slab_mapcount = -184549376, .hugetlb_mapcount = -201326592,
+		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
+	},
+	{
 		.name = "7.1", .arch = GEN_ARCH_X86_64, .osrelease = "7.1.0-1-amd64",
 		.vmcoreinfo = vmi_7_1,
 		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
@@ -660,5 +796,13 @@ const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch)
 
 const char *gen_preset_names(enum gen_arch arch)
 {
-	return arch == GEN_ARCH_ARM64 ? "6.1 none" : "5.10 6.1 6.12 7.1 none";
+	switch (arch) {
+	case GEN_ARCH_ARM64:
+		return "6.1 none";
+	case GEN_ARCH_RISCV64:
+		return "6.12 none";
+	case GEN_ARCH_X86_64:
+		break;
+	}
+	return "5.10 6.1 6.12 7.1 none";
 }

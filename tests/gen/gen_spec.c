@@ -2,6 +2,7 @@
  * tests/gen/gen_spec.c - the line-based spec of mkvmcore (see README.md).
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,8 +201,17 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->arch = GEN_ARCH_X86_64;
 		else if (strcmp(w[1], "arm64") == 0)
 			s->arch = GEN_ARCH_ARM64;
+		else if (strcmp(w[1], "riscv64") == 0)
+			s->arch = GEN_ARCH_RISCV64;
 		else
-			return bad(err, line, "arch is x86_64 or arm64, not", w[1]);
+			return bad(err, line, "arch is x86_64, arm64 or riscv64, not", w[1]);
+	} else if (strcmp(d, "va_bits") == 0) {
+		NEED(2);
+		NUM(1, v);
+		if (v != 39 && v != 48 && v != 57)
+			return bad(err, line, "va_bits is 39, 48 or 57, not", w[1]);
+		s->va_bits = (unsigned)v;
+		s->va_bits_line = line;
 	} else if (strcmp(d, "cpus") == 0) {
 		NEED(2);
 		NUM(1, v);
@@ -402,7 +412,9 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			pk.at = w[1][0] == 'p' ? GEN_POKE_PAGE : GEN_POKE_TABLE;
 			NUM(2, pk.addr);
 			NUM(3, pk.off);
-			if (pk.at == GEN_POKE_PAGE ? pk.off >= GEN_STRUCT_PAGE : pk.off > 3)
+			/* The arch's number of levels is checked at the end. */
+			if (pk.at == GEN_POKE_PAGE ? pk.off >= GEN_STRUCT_PAGE
+						   : pk.off >= GEN_MAX_PT_LEVELS)
 				return bad(err, line, "poke: offset or level out of range", w[3]);
 			hex = 4;
 		} else {
@@ -466,10 +478,106 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 #undef NUM
 }
 
+/* The preset of @s->preset's name for the spec's arch. */
+static enum mdf_status swap_preset(struct gen_spec *s, const char *arch_name,
+				   struct mdf_err *err)
+{
+	const struct gen_preset *p;
+
+	if (!s->preset)
+		return MDF_OK;
+	p = gen_preset_find(s->preset->name, s->arch);
+	if (!p)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: arch %s has no kernel '%s' (one of: %s)",
+				   s->kernel_line, arch_name, s->preset->name,
+				   gen_preset_names(s->arch));
+	s->preset = p;
+	return MDF_OK;
+}
+
+/* Is @va in the kernel half of a @va_bits address space (sign-extended)? */
+static bool kernel_va(uint64_t va, unsigned va_bits)
+{
+	return (va >> (va_bits - 1)) == (UINT64_MAX >> (va_bits - 1));
+}
+
+/*
+ * riscv64, as Debian 6.12 under qemu virt (Documentation/arch/riscv/
+ * vm-layout.rst): the layout of the paging mode, and phys_ram_base = the
+ * lowest RAM (ram or crashkernel) rounded down to 2 MiB, as setup_bootmem()
+ * aligns it to a PMD.
+ */
+static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
+{
+	static const struct {
+		unsigned va_bits;
+		uint64_t page_offset, vmemmap_start, vmalloc_start;
+	} modes[] = {
+		{ 39, UINT64_C(0xffffffd600000000), UINT64_C(0xffffffc500000000),
+		  UINT64_C(0xffffffc600000000) },
+		{ 48, UINT64_C(0xffffaf8000000000), UINT64_C(0xffff8d8000000000),
+		  UINT64_C(0xffff8f8000000000) },
+		{ 57, UINT64_C(0xff60000000000000), UINT64_C(0xff1c000000000000),
+		  UINT64_C(0xff20000000000000) },
+	};
+	uint64_t low = UINT64_MAX;
+	size_t m = 0;
+
+	if (!s->va_bits)
+		s->va_bits = 57;
+	while (modes[m].va_bits != s->va_bits)
+		m++;
+	if (!s->page_offset_set)
+		s->page_offset = modes[m].page_offset;
+	if (!s->vmemmap_set)
+		s->vmemmap = modes[m].vmemmap_start;
+	if (!s->vmalloc_set)
+		s->vmalloc_start = modes[m].vmalloc_start;
+	const struct {
+		const char *what;
+		uint64_t va;
+	} va[] = { { "page_offset", s->page_offset }, { "vmemmap", s->vmemmap },
+		   { "vmalloc_start", s->vmalloc_start } };
+	for (size_t i = 0; i < sizeof(va) / sizeof(va[0]); i++)
+		if (!kernel_va(va[i].va, s->va_bits))
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec: %s 0x%" PRIx64 " is not a kernel address of Sv%u",
+					   va[i].what, va[i].va, s->va_bits);
+
+	for (size_t i = 0; i < s->nram; i++)
+		low = MDF_MIN(low, s->ram[i].start);
+	if (s->crash_size)
+		low = MDF_MIN(low, s->crash_start);
+	s->phys_ram_base = low & ~UINT64_C(0x1fffff);
+	/* The struct page of pfn 0: the kernel's vmemmap. */
+	s->vmemmap_start = s->vmemmap;
+	s->vmemmap -= (s->phys_ram_base >> GEN_PAGE_SHIFT) * GEN_STRUCT_PAGE;
+	/* No "kernel" line: the lab's kernel, the only one. */
+	if (!s->kernel_line)
+		s->preset = gen_preset_find("6.12", GEN_ARCH_X86_64);
+	enum mdf_status st = swap_preset(s, "riscv64", err);
+	if (st)
+		return st;
+	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
+		if (s->pages[i].kind == GEN_K_HWPOISON)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: pages: kernel %s on riscv64 has no PG_hwpoison "
+					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
+					   s->pages[i].line, s->preset->name);
+	return MDF_OK;
+}
+
 /* What depends on the arch, known only after the last line. */
 static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 {
 	unsigned phys_bits = 46;   /* NUMBER(MAX_PHYSMEM_BITS) */
+	unsigned levels = 4;
+	enum mdf_status st;
+
+	if (s->va_bits_line && s->arch != GEN_ARCH_RISCV64)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: va_bits is for arch riscv64 only", s->va_bits_line);
 	if (s->arch == GEN_ARCH_ARM64) {
 		phys_bits = 48;
 		/* Debian 6.1 arm64, VA_BITS=48, PHYS_OFFSET 0. */
@@ -479,15 +587,15 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 			s->vmemmap = UINT64_C(0xfffffc0000000000);
 		if (!s->vmalloc_set)
 			s->vmalloc_start = UINT64_C(0xffff800008000000);
-		if (s->preset) {
-			const struct gen_preset *p = gen_preset_find(s->preset->name, s->arch);
-			if (!p)
-				return mdf_err_set(err, MDF_ERR_FORMAT,
-						   "spec:%u: arch arm64 has no kernel '%s' (one of: %s)",
-						   s->kernel_line, s->preset->name,
-						   gen_preset_names(s->arch));
-			s->preset = p;
-		}
+		st = swap_preset(s, "arm64", err);
+		if (st)
+			return st;
+	} else if (s->arch == GEN_ARCH_RISCV64) {
+		phys_bits = 56;
+		st = finish_riscv64(s, err);
+		if (st)
+			return st;
+		levels = (s->va_bits - GEN_PAGE_SHIFT) / 9;
 	}
 	for (size_t i = 0; i < s->nram; i++) {
 		const struct gen_ram *r = &s->ram[i];
@@ -496,6 +604,11 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 					   "spec:%u: ram beyond MAX_PHYSMEM_BITS (%u)", r->line,
 					   phys_bits);
 	}
+	for (size_t i = 0; i < s->npokes; i++)
+		if (s->pokes[i].at == GEN_POKE_TABLE && s->pokes[i].off >= levels)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: poke: offset or level out of range '%" PRIu64
+					   "' (%u levels)", s->pokes[i].line, s->pokes[i].off, levels);
 	return MDF_OK;
 }
 
