@@ -48,7 +48,10 @@
 	X(kallsyms_token_table, "kallsyms_token_table")    \
 	X(kallsyms_token_index, "kallsyms_token_index")    \
 	X(kallsyms_offsets, "kallsyms_offsets")            \
-	X(kallsyms_relative_base, "kallsyms_relative_base")
+	X(kallsyms_relative_base, "kallsyms_relative_base")    \
+	X(vmemmap_list, "vmemmap_list")        /* ppc64 */     \
+	X(mmu_vmemmap_psize, "mmu_vmemmap_psize")              \
+	X(mmu_psize_defs, "mmu_psize_defs")
 
 /* SIZE(name)=decimal */
 #define KINFO_SIZES(X)                                     \
@@ -70,7 +73,9 @@
 	X(dev_printk_info, "dev_printk_info")              \
 	X(prb_data_ring, "prb_data_ring")                  \
 	X(atomic_long_t, "atomic_long_t")                  \
-	X(latched_seq, "latched_seq")
+	X(latched_seq, "latched_seq")                      \
+	X(vmemmap_backing, "vmemmap_backing")  /* ppc64 */ \
+	X(mmu_psize_def, "mmu_psize_def")
 
 /* OFFSET(struct.member)=decimal */
 #define KINFO_OFFSETS(X)                                                  \
@@ -106,6 +111,10 @@
 	X(vmap_area_va_start, "vmap_area.va_start")                       \
 	X(vmap_area_list, "vmap_area.list")                               \
 	X(vm_struct_addr, "vm_struct.addr")                               \
+	X(vmemmap_backing_list, "vmemmap_backing.list")    /* ppc64 */    \
+	X(vmemmap_backing_phys, "vmemmap_backing.phys")                   \
+	X(vmemmap_backing_virt_addr, "vmemmap_backing.virt_addr")         \
+	X(mmu_psize_def_shift, "mmu_psize_def.shift")                     \
 	X(printk_log_ts_nsec, "printk_log.ts_nsec")                       \
 	X(printk_log_len, "printk_log.len")                               \
 	X(printk_log_text_len, "printk_log.text_len")                     \

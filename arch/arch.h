@@ -132,6 +132,23 @@ struct arch_state {
 	 * 16 KiB pages). */
 	bool arm64_lpa2;
 
+	/* ppc64 (Book3S-64): which MMU, when VMCOREINFO says (since 6.7), and
+	 * the bits each level indexes under each ([0] hash, [1] radix), leaf
+	 * level first (PTE, PMD, PUD, PGD). */
+	enum { PPC64_MMU_UNKNOWN, PPC64_MMU_HASH, PPC64_MMU_RADIX } ppc64_mmu;
+	unsigned ppc64_index_bits[2][4];
+	/* ppc64: the vmemmap through vmemmap_list (physical addresses of the
+	 * variables; offsets in struct vmemmap_backing), where the hash MMU
+	 * maps it outside the kernel's page tables. */
+	struct {
+		bool valid;
+		uint64_t head_pa;       /* &vmemmap_list */
+		uint64_t psize_pa;      /* &mmu_vmemmap_psize (an int) */
+		uint64_t psize_defs_pa; /* mmu_psize_defs[] */
+		uint64_t size_psize_def, off_shift;
+		uint64_t off_list, off_phys, off_virt;
+	} ppc64_vmemmap;
+
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
 	uint64_t pte_strip_mask;
@@ -192,6 +209,8 @@ extern const struct arch_ops arch_x86_64_ops;
 extern const struct arch_ops arch_arm64_ops;
 /** The riscv64 ops (arch/riscv64.c). */
 extern const struct arch_ops arch_riscv64_ops;
+/** The ppc64 ops (arch/ppc64.c). */
+extern const struct arch_ops arch_ppc64_ops;
 
 /** The ELF machine whose ops have @uts_machine (uname -m), or 0. */
 uint16_t arch_machine_from_uts(const char *uts_machine);

@@ -1,0 +1,312 @@
+/*
+ * arch/ppc64.c - ppc64 (Book3S-64, little-endian: Debian's ppc64el) address
+ * translation: the linear map, the kernel's four-level tables under the
+ * radix MMU (POWER9 and later) and under the hash MMU (POWER8), and the
+ * vmemmap through vmemmap_list.
+ *
+ * Layout facts (arch/powerpc/include/asm/book3s/64/ in the kernel):
+ *   linear map     pa = va - 0xc000000000000000, all RAM; the kernel image
+ *                  runs inside it (no KASLR on Book3S-64)
+ *   vmalloc, io    the kernel's page tables (swapper_pg_dir, in the image)
+ *   vmemmap        radix: the page tables; hash: bolted into the hash page
+ *                  table only, so the kernel keeps vmemmap_list, a list of
+ *                  {phys, virt_addr} blocks of 1 << mmu_psize_defs[
+ *                  mmu_vmemmap_psize].shift bytes
+ * Table entries are big-endian in memory whatever the kernel's byte order
+ * (since Linux 4.7: pte_t is a __be64, asm/pgtable-be-types.h); a table
+ * entry holds the next table's physical
+ * address under the bits 0xc0000000000000ff; a leaf has _PAGE_PTE (bit 62)
+ * at any level, _PAGE_PRESENT (bit 63), and its RPN in bits
+ * [52:PAGE_SHIFT] (since Linux 4.11).  Bits each level indexes (PTE, PMD,
+ * PUD, PGD): radix 5/9/9/13 with 64 KiB pages and 9/9/9/13 with 4 KiB;
+ * hash 8/10/10/8 with 64 KiB pages (H_PUD_INDEX_SIZE 10 since Linux 4.17,
+ * 7 in 4.12-4.16) and 9/7/9/9 with 4 KiB.
+ * vmemmap_list and the mmu_psize_def facts are in VMCOREINFO; so is
+ * NUMBER(RADIX_MMU) since Linux 6.7 (commit 36e826b568e4, "powerpc/vmcore:
+ * Add MMU information to vmcoreinfo", also in 6.6.y).  Before, the walk
+ * tells the two apart: the radix tables map the linear map, so entry 0 of
+ * swapper_pg_dir (0xc000000000000000 on) is set; the hash MMU bolts the
+ * linear map into the hash table and leaves that entry empty.  Radix
+ * kernels keep the vmemmap in the page tables only since commit
+ * 368a0590d954 ("powerpc/book3s64/vmemmap: switch radix to use a different
+ * vmemmap handling function"); 6.1's radix vmemmap_list is still filled.
+ */
+#include "arch/arch.h"
+
+#include <elf.h>
+
+#include "util.h"
+
+#define PPC64_PAGE_OFFSET 0xc000000000000000ULL
+#define PPC64_PRESENT (1ULL << 63)
+#define PPC64_LEAF (1ULL << 62)
+#define PPC64_TABLE_FLAGS 0xc0000000000000ffULL
+#define PPC64_RPN_BITS 53
+/* A loop in a corrupt vmemmap_list ends here. */
+#define PPC64_VMEMMAP_MAX 1000000
+
+static enum mdf_status ppc64_geometry(struct arch_state *st, const struct kinfo *ki,
+				      struct mdf_err *err)
+{
+	static const unsigned radix64k[4] = { 5, 9, 9, 13 }, radix4k[4] = { 9, 9, 9, 13 };
+	static const unsigned hash64k[4] = { 8, 10, 10, 8 }, hash64k_412[4] = { 8, 10, 7, 8 };
+	static const unsigned hash4k[4] = { 9, 7, 9, 9 };
+	uint64_t ps = ki->page_size.set ? ki->page_size.v : 65536;
+	unsigned kver = util_parse_kver(ki->osrelease);
+	const unsigned *hash, *radix;
+
+	if (ps != 4096 && ps != 65536)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "PAGESIZE=%llu in VMCOREINFO, expected 65536 or 4096",
+				   (unsigned long long)ps);
+	st->page_size = ps;
+	st->page_shift = (unsigned)__builtin_ctzll(ps);
+	if (kver && kver < util_kver(4, 12, 0))
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "Linux %s: page tables before 4.12 are not supported",
+				   ki->osrelease);
+	if (ki->num.RADIX_MMU.set)
+		st->ppc64_mmu = ki->num.RADIX_MMU.v == 1 ? PPC64_MMU_RADIX : PPC64_MMU_HASH;
+	radix = ps == 65536 ? radix64k : radix4k;
+	if (ps == 4096)
+		hash = hash4k;
+	else
+		hash = kver && kver < util_kver(4, 17, 0) ? hash64k_412 : hash64k;
+	for (unsigned l = 0; l < 4; l++) {
+		st->ppc64_index_bits[0][l] = hash[l];
+		st->ppc64_index_bits[1][l] = radix[l];
+	}
+	st->levels = 4;
+	st->va_bits = 64;	/* the top level drops the bits above its index */
+	/* MAX_PHYSMEM_BITS is 51 since Linux 4.20 with 64 KiB pages. */
+	return arch_physmem_bits(st, ki, 51, err);
+}
+
+static void ppc64_vmemmap_facts(struct arch_state *st, const struct kinfo *ki)
+{
+	if (!ki->sym.vmemmap_list.set || !ki->sym.mmu_vmemmap_psize.set ||
+	    !ki->sym.mmu_psize_defs.set || !ki->size.mmu_psize_def.set ||
+	    !ki->off.mmu_psize_def_shift.set || !ki->off.vmemmap_backing_list.set ||
+	    !ki->off.vmemmap_backing_phys.set || !ki->off.vmemmap_backing_virt_addr.set)
+		return;
+	st->ppc64_vmemmap.valid = true;
+	st->ppc64_vmemmap.head_pa = ki->sym.vmemmap_list.v - PPC64_PAGE_OFFSET;
+	st->ppc64_vmemmap.psize_pa = ki->sym.mmu_vmemmap_psize.v - PPC64_PAGE_OFFSET;
+	st->ppc64_vmemmap.psize_defs_pa = ki->sym.mmu_psize_defs.v - PPC64_PAGE_OFFSET;
+	st->ppc64_vmemmap.size_psize_def = ki->size.mmu_psize_def.v;
+	st->ppc64_vmemmap.off_shift = ki->off.mmu_psize_def_shift.v;
+	st->ppc64_vmemmap.off_list = ki->off.vmemmap_backing_list.v;
+	st->ppc64_vmemmap.off_phys = ki->off.vmemmap_backing_phys.v;
+	st->ppc64_vmemmap.off_virt = ki->off.vmemmap_backing_virt_addr.v;
+}
+
+static enum mdf_status ppc64_init(struct arch_state *st, const struct kinfo *ki,
+				  const struct arch_seg_hint *segs, size_t nsegs,
+				  struct mdf_err *err)
+{
+	enum mdf_status s = ppc64_geometry(st, ki, err);
+
+	(void)segs;
+	(void)nsegs;
+	if (s != MDF_OK)
+		return s;
+	/* The linear map is fixed: every physical address the machine can
+	 * have, from PAGE_OFFSET (vmalloc starts above it). */
+	st->page_offset = PPC64_PAGE_OFFSET;
+	st->page_offset_exact = true;
+	st->direct.valid = true;
+	st->direct.vaddr = PPC64_PAGE_OFFSET;
+	st->direct.size = 1ULL << st->max_physmem_bits;
+	st->direct.paddr = 0;
+	st->have_phys_base = true;	/* makedumpfile writes 0 there */
+	if (ki->sym.swapper_pg_dir.set && ki->sym.swapper_pg_dir.v >= PPC64_PAGE_OFFSET &&
+	    ki->sym.swapper_pg_dir.v - PPC64_PAGE_OFFSET < st->direct.size) {
+		st->pgd_paddr = ki->sym.swapper_pg_dir.v - PPC64_PAGE_OFFSET;
+		st->have_pgd = true;
+	}
+	ppc64_vmemmap_facts(st, ki);
+	return MDF_OK;
+}
+
+/* Entries are big-endian; the reader gives the 8 bytes as little-endian. */
+static enum mdf_status ppc64_entry(struct arch_walk *walk, const char *level,
+				   uint64_t ep, uint64_t vaddr, arch_read_pte_fn rd,
+				   void *arg, uint64_t *e, struct mdf_err *err)
+{
+	enum mdf_status s = arch_walk_read(walk, level, ep, vaddr, rd, arg, e, err);
+
+	if (s == MDF_OK) {
+		*e = __builtin_bswap64(*e);
+		walk->step[walk->nsteps - 1].entry = *e;
+	}
+	return s;
+}
+
+/* Radix or hash: VMCOREINFO's word, else entry 0 of swapper_pg_dir. */
+static enum mdf_status ppc64_is_radix(const struct arch_state *st, arch_read_pte_fn rd,
+				      void *arg, bool *radix, struct mdf_err *err)
+{
+	uint64_t e;
+
+	if (st->ppc64_mmu != PPC64_MMU_UNKNOWN) {
+		*radix = st->ppc64_mmu == PPC64_MMU_RADIX;
+		return MDF_OK;
+	}
+	if (rd(arg, st->pgd_paddr, &e, err) != MDF_OK)
+		return mdf_err_push(err, "swapper_pg_dir at paddr 0x%llx",
+				    (unsigned long long)st->pgd_paddr);
+	*radix = e != 0;
+	return MDF_OK;
+}
+
+static enum mdf_status ppc64_table_walk(const struct arch_state *st, uint64_t vaddr,
+					arch_read_pte_fn rd, void *arg,
+					struct arch_walk *walk, struct mdf_err *err)
+{
+	uint64_t table = st->pgd_paddr;
+	uint64_t rpn_mask = ((1ULL << PPC64_RPN_BITS) - 1) & ~(st->page_size - 1);
+	const unsigned *bits;
+	bool radix = false;
+	enum mdf_status s = ppc64_is_radix(st, rd, arg, &radix, err);
+
+	if (s != MDF_OK)
+		return s;
+	bits = st->ppc64_index_bits[radix];
+	for (unsigned l = st->levels - 1;; l--) {
+		unsigned shift = st->page_shift;
+		uint64_t idx, ep, e;
+		const char *name = arch_level_name(st->levels, l);
+
+		for (unsigned i = 0; i < l; i++)
+			shift += bits[i];
+		idx = (vaddr >> shift) & ((1ULL << bits[l]) - 1);
+		ep = table + idx * 8;
+		s = ppc64_entry(walk, name, ep, vaddr, rd, arg, &e, err);
+		if (s != MDF_OK)
+			return s;
+		if (e == 0 || (l == 0 && !(e & PPC64_PRESENT)) ||
+		    ((e & PPC64_LEAF) && !(e & PPC64_PRESENT)))
+			return mdf_err_set(err, MDF_ERR_NODATA,
+					   "virtual address 0x%llx not mapped (%s entry 0x%llx at paddr 0x%llx not valid)",
+					   (unsigned long long)vaddr, name,
+					   (unsigned long long)e, (unsigned long long)ep);
+		if (l == 0 || (e & PPC64_LEAF)) {
+			uint64_t size = 1ULL << shift;
+
+			walk->map_size = size;
+			walk->paddr = (e & rpn_mask & ~(size - 1)) | (vaddr & (size - 1));
+			return MDF_OK;
+		}
+		table = e & ~PPC64_TABLE_FLAGS;
+	}
+}
+
+/* The 8-byte word at @pa (a little-endian kernel's unsigned long). */
+static enum mdf_status ppc64_word(arch_read_pte_fn rd, void *arg, uint64_t pa,
+				  uint64_t *v, struct mdf_err *err)
+{
+	return rd(arg, pa, v, err);
+}
+
+/* The 4-byte int at @pa, through the 8-byte reader (little-endian). */
+static enum mdf_status ppc64_int(arch_read_pte_fn rd, void *arg, uint64_t pa,
+				 uint32_t *v, struct mdf_err *err)
+{
+	uint64_t w;
+	enum mdf_status s = rd(arg, pa & ~7ULL, &w, err);
+
+	if (s == MDF_OK)
+		*v = (uint32_t)(w >> ((pa & 7) * 8));
+	return s;
+}
+
+/* A vmemmap address through vmemmap_list: MDF_ERR_NODATA when no block
+ * holds it (or the list is empty: then the page tables map the vmemmap). */
+static enum mdf_status ppc64_vmemmap_walk(const struct arch_state *st, uint64_t vaddr,
+					  arch_read_pte_fn rd, void *arg,
+					  struct arch_walk *walk, struct mdf_err *err)
+{
+	uint64_t head, node, block;
+	uint32_t psize, shift;
+	enum mdf_status s;
+
+	s = ppc64_word(rd, arg, st->ppc64_vmemmap.head_pa, &head, err);
+	if (s == MDF_OK)
+		s = ppc64_int(rd, arg, st->ppc64_vmemmap.psize_pa, &psize, err);
+	if (s == MDF_OK)
+		s = ppc64_int(rd, arg, st->ppc64_vmemmap.psize_defs_pa +
+			      psize * st->ppc64_vmemmap.size_psize_def +
+			      st->ppc64_vmemmap.off_shift, &shift, err);
+	if (s != MDF_OK)
+		return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list",
+				    (unsigned long long)vaddr);
+	if (psize > 64 || shift < 12 || shift > 40)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "virtual address 0x%llx: vmemmap block shift %u (mmu_vmemmap_psize %u) is impossible",
+				   (unsigned long long)vaddr, shift, psize);
+	block = 1ULL << shift;
+	node = head;
+	for (unsigned n = 0; node && n < PPC64_VMEMMAP_MAX; n++) {
+		uint64_t pa = node - PPC64_PAGE_OFFSET, virt, phys, next;
+
+		s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_virt, &virt, err);
+		if (s == MDF_OK && vaddr - virt < block)
+			s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_phys, &phys, err);
+		if (s != MDF_OK)
+			return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list entry 0x%llx",
+					    (unsigned long long)vaddr,
+					    (unsigned long long)node);
+		if (vaddr - virt < block) {
+			walk->map_size = block;
+			walk->paddr = phys + (vaddr - virt);
+			return MDF_OK;
+		}
+		s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_list, &next, err);
+		if (s != MDF_OK)
+			return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list entry 0x%llx",
+					    (unsigned long long)vaddr,
+					    (unsigned long long)node);
+		if (next == head)
+			break;
+		node = next;
+	}
+	return mdf_err_set(err, MDF_ERR_NODATA,
+			   "virtual address 0x%llx not mapped (in no vmemmap_list block)",
+			   (unsigned long long)vaddr);
+}
+
+static enum mdf_status ppc64_walk(const struct arch_state *st, uint64_t vaddr,
+				  arch_read_pte_fn rd, void *arg,
+				  struct arch_walk *walk, struct mdf_err *err)
+{
+	enum mdf_status s;
+	struct mdf_err table_err;
+
+	if (!st->have_pgd)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx: no page-table root (VMCOREINFO needs SYMBOL(swapper_pg_dir))",
+				   (unsigned long long)vaddr);
+	if (vaddr < PPC64_PAGE_OFFSET)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx is not a kernel address",
+				   (unsigned long long)vaddr);
+	s = ppc64_table_walk(st, vaddr, rd, arg, walk, &table_err);
+	if (s == MDF_OK || s != MDF_ERR_NODATA || !st->ppc64_vmemmap.valid) {
+		if (s != MDF_OK)
+			*err = table_err;
+		return s;
+	}
+	/* Not in the page tables: under the hash MMU the vmemmap is not. */
+	s = ppc64_vmemmap_walk(st, vaddr, rd, arg, walk, err);
+	if (s == MDF_ERR_NODATA)
+		*err = table_err;
+	return s;
+}
+
+const struct arch_ops arch_ppc64_ops = {
+	.name = "ppc64",
+	.e_machine = EM_PPC64,
+	.uts_machine = "ppc64le",
+	.init = ppc64_init,
+	.walk = ppc64_walk,
+};
