@@ -108,7 +108,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
 
-.PHONY: all check demo deps bench install clean fuzz tsan-check FORCE
+.PHONY: test-bins all check demo deps bench install clean fuzz tsan-check FORCE
 .DEFAULT_GOAL := all
 
 all: $(B)/$(PROG)
@@ -168,6 +168,9 @@ $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
 	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
 
 -include $(LIB_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BINS:=.d)
+
+# The program and every test program, built but not run (tests/cross.sh).
+test-bins: $(B)/$(PROG) $(TEST_BINS)
 
 # Run every test; ends with "N passed, N failed, N skipped".
 check: $(B)/$(PROG) $(TEST_BINS)

@@ -13,6 +13,9 @@ B=$(cd "$B" && pwd)
 export MDF_BUILD="$B" MDF_SRC="$SRC" MDF="$B/makedumpfile"
 export MDF_SHARED=${MDF_SHARED:-$SRC/../shared}
 ONLY=${TESTS:-}
+# MDF_RUNNER runs the compiled tests through a program, e.g. "qemu-riscv64
+# -L SYSROOT" for a cross build (tests/cross.sh).
+read -r -a RUNNER <<<"${MDF_RUNNER:-}"
 pass=0 fail=0 skip=0
 failed_names=()
 LOG=$(mktemp)
@@ -59,12 +62,12 @@ run_one() {
 
 for t in "$B"/tests/unit/test_*; do
 	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t"
+	run_one "unit/$(basename "$t")" "${RUNNER[@]}" "$t"
 done
 for t in "$B"/tests/fuzz/fuzz_*; do
 	[ -x "$t" ] || continue
 	n=$(basename "$t"); n=${n#fuzz_}
-	run_one "fuzz/$n" "$t" "$SRC/tests/fuzz/corpus/$n"
+	run_one "fuzz/$n" "${RUNNER[@]}" "$t" "$SRC/tests/fuzz/corpus/$n"
 done
 for t in "$SRC"/tests/e2e/*.sh; do
 	[ -f "$t" ] || continue

@@ -1,0 +1,153 @@
+#!/bin/bash
+# tests/cross.sh ARCH [BUILD_DIR] - build the program and its tests for a
+# Debian architecture with the cross compiler, run them under qemu-user,
+# and check that the foreign build writes the same bytes as the host's.
+#
+#   ARCH        riscv64, ppc64el, s390x or arm64 (s390x is big-endian: our
+#               own code is then tested on a big-endian host)
+# -l and -E files must be byte-identical; -c, -p and -z ones the same dump
+# (tests/tools/kdump_same.py), since their bytes depend on the codec
+# library's version.
+#   BUILD_DIR   the host build to compare with (default build/default)
+#
+# The libraries come from Debian's packages of ARCH (apt-get download
+# into a private apt state, dpkg -x into a sysroot; nothing is installed)
+# under ${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/ARCH.  The compiled tests run
+# through MDF_RUNNER (tests/run.sh), and the programs that tests start by
+# path (the generator, makedumpfile) are wrapped so that they run under
+# qemu too.  Prints the usual "N passed, N failed, N skipped" line.
+set -u
+ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64 [BUILD_DIR]}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+HOST_B=$(cd "${2:-$SRC/build/default}" && pwd) || exit 1
+case "$ARCH" in
+riscv64) TRIPLET=riscv64-linux-gnu; QEMU=qemu-riscv64; SUITE=trixie ;;
+ppc64el) TRIPLET=powerpc64le-linux-gnu; QEMU=qemu-ppc64le; SUITE=bookworm ;;
+s390x) TRIPLET=s390x-linux-gnu; QEMU=qemu-s390x; SUITE=bookworm ;;
+arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
+*) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
+esac
+CACHE=${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/$ARCH
+SYSROOT=$CACHE/sysroot
+B=$SRC/build/cross-$ARCH
+for t in "$TRIPLET-gcc" "$QEMU" apt-get dpkg; do
+	command -v "$t" >/dev/null || {
+		echo "skip cross-$ARCH: no $t (apt-get install gcc-$TRIPLET qemu-user)"
+		echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+done
+
+# ---- the sysroot -----------------------------------------------------
+stage() {
+	local apt=$CACHE/apt AA
+	rm -rf "$apt" "$CACHE/debs"
+	mkdir -p "$apt/lists/partial" "$apt/cache" "$CACHE/debs" || return 1
+	touch "$apt/status"
+	# riscv64 is a Debian architecture since trixie; the others from
+	# bookworm, whose archive is complete for them.
+	echo "deb [trusted=yes] http://deb.debian.org/debian $SUITE main" >"$apt/sources.list"
+	AA=(-o APT::Architecture="$ARCH" -o APT::Architectures="$ARCH"
+	    -o Dir::Etc::sourcelist="$apt/sources.list" -o Dir::Etc::sourceparts=-
+	    -o Dir::State::Lists="$apt/lists" -o Dir::State::status="$apt/status"
+	    -o Dir::Cache="$apt/cache")
+	apt-get "${AA[@]}" update || return 1
+	# One at a time: the t64 names are trixie's, the others bookworm's.
+	for p in libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev zlib1g zlib1g-dev \
+		liblzo2-2 liblzo2-dev libelf1 libelf1t64 libelf-dev libdw1 libdw1t64 libdw-dev \
+		libzstd1 libzstd-dev liblzma5 libbz2-1.0 libsnappy1v5 libsnappy-dev libstdc++6 \
+		libgcc-s1 libdeflate0 libdeflate-dev; do
+		(cd "$CACHE/debs" && apt-get "${AA[@]}" download "$p") || true
+	done
+	rm -rf "$SYSROOT"
+	for d in "$CACHE"/debs/*.deb; do dpkg -x "$d" "$SYSROOT" || return 1; done
+	for h in zlib.h lzo/lzo1x.h libelf.h elfutils/libdw.h; do
+		[ -f "$SYSROOT/usr/include/$h" ] || { echo "no $h for $ARCH"; return 1; }
+	done
+	# usr-merged packages: the linker scripts name /lib/...
+	[ -e "$SYSROOT/lib" ] || ln -s usr/lib "$SYSROOT/lib"
+	# Absolute links (bookworm's /lib64/ld64.so.2) point into the host.
+	find "$SYSROOT" -type l | while read -r l; do
+		t=$(readlink "$l")
+		[[ "$t" == /* ]] || continue
+		ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$SYSROOT$t")" "$l"
+	done
+	touch "$CACHE/staged"
+}
+if [ ! -f "$CACHE/staged" ] && ! stage >"$CACHE.stage.log" 2>&1; then
+	echo "skip cross-$ARCH: cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
+	echo "0 passed, 0 failed, 1 skipped"; exit 0
+fi
+
+# ---- build -------------------------------------------------------------
+export PKG_CONFIG_SYSROOT_DIR=$SYSROOT
+export PKG_CONFIG_LIBDIR=$SYSROOT/usr/lib/$TRIPLET/pkgconfig:$SYSROOT/usr/share/pkgconfig
+if ! make -C "$SRC" -j2 DEVELOPER=1 CC="$TRIPLET-gcc --sysroot=$SYSROOT" B="$B" test-bins \
+	>"$B.log" 2>&1; then
+	echo "not ok cross-$ARCH-build: $(grep -m1 -E 'error|Error' "$B.log")"
+	echo "0 passed, 1 failed, 0 skipped"; exit 1
+fi
+RUN=("$QEMU" -L "$SYSROOT")
+# Programs the tests start by path run under qemu as well.
+for p in "$B/makedumpfile" "$B/tests/gen/mkvmcore"; do
+	if ! file -b "$p" | grep -q '^ELF'; then continue; fi
+	mv "$p" "$p.$ARCH"
+	printf '#!/bin/sh\nexec %s -L %s %s "$@"\n' "$QEMU" "$SYSROOT" "$p.$ARCH" >"$p"
+	chmod +x "$p"
+done
+
+# ---- the unit tests and the fuzz corpora, then the same bytes ---------
+pass=0 fail=0 skip=0
+for only in ${MDF_CROSS_TESTS:-unit/ fuzz/}; do
+	out=$(MDF_RUNNER="${RUN[*]}" TESTS=$only bash "$SRC/tests/run.sh" "$B" 2>&1)
+	printf '%s\n' "$out" | grep -v '^[0-9]* passed'
+	read -r p f s < <(printf '%s\n' "$out" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' | tail -n 1)
+	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${s:-0}))
+done
+
+T=$(mktemp -d /tmp/mdf-cross.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+same() { # NAME ARGS...: our host build and the foreign one write the same file
+	local name=$1; shift
+	rm -f "$T/host" "$T/foreign"
+	"$HOST_B/makedumpfile" "$@" "$T/host" >/dev/null 2>&1
+	"$B/makedumpfile" "$@" "$T/foreign" >"$T/err" 2>&1
+	if [ -s "$T/host" ] && cmp -s "$T/host" "$T/foreign"; then
+		echo "  ok cross-$ARCH-same-bytes $name"; pass=$((pass + 1))
+	elif [ -s "$T/host" ] && [[ "$name" != *-[lE]-* ]] &&
+		why=$(python3 "$SRC/tests/tools/kdump_same.py" "$T/host" "$T/foreign" 2>&1); then
+		# zlib, snappy and zstd streams depend on the library's version
+		# (trixie's against the host's): the same dump, other bytes.
+		echo "  ok cross-$ARCH-same-dump $name ($why)"; pass=$((pass + 1))
+	else
+		echo "  not ok cross-$ARCH-same-bytes $name: $(cmp "$T/host" "$T/foreign" 2>&1 | head -n 1) $(tail -n 1 "$T/err")"
+		fail=$((fail + 1))
+	fi
+}
+vms=()
+for v in ${MDF_CROSS_VMCORES:-}; do [ -f "$v" ] && vms+=("$v"); done
+if [ ${#vms[@]} = 0 ] && [ -n "${MDF_VMCORE_CACHE:-}" ]; then
+	for v in "$MDF_VMCORE_CACHE"/fx-v61-512m.elf "$MDF_VMCORE_CACHE"/fx-v612-512m.elf; do
+		[ -f "$v" ] && vms+=("$v")
+	done
+fi
+if [ ${#vms[@]} = 0 ]; then
+	printf '%s\n' "kernel 6.12" "ram 0x100000 +128M" "pages 0x2000+512 anon random" \
+		"pages 0x2400+256 cache text 3" "pages 0x3000+256 free order=8" |
+		"$HOST_B/tests/gen/mkvmcore" - "$T/gen.elf" >/dev/null 2>&1 && vms+=("$T/gen.elf")
+fi
+for v in "${vms[@]}"; do
+	n=$(basename "$v" .elf)
+	same "$n-l-d31" -l -d 31 "$v"
+	same "$n-c-d1" -c -d 1 "$v"
+	same "$n-z-d31-threads" -z -d 31 --num-threads 2 "$v"
+	same "$n-E-d31" -E -d 31 "$v"
+	rm -f "$T/re.l"
+	"$HOST_B/makedumpfile" -l -d 1 "$v" "$T/re.l" >/dev/null 2>&1 && same "$n-refilter-p-d31" -p -d 31 "$T/re.l"
+	rm -f "$T/host" "$T/foreign"
+	"$HOST_B/makedumpfile" --dump-dmesg "$v" "$T/host" >/dev/null 2>&1
+	"$B/makedumpfile" --dump-dmesg "$v" "$T/foreign" >/dev/null 2>&1
+	if [ -s "$T/host" ] && cmp -s "$T/host" "$T/foreign"; then
+		echo "  ok cross-$ARCH-same-dmesg $n"; pass=$((pass + 1))
+	else echo "  not ok cross-$ARCH-same-dmesg $n"; fail=$((fail + 1)); fi
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ $fail = 0 ]

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Real kdumps of ppc64el and riscv64 (tests/lab/foreign.sh boots Debian's
+# kernels under qemu/TCG through ../shared/lab, crashes them and captures
+# /proc/vmcore with kexec-tools of that architecture):
+#   ppc64el  bookworm's 6.1 (64 KiB pages) on pseries, POWER9 (radix MMU)
+#            and POWER8 (hash MMU)
+#   riscv64  trixie's 6.12 (Sv57) on virt
+# On each dump, our x86_64 binary: page classes against the guest's
+# kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
+# (libkdumpfile, drgn) where they know the architecture; threads,
+# refiltering, -F | -R, --dump-dmesg and --mem-usage; and byte for byte
+# against Debian's makedumpfile of that architecture under qemu-user
+# (1.7.2 for ppc64el, trixie's for riscv64).  Then tests/cross.sh: our
+# program and unit tests built with the cross compiler run under qemu-user,
+# and write the same files as the x86_64 build, on these dumps.
+# Takes a few minutes, so it only runs with MDF_FOREIGN_TEST=1
+# (MDF_FOREIGN_ARCHES="ppc64el riscv64" by default).  Packages go to
+# MDF_FOREIGN_CACHE (default /var/tmp/mdf-foreign), never installed.
+. "$(dirname "$0")/../lib/lib.sh"
+LABDIR="$MDF_SHARED/lab"
+CACHE=${MDF_FOREIGN_CACHE:-/var/tmp/mdf-foreign}
+
+if [ "${MDF_FOREIGN_TEST:-0}" != 1 ]; then
+	skip "foreign" "real ppc64el and riscv64 kdumps under qemu take minutes; run with MDF_FOREIGN_TEST=1 make check TESTS=foreign"
+	exit 0
+fi
+if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
+	skip "foreign" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
+	exit 0
+fi
+DEB_ARCH=none
+. "$MDF_SRC/tests/lab/labcheck.sh"
+. "$MDF_SRC/tests/lab/foreign.sh"
+
+for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64}; do
+	foreign_arch "$arch" || { notok "foreign-$arch" "unknown architecture"; continue; }
+	missing=""
+	for t in "$QEMU_SYS" "$TRIPLET-gcc" "$QEMU_USER" cpio gzip mkfs.ext4 debugfs readelf busybox; do
+		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
+	done
+	if [ -n "$missing" ]; then
+		skip "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-user gcc-$TRIPLET)"
+		continue
+	fi
+	c=$CACHE/$arch
+	mkdir -p "$c"
+	t0=$SECONDS
+	if [ ! -f "$c/staged" ] && ! foreign_stage "$c"; then
+		skip "$arch" "cannot fetch the $arch packages: $(tail -n 2 "$T/apt-$arch.log" | tr '\n' ' ')"
+		continue
+	fi
+	foreign_upstream "$c"
+	echo "# $arch staged in $((SECONDS - t0)) s"
+	vms=""
+	case "$arch" in
+	ppc64el) variants="radix hash" ;;
+	*) variants="default" ;;
+	esac
+	for v in $variants; do
+		name=mdf-$arch-$v
+		foreign_lab "$c" "$name" "$v" || continue
+		check_dump "$T/lab-$arch/vmcores/$name.elf" "$arch-$v"
+		vms="$vms $T/lab-$arch/vmcores/$name.elf"
+		rm -f "$T"/d.* "$T"/*.l
+	done
+	# Our own code built for the architecture, on its own dumps.
+	if [ -n "$vms" ]; then
+		t0=$SECONDS
+		MDF_CROSS_VMCORES="$vms" bash "$MDF_SRC/tests/cross.sh" "$DEB_ARCH" "$MDF_BUILD" \
+			>"$T/cross-$arch.log" 2>&1
+		sed -n 's/^  \(ok\|not ok\|skip\) /\1 /p' "$T/cross-$arch.log" |
+			sed "s/^\(ok\|not ok\|skip\) /\1 $arch-cross /"
+		echo "# $arch cross build and tests in $((SECONDS - t0)) s: $(tail -n 1 "$T/cross-$arch.log")"
+	fi
+	rm -rf "$T/lab-$arch"
+done
+exit 0

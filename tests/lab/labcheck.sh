@@ -1,0 +1,168 @@
+# tests/lab/labcheck.sh - sourced by the e2e tests of real foreign kdumps
+# (tests/e2e/arm64.sh, tests/e2e/foreign.sh), after tests/lib/lib.sh: a
+# private apt state of another Debian architecture, and every check on one
+# lab dump (classes against kpageflags, the readers, the other paths, the
+# byte oracle).  Needs MDF, MDF_SRC, MDF_SHARED, T, LABDIR and DEB_ARCH.
+
+# apt_opts DIR: AA = apt-get options for a separate apt state in DIR, of
+# the Debian architecture $DEB_ARCH.
+apt_opts() {
+	AA=(-o APT::Architecture="$DEB_ARCH" -o APT::Architectures="$DEB_ARCH"
+	    -o Dir::Etc::sourcelist="$1/sources.list" -o Dir::Etc::sourceparts=-
+	    -o Dir::State::Lists="$1/lists" -o Dir::State::status="$1/status"
+	    -o Dir::Cache="$1/cache")
+}
+
+# apt_state DIR LOG SOURCE-LINE...: create that apt state, fetch its indexes.
+apt_state() {
+	local dir=$1 log=$2
+	shift 2
+	mkdir -p "$dir/lists/partial" "$dir/cache" || return 1
+	touch "$dir/status"
+	printf 'deb [trusted=yes] %s\n' "$@" >"$dir/sources.list"
+	apt_opts "$dir"
+	apt-get "${AA[@]}" update >"$log" 2>&1
+}
+
+# newest PATTERN: the newest package whose name matches (apt-cache regex).
+newest() {
+	apt-cache "${AA[@]}" search "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
+}
+
+# check_dump ELF TAG: every check on one dump; NAME.json and NAME.d (the
+# lab's) sit beside ELF.  LK_ARCH and DRGN_ARCH: the architecture names
+# libkdumpfile and drgn give (LK_ARCH empty: LK_WHY says why libkdumpfile
+# is not asked); DRGN_FILES: which of our files drgn reads (default "l E";
+# DRGN_WHY says why fewer).  UP: the command of Debian's makedumpfile of
+# that architecture (under qemu-user), or empty with UP_WHY saying why.
+check_dump() {
+	local ELF=$1 TAG=$2 OUTDIR NAME machine why out uts marker n ver tag opt
+	OUTDIR=$(dirname "$ELF")
+	NAME=$(basename "$ELF" .elf)
+	rm -f "$T"/d.l "$T"/d.c "$T"/d.E "$T"/t2.l "$T"/re.l "$T"/fr.l "$T"/dmesg.txt
+	machine=$(readelf -h "$ELF" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+	ok "$TAG-lab-run ($(stat -c %s "$ELF") byte vmcore, $machine, kernel $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("kernel_version", "?"))' "$OUTDIR/$NAME.json" 2>/dev/null))"
+	# ---- page classes against the kpageflags oracle ----------------------
+	if ! "$MDF" --dry-run -d 31 --message-level 16 "$ELF" >"$T/dry.log" 2>&1; then
+		notok "$TAG-classes" "--dry-run: $(tail -n 1 "$T/dry.log")"
+	elif ! LAB_DATA=$(dirname "$OUTDIR") python3 "$LABDIR/kpf-oracle.py" "$NAME" --json >"$T/kpf.json" 2>"$T/kpf.err"; then
+		skip "$TAG-classes" "kpf-oracle.py: $(tail -n 1 "$T/kpf.err")"
+	else
+		why=$(python3 "$MDF_SRC/tests/tools/kpf_classes.py" "$T/kpf.json" "$T/dry.log" \
+			"$OUTDIR/$NAME.d/stage1/kpf-zoneinfo.txt")
+		case "$why" in
+		BAD*) notok "$TAG-classes-vs-kpageflags" "${why#BAD }" ;;
+		*) ok "$TAG-classes-vs-kpageflags ($why)" ;;
+		esac
+	fi
+
+	# ---- output, read back by independent readers ------------------------
+	"$MDF" -l -d 31 "$ELF" "$T/d.l" >"$T/l.log" 2>&1 || notok "$TAG-l" "$(tail -n 1 "$T/l.log")"
+	"$MDF" -c -d 31 "$ELF" "$T/d.c" >"$T/c.log" 2>&1 || notok "$TAG-c" "$(tail -n 1 "$T/c.log")"
+	"$MDF" -E -d 31 "$ELF" "$T/d.E" >"$T/E.log" 2>&1 || notok "$TAG-E" "$(tail -n 1 "$T/E.log")"
+	for f in l c; do
+		if out=$(python3 "$MDF_SHARED/tools/kdump.py" pages "$T/d.$f" "$ELF" 2>&1) &&
+			[[ "$out" == *" 0 differ"* ]]; then ok "$TAG-$f-pages-equal-vmcore ($(tail -n 1 <<<"$out"))"
+		else notok "$TAG-$f-pages-equal-vmcore" "$(tail -n 2 <<<"$out" | tr '\n' ' ')"; fi
+	done
+	uts=$(sed -n 's/^SYMBOL(init_uts_ns)=//p' <<<"$(strings -n 8 "$ELF" | head -c 2000000 | grep -m 1 '^SYMBOL(init_uts_ns)=')")
+	if [ -z "$LK_ARCH" ]; then
+		skip "$TAG-libkdumpfile-reads" "$LK_WHY"
+	elif /usr/bin/python3 -c 'import kdumpfile' 2>/dev/null; then
+		out=$(/usr/bin/python3 - "$T/d.l" "$T/d.E" "$uts" <<-'PY' 2>&1
+	import sys, kdumpfile
+	res = []
+	for path in sys.argv[1:3]:
+	    k = kdumpfile.kdumpfile(path)
+	    k.attr['addrxlat.ostype'] = 'linux'
+	    name = bytes(k.read(kdumpfile.KDUMP_KVADDR, int(sys.argv[3], 16), 65)).split(b'\0')[0]
+	    res.append("%s %s %s" % (path.rsplit('.', 1)[1], k.attr['arch.name'], name.decode()))
+	print(", ".join(res))
+	PY
+	)
+		if [[ "$out" == "l $LK_ARCH Linux, E $LK_ARCH Linux" ]]; then ok "$TAG-libkdumpfile-reads ($out)"
+		else notok "$TAG-libkdumpfile-reads" "$out"; fi
+	else
+		skip "$TAG-libkdumpfile-reads" "python3-libkdumpfile not installed"
+	fi
+	if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		local files=() want=""
+		for f in ${DRGN_FILES:-l E}; do
+			files+=("$T/d.$f")
+			want="$want${want:+, }$f $DRGN_ARCH Linux"
+		done
+		out=$(/usr/bin/python3 - "$uts" "${files[@]}" <<-'PY' 2>&1
+	import sys, drgn
+	res = []
+	for path in sys.argv[2:]:
+	    prog = drgn.Program()
+	    prog.set_core_dump(path)
+	    name = prog.read(int(sys.argv[1], 16), 65).split(b'\0')[0]
+	    res.append("%s %s %s" % (path.rsplit('.', 1)[1], prog.platform.arch.name, name.decode()))
+	print(", ".join(res))
+	PY
+	)
+		if [[ "$out" == "$want" ]]; then ok "$TAG-drgn-reads ($out${DRGN_WHY:+; $DRGN_WHY})"
+		else notok "$TAG-drgn-reads" "$out"; fi
+	else
+		skip "$TAG-drgn-reads" "python3-drgn not installed"
+	fi
+
+	# ---- the other paths agree with the direct run -----------------------
+	same() { # NAME FILE: FILE equals $T/d.l
+		if cmp -s "$2" "$T/d.l"; then ok "$1"; else notok "$1" "$(cmp "$2" "$T/d.l" 2>&1 | head -n 1)"; fi
+	}
+	"$MDF" -l -d 31 --num-threads 2 "$ELF" "$T/t2.l" >/dev/null 2>&1
+	same "$TAG-threads-same-bytes" "$T/t2.l"
+	"$MDF" -l -d 31 "$T/d.c" "$T/re.l" >"$T/re.log" 2>&1
+	same "$TAG-refilter-same-bytes" "$T/re.l"
+	"$MDF" -F -l -d 31 "$ELF" 2>/dev/null | "$MDF" -R "$T/fr.l" >/dev/null 2>&1
+	same "$TAG-flat-R-same-bytes" "$T/fr.l"
+	marker=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["marker"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+	if "$MDF" --dump-dmesg "$T/d.l" "$T/dmesg.txt" >"$T/dm.log" 2>&1 &&
+		{ [ -z "$marker" ] || grep -qF "$marker stage=crash" "$T/dmesg.txt"; }; then
+		ok "$TAG-dump-dmesg-marker"
+	else notok "$TAG-dump-dmesg-marker" "$(tail -n 1 "$T/dm.log") marker '$marker'"; fi
+	if "$MDF" --mem-usage "$ELF" >"$T/mu.out" 2>/dev/null &&
+		n=$(awk -F'\t+' '/^USER\t/ { print $2 + 0 }' "$T/mu.out") &&
+		grep -q "User process data pages : $(printf '0x%016x' "${n:-0}")" "$T/dry.log"; then
+		ok "$TAG-mem-usage ($n user pages)"
+	else notok "$TAG-mem-usage" "$(head -n 8 "$T/mu.out" | tr '\n' ' ')"; fi
+	# ---- byte for byte against Debian's makedumpfile of that architecture --
+	# It is the oracle only where its own page classes agree with the
+	# guest's kpageflags.
+	[ ${#UP[@]} = 0 ] || ver=$("${UP[@]}" -v 2>&1 | head -n 1)
+	if [ ${#UP[@]} != 0 ] && [ -s "$T/kpf.json" ]; then
+		rm -f "$T/up.out"
+		"${UP[@]}" -l -d 31 --message-level 16 "$ELF" "$T/up.out" >"$T/up-report.log" 2>&1
+		why=$(python3 "$MDF_SRC/tests/tools/kpf_classes.py" "$T/kpf.json" "$T/up-report.log" \
+			"$OUTDIR/$NAME.d/stage1/kpf-zoneinfo.txt")
+		if [[ "$why" == BAD* ]]; then
+			UP=() UP_WHY="$ver is no oracle here, its classes disagree with kpageflags: ${why#BAD }"
+		fi
+	fi
+	if [ ${#UP[@]} = 0 ]; then
+		skip "$TAG-upstream-bytes" "$UP_WHY"
+	else
+		for opt in "-l -d 31" "-c -d 31" "-E -d 31" "-l -d 2" "-l -d 4" "-l -d 8" "-l -d 16"; do
+			tag="$TAG-upstream-bytes ${opt// /}"
+			rm -f "$T/up.out" "$T/our.out"
+			# shellcheck disable=SC2086
+			if ! "${UP[@]}" $opt "$ELF" "$T/up.out" >"$T/up.log" 2>&1; then
+				notok "$tag" "$ver: $(tail -n 2 "$T/up.log" | tr '\n' ' ')"
+				continue
+			fi
+			# shellcheck disable=SC2086
+			"$MDF" $opt "$ELF" "$T/our.out" >/dev/null 2>&1
+			if [ "$opt" = "-c -d 31" ]; then
+				# libdeflate writes other zlib bytes than zlib's deflate: the
+				# same dump, compared field by field and page by page.
+				if why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" "$T/our.out" "$T/up.out" 2>&1)
+				then ok "$tag ($why, $ver)"; else notok "$tag" "$why"; fi
+			elif cmp -s "$T/up.out" "$T/our.out"; then ok "$tag ($(stat -c %s "$T/our.out") bytes, $ver)"
+			else notok "$tag" "$(cmp "$T/up.out" "$T/our.out" 2>&1 | head -n 1)"; fi
+		done
+		rm -f "$T/up.out" "$T/our.out"
+	fi
+}
+
