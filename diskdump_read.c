@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "arch/arch.h"
 #include "bitmap.h"
 #include "compress/compress.h"
 #include "util.h"
@@ -729,8 +728,8 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	memset(f, 0, sizeof(*f));
 	f->vmcoreinfo = di->vmcoreinfo;
 	f->vmcoreinfo_len = di->vmcoreinfo_len;
-	/* The kdump header names the machine in utsname (uname -m). */
-	f->machine = arch_machine_from_uts(di->header.utsname.machine);
+	/* The kdump header names the machine only in utsname (uname -m):
+	 * the kernel layer maps it (machine 0 here). */
 	f->max_paddr = di->max_mapnr * di->block_size;
 	f->block_size = di->block_size;
 	f->have_uts = true;

@@ -33,7 +33,8 @@ struct input_run {
 struct input_facts {
 	const char *vmcoreinfo;    /* VMCOREINFO text, or NULL */
 	size_t vmcoreinfo_len;
-	uint16_t machine;          /* ELF e_machine, 0: none we translate for */
+	uint16_t machine;          /* ELF e_machine, 0: not in the input's
+				    * headers (a kdump file: see uts.machine) */
 	uint64_t max_paddr;        /* end of physical memory it covers */
 	uint32_t block_size;       /* its page size, 0: the kernel's */
 	bool have_uts;             /* the input's header has a utsname */

@@ -160,6 +160,9 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 
 	memset(k, 0, sizeof(*k));
 	in->ops->facts(in->obj, &f);
+	/* A kdump file names its machine as uname -m does. */
+	if (!f.machine && f.have_uts)
+		f.machine = arch_machine_from_uts(f.uts.machine);
 	kinfo_init(&k->ki);
 	/* -i FILE first: the note, parsed over it, wins for every key it
 	 * has (as upstream). */
