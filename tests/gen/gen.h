@@ -7,7 +7,7 @@
  *   gen_kernel.c  the fake kernel: pfn kinds, physical allocator, struct
  *                 page array, mem_section, page tables (x86_64 4-level,
  *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
- *                 Sv39/Sv48/Sv57)
+ *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages)
  *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
  *   mkvmcore.c    main()
@@ -24,19 +24,27 @@
 
 #include "error.h"
 
+/* The page of x86_64, arm64 and riscv64, and the unit of the file layout
+ * (PT_NOTE at one page, the data from the next); ppc64's kernel page is
+ * 64 KiB (spec->page_shift). */
 #define GEN_PAGE_SHIFT 12
 #define GEN_PAGE_SIZE (UINT64_C(1) << GEN_PAGE_SHIFT)
-#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on x86_64, arm64, riscv64 */
+#define GEN_PPC64_PAGE_SHIFT 16
+#define GEN_PAGE_MAX (UINT64_C(1) << GEN_PPC64_PAGE_SHIFT)   /* the largest page */
+#define GEN_STRUCT_PAGE 64                 /* SIZE(page) on every arch here */
 #define GEN_SECTION_SHIFT 27               /* NUMBER(SECTION_SIZE_BITS) */
-#define GEN_PFN_PER_SECTION (UINT64_C(1) << (GEN_SECTION_SHIFT - GEN_PAGE_SHIFT))
+#define GEN_SECTION_SHIFT_PPC64 24
 #define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section), x86_64 (46 bits) */
 #define GEN_SECTION_ROOTS_ARM64 16384      /* arm64: MAX_PHYSMEM_BITS 48 */
 #define GEN_SECTION_ROOTS_RISCV64 4194304  /* riscv64: MAX_PHYSMEM_BITS 56 */
-#define GEN_SECTIONS_PER_ROOT 128          /* 4096 / SIZE(mem_section) */
+#define GEN_SECTION_ROOTS_PPC64 65536      /* ppc64: 2^(51 - 24) / 2048 per root */
 #define GEN_MAX_BUDDY_ORDER 10             /* LENGTH(zone.free_area) - 1 */
+#define GEN_MAX_BUDDY_ORDER_PPC64 8        /* 64 KiB pages: LENGTH 9 */
 #define GEN_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
 #define GEN_ARM64_KIMAGE_VADDR UINT64_C(0xffff800008000000)
 #define GEN_RISCV64_KERNEL_LINK_ADDR UINT64_C(0xffffffff80000000)
+#define GEN_PPC64_PAGE_OFFSET UINT64_C(0xc000000000000000)
+#define GEN_PPC64_VMALLOC_PAGES 4          /* ppc64: pages mapped at vmalloc_start */
 #define GEN_MAX_PT_LEVELS 5                /* riscv64 Sv57 */
 #define GEN_MAX_LEVELS 32
 
@@ -63,7 +71,7 @@ enum gen_kind {
 };
 
 /* The crashed machine's architecture ("arch" directive). */
-enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64, GEN_ARCH_RISCV64 };
+enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64, GEN_ARCH_RISCV64, GEN_ARCH_PPC64 };
 
 /* Page content patterns. */
 enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
@@ -88,6 +96,7 @@ struct gen_pages {
 	uint64_t first, last;   /* pfns, inclusive */
 	enum gen_kind kind;
 	unsigned order;         /* block order: free, thp, hugetlb */
+	bool order_implicit;    /* thp/hugetlb without order=: the arch's PMD size */
 	unsigned line;
 };
 
@@ -131,10 +140,22 @@ struct gen_spec {
 	uint64_t vmemmap_start;
 	unsigned va_bits;
 	unsigned va_bits_line;   /* line of "va_bits", 0 if none */
+	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
+	 * and 24), set by the arch. */
+	unsigned page_shift;
+	unsigned section_shift;
+	/* ppc64 only: the hash MMU (else radix), and whether VMCOREINFO has
+	 * NUMBER(RADIX_MMU) (Linux 6.7 on); their lines, 0 if none. */
+	bool ppc64_hash;
+	bool radix_number;
+	unsigned mmu_line, radix_number_line;
+	unsigned vmemmap_pte_line;
+	uint64_t vmemmap_pte_size;  /* the page "vmemmap_pte" named: 4k or 64k */
 	uint64_t kaslr;          /* KERNELOFFSET */
 	uint64_t text_size;
 	bool text_phdr;          /* emit the kernel-text PT_LOAD */
-	bool pte4k;              /* map vmemmap with 4 KiB PTEs, not 2 MiB PMDs */
+	bool pte4k;              /* map vmemmap with base pages (4 KiB, ppc64
+				    64 KiB), not 2 MiB PMDs (ppc64 hash: 16 MiB) */
 	bool default_free;       /* undeclared RAM is free (buddy) or kernel */
 	bool no_struct_pages;    /* VMCOREINFO only, no fake kernel in memory */
 	uint64_t crashtime;
@@ -143,6 +164,8 @@ struct gen_spec {
 	/* Set by their directives (else the arch's defaults apply). */
 	bool page_offset_set, vmemmap_set, vmalloc_set;
 	unsigned kernel_line;    /* line of the "kernel" directive, 0 if none */
+	/* Lines of directives some arch has no use for (0 if none). */
+	unsigned page_offset_line, kaslr_line, phys_base_line, kcore_line, text_line;
 
 	struct gen_ram *ram;
 	size_t nram;
@@ -197,7 +220,8 @@ struct gen_preset {
 };
 
 /** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch, or NULL.
- *  pg_hwpoison is -1 when the kernel has no PG_hwpoison (riscv64 6.12). */
+ *  pg_hwpoison is -1 when the kernel has no PG_hwpoison (riscv64 6.12).
+ *  ppc64 (64 KiB pages) has 6.1 only. */
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch);
 /** Names of the presets of @arch, space separated (for messages). */
 const char *gen_preset_names(enum gen_arch arch);
@@ -210,9 +234,24 @@ const char *gen_preset_names(enum gen_arch arch);
 
 struct gen_table;
 
+/* ppc64: one block of the vmemmap (a vmemmap_list entry). */
+struct gen_vmemmap_block {
+	uint64_t va, pa;
+};
+
 struct gen_kernel {
 	enum gen_arch arch;       /* page-table format, layout */
 	unsigned levels;          /* page-table levels: 4, riscv64 3 to 5 */
+	/* Per level, 0 = the top: the va bits its index starts at, and how
+	 * many (9 everywhere but on ppc64). */
+	unsigned shift[GEN_MAX_PT_LEVELS];
+	unsigned bits[GEN_MAX_PT_LEVELS];
+	unsigned page_shift;      /* the kernel's page: 12, ppc64 16 */
+	uint64_t page_size;
+	uint64_t pfn_per_section;
+	uint64_t sections_per_root;   /* a page of struct mem_section (32 bytes) */
+	unsigned max_order;       /* of a buddy block: LENGTH(zone.free_area) - 1 */
+	bool ppc64_hash;          /* ppc64 under the hash MMU (else radix) */
 	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */
 	uint64_t max_pfn;         /* roundup(highest PT_LOAD paddr end) / page */
 	uint8_t *kind;            /* enum gen_kind per pfn */
@@ -234,6 +273,18 @@ struct gen_kernel {
 	uint64_t *section_map_pa; /* per section: paddr of its struct pages, 0 if absent */
 	uint64_t nsections;
 	uint64_t *root_pa;        /* per root: paddr of its page of mem_sections, or 0 */
+
+	/* The struct page array in units of vmemmap_unit bytes (a section's
+	 * 2 MiB on x86_64, arm64, riscv64; ppc64: a vmemmap block of 2 MiB,
+	 * 16 MiB under hash, or a page), in the order they were allocated. */
+	uint64_t vmemmap_unit;
+	struct gen_vmemmap_block *units;
+	size_t nunits, cap_units;
+	/* ppc64: the vmemmap_backing entries (24 bytes, one per unit), and
+	 * the pages mapped at vmalloc_start (each holds its own va). */
+	uint64_t nodes_pa;
+	uint64_t vmalloc_pa[GEN_PPC64_VMALLOC_PAGES];
+	size_t nvmalloc;
 };
 
 /**
@@ -291,7 +342,8 @@ static inline void gen_bit_set(uint8_t *map, uint64_t i)
 enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
 			      const char *path, struct mdf_err *err) MDF_MUST_CHECK;
 
-/** Fill one page of content for @pfn with pattern @f (4096 bytes). */
+/** Fill one page of content for @pfn with pattern @f (1 << spec->page_shift
+ *  bytes). */
 void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 		       uint64_t pfn, uint8_t *page);
 

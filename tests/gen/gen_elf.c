@@ -1,11 +1,12 @@
 /*
- * tests/gen/gen_elf.c - the ELF64 core file (x86_64, AArch64 or RISC-V), shaped like
- * /proc/vmcore:
+ * tests/gen/gen_elf.c - the ELF64 core file (x86_64, AArch64, RISC-V or
+ * little-endian PowerPC64), shaped like /proc/vmcore:
  *
  *   ELF header | program headers | (pad) PT_NOTE at 0x1000: one "CORE"
- *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to a page) the
+ *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to 4 KiB) the
  *   PT_LOAD data back to back: kernel text first (its paddr aliases RAM of
- *   a later segment, as on every x86_64, arm64 and riscv64 dump), then the
+ *   a later segment, as on every x86_64, arm64 and riscv64 dump; ppc64's
+ *   image is in the linear map, with no PT_LOAD of its own), then the
  *   ram ranges at their direct-map (linear-map) addresses.
  *
  * The file is sized with ftruncate() and only non-zero bytes are written,
@@ -26,12 +27,16 @@
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
+/* e_flags of a ppc64le core: ELF_CORE_EFLAGS, the ELFv2 ABI. */
+#define PPC64_EF_ELFV2 2
 
 #define PRSTATUS_SIZE 336     /* struct elf_prstatus on x86_64 */
 #define PRSTATUS_SIZE_ARM64 392   /* 34 registers instead of 27 */
 /* 112 bytes before pr_reg, 32 registers (pc, x1-x31), pr_fpvalid, padding. */
 #define PRSTATUS_SIZE_RISCV64 376
-#define PRSTATUS_MAX PRSTATUS_SIZE_ARM64
+/* 112 bytes, pt_regs (48 registers), pr_fpvalid, padding. */
+#define PRSTATUS_SIZE_PPC64 504
+#define PRSTATUS_MAX PRSTATUS_SIZE_PPC64
 #define PRSTATUS_PID_OFF 32
 #define FILL_BATCH 64         /* pages per write of a fill */
 
@@ -85,22 +90,23 @@ static uint64_t page_state(const struct gen_spec *spec, const struct gen_fill *f
 void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 		       uint64_t pfn, uint8_t *page)
 {
+	const size_t psz = (size_t)1 << spec->page_shift;
 	uint64_t st = page_state(spec, f, pfn);
 	switch (f->type) {
 	case GEN_FILL_ZERO:
-		memset(page, 0, GEN_PAGE_SIZE);
+		memset(page, 0, psz);
 		break;
 	case GEN_FILL_BYTE:
-		memset(page, f->byte, GEN_PAGE_SIZE);
+		memset(page, f->byte, psz);
 		break;
 	case GEN_FILL_RANDOM:
-		for (size_t i = 0; i < GEN_PAGE_SIZE; i += 8)
+		for (size_t i = 0; i < psz; i += 8)
 			store_le64(page + i, gen_splitmix64(&st));
 		break;
 	case GEN_FILL_TEXT: {
 		/* Lines of lower-case words, at most 72 columns. */
 		size_t i = 0, col = 0;
-		while (i < GEN_PAGE_SIZE) {
+		while (i < psz) {
 			uint64_t r = gen_splitmix64(&st);
 			size_t wl = 2 + (size_t)(r % 8);
 			if (col + wl + 1 > 72) {
@@ -108,15 +114,15 @@ void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 				col = 0;
 				continue;
 			}
-			for (size_t j = 0; j < wl && i < GEN_PAGE_SIZE; j++) {
+			for (size_t j = 0; j < wl && i < psz; j++) {
 				r = r / 26 ? r / 26 : gen_splitmix64(&st);
 				page[i++] = (uint8_t)('a' + r % 26);
 			}
-			if (i < GEN_PAGE_SIZE)
+			if (i < psz)
 				page[i++] = ' ';
 			col += wl + 1;
 		}
-		page[GEN_PAGE_SIZE - 1] = '\n';
+		page[psz - 1] = '\n';
 		break;
 	}
 	}
@@ -129,6 +135,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_AARCH64;
 	case GEN_ARCH_RISCV64:
 		return EM_RISCV;
+	case GEN_ARCH_PPC64:
+		return EM_PPC64;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -142,6 +150,8 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_ARM64;
 	case GEN_ARCH_RISCV64:
 		return PRSTATUS_SIZE_RISCV64;
+	case GEN_ARCH_PPC64:
+		return PRSTATUS_SIZE_PPC64;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -177,6 +187,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 	eh.e_type = ET_CORE;
 	eh.e_machine = elf_machine(spec->arch);
 	eh.e_version = EV_CURRENT;
+	eh.e_flags = spec->arch == GEN_ARCH_PPC64 ? PPC64_EF_ELFV2 : 0;
 	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
@@ -216,7 +227,8 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 static enum mdf_status write_fills(const struct gen_spec *spec, struct out *o,
 				   struct mdf_err *err)
 {
-	uint8_t *buf = malloc(FILL_BATCH * GEN_PAGE_SIZE);
+	const uint64_t psz = UINT64_C(1) << spec->page_shift;
+	uint8_t *buf = malloc(FILL_BATCH * psz);
 	if (!buf)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "fill: out of memory");
 	enum mdf_status st = MDF_OK;
@@ -227,8 +239,8 @@ static enum mdf_status write_fills(const struct gen_spec *spec, struct out *o,
 		for (uint64_t p = f->first; p <= f->last && !st;) {
 			uint64_t n = MDF_MIN(FILL_BATCH, f->last - p + 1);
 			for (uint64_t j = 0; j < n; j++)
-				gen_elf_fill_page(spec, f, p + j, buf + j * GEN_PAGE_SIZE);
-			st = phys_write(o, p << GEN_PAGE_SHIFT, buf, (size_t)(n * GEN_PAGE_SIZE), err);
+				gen_elf_fill_page(spec, f, p + j, buf + j * psz);
+			st = phys_write(o, p << spec->page_shift, buf, (size_t)(n * psz), err);
 			p += n;
 		}
 	}

@@ -30,6 +30,19 @@
  * (qemu's 0x80200000, after OpenSBI) with its va at KERNEL_LINK_ADDR +
  * kaslr, vmemmap is VMEMMAP_START minus the struct pages below
  * phys_ram_base, and mem_section has 4194304 roots (MAX_PHYSMEM_BITS 56).
+ *
+ * With "arch ppc64" (Debian 6.1 ppc64el, Book3S-64) pages are 64 KiB and
+ * sections 16 MiB (256 pfns, 16 KiB of struct pages: several sections share
+ * a vmemmap block); mem_section has 65536 roots of 2048 sections.  The
+ * kernel runs from physical 0 inside the linear map (va = 0xc000000000000000
+ * + pa).  The four-level tables, rooted at swapper_pg_dir in the image, hold
+ * big-endian entries; their geometry is the MMU's (radix 13/9/9/5 index bits
+ * from the top, hash 8/10/10/8).  Radix tables map the linear map (1 GiB
+ * leaves), the vmemmap (2 MiB leaves) and vmalloc; hash ones only vmalloc,
+ * as the hash MMU bolts the rest into its hash table.  Either way the
+ * vmemmap blocks are also on vmemmap_list, as 6.1 keeps it under both.
+ * vmalloc_start maps a few pages that hold their own addresses, so that a
+ * walk of both geometries reaches the last level and can be checked.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -58,9 +71,35 @@
 #define RV_TABLE UINT64_C(0x01)
 #define RV_LEAF UINT64_C(0xe7)
 #define RV_IMAGE_OFFSET UINT64_C(0x200000)   /* image pa - phys_ram_base */
+/* ppc64 (book3s/64/pgtable.h): a table entry is _PAGE_PRESENT | the next
+ * table's pa, plus under radix the next level's index bits (NLS, as
+ * RADIX_PGD/PUD/PMD_VAL_BITS); a leaf at any level is _PAGE_PRESENT |
+ * _PAGE_PTE | RPN (bits 52:16) | PAGE_KERNEL's R W PRIVILEGED DIRTY
+ * ACCESSED.  Stored big-endian. */
+#define PPC64_PRESENT UINT64_C(0x8000000000000000)
+#define PPC64_LEAF UINT64_C(0xc00000000000018e)
+#define PPC64_RPN_MASK UINT64_C(0x001fffffffff0000)
+/* The vmemmap variables, at the lab kernel's offsets in their 64 KiB page
+ * (here the page of init_uts_ns, which the generator owns): vmemmap_list
+ * (a pointer), mmu_vmemmap_psize (an int), mmu_psize_defs[MMU_PAGE_COUNT]
+ * (struct mmu_psize_def, 96 bytes, shift at 0).  Kernel byte order: LE. */
+#define PPC64_VMEMMAP_LIST_OFF 0x91c0
+#define PPC64_PSIZE_OFF 0x93c0
+#define PPC64_PSIZE_DEFS_OFF 0x93c8
+#define PPC64_PSIZE_DEF_SIZE 96
+#define PPC64_BACKING_SIZE 24    /* struct vmemmap_backing: list, phys, virt_addr */
+/* asm/mmu.h: MMU_PAGE_4K 0, _64K 2, _2M 7, _16M 10, _1G 13, _16G 14. */
+#define PPC64_PSIZE_64K 2
+#define PPC64_PSIZE_2M 7
+#define PPC64_PSIZE_16M 10
+/* CONFIG_ILLEGAL_POINTER_VALUE of ppc64. */
+#define PPC64_POISON_DELTA UINT64_C(0x5deadbeef0000000)
 #define SECTION_FLAGS UINT64_C(0xf)   /* PRESENT | HAS_MEM_MAP | ONLINE | EARLY */
-#define LIST_POISON2 UINT64_C(0xdead000000000122)
-#define TAIL_MAPPING UINT64_C(0xdead000000000400)    /* 6.1 tails >= 2 */
+/* Poison pointers: POISON_POINTER_DELTA (CONFIG_ILLEGAL_POINTER_VALUE) + these. */
+#define POISON_DELTA UINT64_C(0xdead000000000000)
+#define LIST_POISON1 UINT64_C(0x100)
+#define LIST_POISON2 UINT64_C(0x122)
+#define TAIL_MAPPING UINT64_C(0x400)    /* 6.1 tails >= 2 */
 #define COMPOUND_DTOR_THP 3                          /* TRANSHUGE_PAGE_DTOR, 6.1 */
 
 /* Fake kernel objects the struct pages point at (direct-map offsets). */
@@ -72,19 +111,22 @@
 
 struct gen_table {
 	uint64_t pa;
-	uint64_t e[512];
-	int32_t child[512];   /* index of the next-level table, or -1 */
+	unsigned n;           /* entries: 1 << bits of its level */
+	uint64_t *e;
+	int32_t *child;       /* index of the next-level table, or -1 */
 };
 
 static const char *const vmi_none[] = {
 	"OSRELEASE=0.0.0-mkvmcore",
-	"PAGESIZE=4096",
+	"PAGESIZE=@pagesize",
 	"CRASHTIME=@crashtime",
 	NULL,
 };
 
 static uint64_t text_start_va(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_PPC64)
+		return GEN_PPC64_PAGE_OFFSET;
 	if (s->arch == GEN_ARCH_ARM64)
 		return GEN_ARM64_KIMAGE_VADDR + s->kaslr;
 	if (s->arch == GEN_ARCH_RISCV64)
@@ -96,6 +138,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
  * only the va. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_PPC64)
+		return 0;
 	if (s->arch == GEN_ARCH_ARM64)
 		return 0x1000000 + (uint64_t)s->phys_base;
 	if (s->arch == GEN_ARCH_RISCV64)
@@ -119,6 +163,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		/* PFN_ALIGN(_end) - SZ_2G: within 2 GiB of the image, for
 		 * its PC-relative calls. */
 		return k->text_va + s->text_size - (UINT64_C(1) << 31);
+	case GEN_ARCH_PPC64:
+		return s->vmalloc_start;   /* Book3S-64 loads modules into vmalloc */
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -132,7 +178,8 @@ uint64_t gen_spec_npfn(const struct gen_spec *s)
 	for (size_t i = 0; i < s->nram; i++)
 		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
 	end = MDF_MAX(end, s->crash_start + s->crash_size);
-	return align_up(div_round_up(end, GEN_PAGE_SIZE), GEN_PFN_PER_SECTION);
+	return align_up(div_round_up(end, UINT64_C(1) << s->page_shift),
+			UINT64_C(1) << (s->section_shift - s->page_shift));
 }
 
 static bool kind_is_block(enum gen_kind kind)
@@ -171,7 +218,7 @@ static enum mdf_status alloc_pages(struct gen_kernel *k, uint64_t n, uint64_t al
 				k->kind[i] = GEN_K_KERNEL;
 			}
 			k->alloc_cursor = c;
-			*pa = c << GEN_PAGE_SHIFT;
+			*pa = c << k->page_shift;
 			return MDF_OK;
 		}
 		top = bad;
@@ -183,8 +230,9 @@ static enum mdf_status alloc_pages(struct gen_kernel *k, uint64_t n, uint64_t al
 
 /* ---- page tables ---- */
 
-static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, int32_t *idx,
-				 struct mdf_err *err)
+/* A table of @level (0 = the top) at @pa. */
+static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, unsigned level,
+				 int32_t *idx, struct mdf_err *err)
 {
 	if (k->ntables == k->cap_tables) {
 		size_t cap = k->cap_tables ? k->cap_tables * 2 : 16;
@@ -196,23 +244,38 @@ static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, int32_t *idx
 	}
 	struct gen_table *t = &k->tables[k->ntables];
 	t->pa = pa;
-	memset(t->e, 0, sizeof(t->e));
-	for (int i = 0; i < 512; i++)
+	t->n = 1u << k->bits[level];
+	t->e = calloc(t->n, sizeof(*t->e));
+	t->child = malloc(t->n * sizeof(*t->child));
+	if (!t->e || !t->child) {
+		free(t->e);
+		free(t->child);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "page tables: out of memory");
+	}
+	for (unsigned i = 0; i < t->n; i++)
 		t->child[i] = -1;
 	*idx = (int32_t)k->ntables++;
 	return MDF_OK;
 }
 
-/* The va bits the table at @level (0 = the top) indexes start here. */
-static unsigned level_shift(const struct gen_kernel *k, unsigned level)
+/* The index of @va in the table at @level (0 = the top): the bits above
+ * the top level's are dropped, as every walker here does. */
+static unsigned pt_index(const struct gen_kernel *k, unsigned level, uint64_t va)
 {
-	return GEN_PAGE_SHIFT + 9 * (k->levels - 1 - level);
+	return (unsigned)(va >> k->shift[level]) & ((1u << k->bits[level]) - 1);
 }
 
-/* The entry mapping @pa: a leaf (a 4 KiB page when @last) or a table. */
-static uint64_t pt_entry(const struct gen_kernel *k, uint64_t pa, bool leaf, bool last)
+/* The entry of @level mapping @pa: a leaf or the next level's table. */
+static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa, bool leaf)
 {
+	bool last = level == k->levels - 1;
+
 	switch (k->arch) {
+	case GEN_ARCH_PPC64:
+		if (leaf)
+			return (pa & PPC64_RPN_MASK) | PPC64_LEAF;
+		/* Radix's NLS: the index bits of the table pointed to. */
+		return pa | PPC64_PRESENT | (k->ppc64_hash ? 0 : k->bits[level + 1]);
 	case GEN_ARCH_ARM64:
 		if (!leaf)
 			return pa | ARM64_TABLE;
@@ -227,17 +290,23 @@ static uint64_t pt_entry(const struct gen_kernel *k, uint64_t pa, bool leaf, boo
 	return (pa & PTE_ADDR_MASK) | (last ? PTE_LEAF_4K : PTE_LEAF_BIG);
 }
 
-/* Map one leaf of @size (4K, 2M or 1G) at @va -> @pa. */
+/* Map one leaf of @size (a page, or what a level above maps: 2M, 1G) at
+ * @va -> @pa. */
 static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 			      uint64_t size, struct mdf_err *err)
 {
-	unsigned up = size == (UINT64_C(1) << 30) ? 2 : size == (UINT64_C(1) << 21) ? 1 : 0;
-	unsigned leaf_level = k->levels - 1 - up;   /* levels above the last */
+	unsigned leaf_level = 0;
 	int32_t t = 0;
+
+	while (leaf_level < k->levels && UINT64_C(1) << k->shift[leaf_level] != size)
+		leaf_level++;
+	if (leaf_level == k->levels)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "page tables: no level maps 0x%" PRIx64 " bytes", size);
 	for (unsigned level = 0;; level++) {
-		unsigned i = (unsigned)(va >> level_shift(k, level)) & 511;
+		unsigned i = pt_index(k, level, va);
 		if (level == leaf_level) {
-			k->tables[t].e[i] = pt_entry(k, pa, true, level == k->levels - 1);
+			k->tables[t].e[i] = pt_entry(k, level, pa, true);
 			return MDF_OK;
 		}
 		if (k->tables[t].child[i] < 0) {
@@ -250,11 +319,11 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 			enum mdf_status st = alloc_pages(k, 1, 1, "a page table", &tpa, err);
 			if (st)
 				return st;
-			st = table_new(k, tpa, &c, err);
+			st = table_new(k, tpa, level + 1, &c, err);
 			if (st)
 				return st;
 			k->tables[t].child[i] = c;
-			k->tables[t].e[i] = pt_entry(k, tpa, false, false);
+			k->tables[t].e[i] = pt_entry(k, level, tpa, false);
 		}
 		t = k->tables[t].child[i];
 	}
@@ -287,7 +356,12 @@ void gen_kernel_free(struct gen_kernel *k)
 	free(k->backed);
 	free(k->claimed);
 	free(k->meta);
+	for (size_t i = 0; i < k->ntables; i++) {
+		free(k->tables[i].e);
+		free(k->tables[i].child);
+	}
 	free(k->tables);
+	free(k->units);
 	free(k->section_map_pa);
 	free(k->root_pa);
 	kernel_zero(k);
@@ -338,8 +412,8 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 		}
 	}
 	/* The kernel text: reserved kernel pages. */
-	uint64_t tfirst = k->text_pa >> GEN_PAGE_SHIFT;
-	uint64_t tend = tfirst + (s->text_size >> GEN_PAGE_SHIFT);
+	uint64_t tfirst = k->text_pa >> k->page_shift;
+	uint64_t tend = tfirst + (s->text_size >> k->page_shift);
 	for (uint64_t p = tfirst; p < tend; p++) {
 		if (!gen_bit_test(k->backed, p))
 			return mdf_err_set(err, MDF_ERR_ARG,
@@ -363,72 +437,141 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "kernel text: spec lines claim every page; init_top_pgt "
 				   "and init_uts_ns need two unclaimed pages");
-	k->pgd_pa = want[0] << GEN_PAGE_SHIFT;
-	k->uts_pa = want[1] << GEN_PAGE_SHIFT;
+	k->pgd_pa = want[0] << k->page_shift;
+	k->uts_pa = want[1] << k->page_shift;
 	gen_bit_set(k->meta, want[0]);
 	gen_bit_set(k->meta, want[1]);
+	return MDF_OK;
+}
+
+/*
+ * The struct pages of section @sec (first pfn @first), in units of
+ * k->vmemmap_unit: a section's own 2 MiB (x86_64, arm64, riscv64), or on
+ * ppc64 the vmemmap block several sections share (2 MiB under radix, 16
+ * MiB under hash, a page with "vmemmap_pte 64k").  A unit is allocated
+ * aligned to its leaf, like the kernel's vmemmap_populate(), and mapped
+ * in the tables except under the hash MMU (whose hash table has it).
+ */
+static enum mdf_status plan_vmemmap(const struct gen_spec *s, struct gen_kernel *k,
+				    uint64_t sec, uint64_t first, struct mdf_err *err)
+{
+	uint64_t unit = k->vmemmap_unit, off = first * GEN_STRUCT_PAGE;
+	uint64_t va = s->vmemmap + off - off % unit;
+	uint64_t n = unit >> k->page_shift;
+	/* The base page when asked, or when the va is not aligned for the
+	 * big leaf (riscv64's vmemmap with a phys_ram_base not 128 MiB
+	 * aligned). */
+	bool small = s->pte4k || (va & ((UINT64_C(1) << 21) - 1));
+	struct gen_vmemmap_block *b;
+	enum mdf_status st;
+
+	if (!k->nunits || k->units[k->nunits - 1].va != va) {
+		if (k->nunits == k->cap_units) {
+			size_t cap = k->cap_units ? k->cap_units * 2 : 16;
+			b = realloc(k->units, cap * sizeof(*b));
+			if (!b)
+				return mdf_err_set(err, MDF_ERR_NOMEM, "vmemmap: out of memory");
+			k->units = b;
+			k->cap_units = cap;
+		}
+		b = &k->units[k->nunits++];
+		b->va = va;
+		st = alloc_pages(k, n, small ? 1 : n, "struct pages", &b->pa, err);
+		if (st)
+			return st;
+		if (!k->ppc64_hash)
+			st = map_range(k, va, b->pa, unit, small ? k->page_size : unit, err);
+		if (st)
+			return st;
+	}
+	k->section_map_pa[sec] = k->units[k->nunits - 1].pa + off % unit;
+	return MDF_OK;
+}
+
+/* ppc64: the pages vmalloc_start maps, one by one (not contiguous). */
+static enum mdf_status plan_vmalloc(const struct gen_spec *s, struct gen_kernel *k,
+				    struct mdf_err *err)
+{
+	for (k->nvmalloc = 0; k->nvmalloc < GEN_PPC64_VMALLOC_PAGES; k->nvmalloc++) {
+		uint64_t *pa = &k->vmalloc_pa[k->nvmalloc];
+		enum mdf_status st = alloc_pages(k, 1, 1, "a vmalloc page", pa, err);
+
+		if (!st)
+			st = pt_map(k, s->vmalloc_start + k->nvmalloc * k->page_size, *pa,
+				    k->page_size, err);
+		if (st)
+			return st;
+	}
 	return MDF_OK;
 }
 
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
 				   struct mdf_err *err)
 {
+	bool ppc64 = s->arch == GEN_ARCH_PPC64;
 	enum mdf_status st;
 	int32_t pgd;
-	st = table_new(k, k->pgd_pa, &pgd, err);
+	st = table_new(k, k->pgd_pa, 0, &pgd, err);
 	if (st)
 		return st;
 
-	k->nsections = k->npfn / GEN_PFN_PER_SECTION;
+	k->nsections = k->npfn / k->pfn_per_section;
 	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
 	k->root_pa = calloc(k->nroots, sizeof(uint64_t));
 	if (!k->section_map_pa || !k->root_pa)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
 
-	st = alloc_pages(k, k->nroots * 8 / GEN_PAGE_SIZE, 1, "mem_section roots",
+	st = alloc_pages(k, k->nroots * 8 / k->page_size, 1, "mem_section roots",
 			 &k->roots_pa, err);
 	if (st)
 		return st;
+	/* A section's struct pages: 32768 of them = 2 MiB, one unit; ppc64's
+	 * 256 (16 KiB) share one. */
+	k->vmemmap_unit = k->pfn_per_section * GEN_STRUCT_PAGE;
+	if (ppc64)
+		k->vmemmap_unit = s->pte4k ? k->page_size
+					   : UINT64_C(1) << (k->ppc64_hash ? 24 : 21);
 	for (uint64_t sec = 0; sec < k->nsections; sec++) {
 		bool present = false;
-		uint64_t first = sec * GEN_PFN_PER_SECTION;
-		for (uint64_t p = first; p < first + GEN_PFN_PER_SECTION && !present; p++)
+		uint64_t first = sec * k->pfn_per_section;
+		for (uint64_t p = first; p < first + k->pfn_per_section && !present; p++)
 			present = gen_bit_test(k->sysram, p);
 		if (!present)
 			continue;
-		uint64_t root = sec / GEN_SECTIONS_PER_ROOT;
+		uint64_t root = sec / k->sections_per_root;
 		if (!k->root_pa[root]) {
 			st = alloc_pages(k, 1, 1, "a mem_section root page", &k->root_pa[root], err);
 			if (st)
 				return st;
 		}
-		/* 32768 struct pages = 2 MiB = 512 pages per section, in a 2
-		 * MiB leaf unless its va is not aligned (riscv64's vmemmap
-		 * with a phys_ram_base not 128 MiB aligned). */
-		uint64_t n = GEN_PFN_PER_SECTION * GEN_STRUCT_PAGE / GEN_PAGE_SIZE;
-		uint64_t va = s->vmemmap + first * GEN_STRUCT_PAGE;
-		bool pte4k = s->pte4k || (va & 0x1fffff);
-		st = alloc_pages(k, n, pte4k ? 1 : n, "struct pages", &k->section_map_pa[sec],
-				 err);
-		if (st)
-			return st;
-		st = map_range(k, va, k->section_map_pa[sec], n * GEN_PAGE_SIZE,
-			       pte4k ? GEN_PAGE_SIZE : UINT64_C(1) << 21, err);
+		st = plan_vmemmap(s, k, sec, first, err);
 		if (st)
 			return mdf_err_push(err, "vmemmap of section %" PRIu64, sec);
+	}
+	if (ppc64) {
+		/* vmemmap_list: a struct vmemmap_backing per unit. */
+		uint64_t n = div_round_up(k->nunits * PPC64_BACKING_SIZE, k->page_size);
+
+		st = alloc_pages(k, n ? n : 1, 1, "vmemmap_list", &k->nodes_pa, err);
+		if (st)
+			return st;
 	}
 
 	/* Direct map with 1 GiB leaves over [0, highest RAM end); riscv64's
 	 * linear map from phys_ram_base, in 2 MiB leaves when that is not
-	 * 1 GiB aligned (a misaligned superpage does not translate). */
+	 * 1 GiB aligned (a misaligned superpage does not translate).  The
+	 * hash MMU's linear map is not in the tables. */
 	uint64_t gib = UINT64_C(1) << 30, top = 0;
 	uint64_t lm_leaf = s->phys_ram_base & (gib - 1) ? UINT64_C(1) << 21 : gib;
 	for (size_t i = 0; i < s->nram; i++)
 		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
-	st = map_range(k, s->page_offset, s->phys_ram_base,
-		       align_up(top - s->phys_ram_base, lm_leaf), lm_leaf, err);
+	if (!k->ppc64_hash)
+		st = map_range(k, s->page_offset, s->phys_ram_base,
+			       align_up(top - s->phys_ram_base, lm_leaf), lm_leaf, err);
 	if (st)
 		return mdf_err_push(err, "direct map");
+	if (ppc64)
+		return plan_vmalloc(s, k, err);   /* the image is in the linear map */
 
 	/* Kernel text: 2 MiB leaves when aligned, else 4 KiB. */
 	uint64_t leaf = ((k->text_pa | k->text_va | s->text_size) & 0x1fffff) ? GEN_PAGE_SIZE
@@ -439,7 +582,8 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	return MDF_OK;
 }
 
-/* Undeclared RAM: free buddy blocks (largest aligned order <= 10) or kernel. */
+/* Undeclared RAM: free buddy blocks (largest aligned order <= 10, ppc64
+ * 8) or kernel. */
 static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
 {
 	uint64_t p = 0;
@@ -452,7 +596,7 @@ static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
 			k->kind[p++] = GEN_K_KERNEL;
 			continue;
 		}
-		unsigned order = GEN_MAX_BUDDY_ORDER;
+		unsigned order = k->max_order;
 		for (;; order--) {
 			uint64_t n = UINT64_C(1) << order;
 			bool ok = (p & (n - 1)) == 0 && p + n <= k->npfn;
@@ -470,17 +614,41 @@ static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
 	}
 }
 
+/* Pages, sections and the tables' levels: 9 index bits a level from the
+ * page up, but on ppc64 (book3s/64/radix-64k.h, hash-64k.h). */
+static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
+{
+	static const unsigned radix64k[4] = { 13, 9, 9, 5 }, hash64k[4] = { 8, 10, 10, 8 };
+	unsigned shift = s->page_shift;
+
+	k->arch = s->arch;
+	k->ppc64_hash = s->arch == GEN_ARCH_PPC64 && s->ppc64_hash;
+	k->page_shift = s->page_shift;
+	k->page_size = UINT64_C(1) << s->page_shift;
+	k->pfn_per_section = UINT64_C(1) << (s->section_shift - s->page_shift);
+	k->sections_per_root = k->page_size / 32;   /* SIZE(mem_section) */
+	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
+						 : GEN_MAX_BUDDY_ORDER;
+	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
+	for (unsigned l = k->levels; l-- > 0;) {
+		k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9 : k->ppc64_hash ? hash64k[l] : radix64k[l];
+		k->shift[l] = shift;
+		shift += k->bits[l];
+	}
+}
+
 enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 				struct mdf_err *err)
 {
 	kernel_zero(k);
-	k->arch = s->arch;
-	k->levels = 4;
+	plan_geometry(s, k);
 	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (s->arch == GEN_ARCH_RISCV64) {
-		k->levels = (s->va_bits - GEN_PAGE_SHIFT) / 9;
+	if (s->arch == GEN_ARCH_PPC64) {
+		/* The image at physical 0: plan_kinds() checks it is RAM. */
+		k->nroots = GEN_SECTION_ROOTS_PPC64;
+	} else if (s->arch == GEN_ARCH_RISCV64) {
 		k->nroots = GEN_SECTION_ROOTS_RISCV64;
 		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 56))
 			return mdf_err_set(err, MDF_ERR_ARG,
@@ -514,7 +682,7 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	uint64_t end = k->text_pa + s->text_size;
 	for (size_t i = 0; i < s->nram; i++)
 		end = MDF_MAX(end, s->ram[i].start + s->ram[i].memsz);
-	k->max_pfn = div_round_up(end, GEN_PAGE_SIZE);
+	k->max_pfn = div_round_up(end, k->page_size);
 	k->npfn = gen_spec_npfn(s);
 	size_t nbytes = (size_t)(k->npfn / 8 + 1);
 	k->kind = calloc(k->npfn, 1);
@@ -531,15 +699,15 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	for (size_t i = 0; i < s->nram; i++) {
 		const struct gen_ram *r = &s->ram[i];
 		/* RAM pfns as makedumpfile's 1st bitmap sees them. */
-		set_span(k->ram, r->start >> GEN_PAGE_SHIFT,
-			 (r->start + r->memsz) >> GEN_PAGE_SHIFT);
-		set_span(k->backed, div_round_up(r->start, GEN_PAGE_SIZE),
-			 (r->start + r->filesz) >> GEN_PAGE_SHIFT);
+		set_span(k->ram, r->start >> k->page_shift,
+			 (r->start + r->memsz) >> k->page_shift);
+		set_span(k->backed, div_round_up(r->start, k->page_size),
+			 (r->start + r->filesz) >> k->page_shift);
 	}
 	memcpy(k->sysram, k->ram, nbytes);
 	/* crashkernel= memory: RAM with struct pages (reserved), not dumped. */
-	set_span(k->sysram, s->crash_start >> GEN_PAGE_SHIFT,
-		 (s->crash_start + s->crash_size) >> GEN_PAGE_SHIFT);
+	set_span(k->sysram, s->crash_start >> k->page_shift,
+		 (s->crash_start + s->crash_size) >> k->page_shift);
 	k->alloc_cursor = k->npfn;
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
@@ -582,10 +750,14 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 {
 	const struct gen_preset *ps = s->preset;
 	uint64_t va = s->vmemmap + pfn * GEN_STRUCT_PAGE;
-	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone. */
-	uint64_t zone = pfn < 0x1000 ? 0 : pfn < 0x100000 ? 1 : 2;
+	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone (DMA <
+	 * 16 MiB, DMA32 < 4 GiB, Normal; ppc64 has Normal only). */
+	uint64_t pa = pfn << k->page_shift;
+	uint64_t zone = s->arch == GEN_ARCH_PPC64 ? 0 : pa < (UINT64_C(1) << 24) ? 0
+						: pa < (UINT64_C(1) << 32) ? 1 : 2;
 	uint64_t flags = UINT64_C(0x1fffff) << 30 | zone << 51;
 	uint64_t po = s->page_offset;
+	uint64_t poison = s->arch == GEN_ARCH_PPC64 ? PPC64_POISON_DELTA : POISON_DELTA;
 	int32_t mapcount = -1;
 	uint32_t refcount = 1;
 	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
@@ -609,7 +781,7 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 				put32(pg, 28, UINT32_C(1) << order);
 			}
 		} else if (!ps->order_in_flags1) {
-			put64(pg, 24, TAIL_MAPPING);
+			put64(pg, 24, poison + TAIL_MAPPING);
 		}
 		put64(pg, 0, flags);
 		put32(pg, 48, (uint32_t)mapcount);
@@ -631,7 +803,7 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 			put64(pg, 40, order);
 			mapcount = ps->buddy_mapcount;
 		} else {
-			put64(pg, 16, LIST_POISON2);
+			put64(pg, 16, poison + LIST_POISON2);
 		}
 		break;
 	case GEN_K_CACHE:
@@ -675,8 +847,8 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 			flags |= bit(ps->pg_slab);
 		/* 6.2+: what sits at page.mapping may have bit 0 set; not anon. */
 		put64(pg, 24, (po + FAKE_KMEM_CACHE) | (ps->slab_odd_mapping ? 1 : 0));
-		put64(pg, 8, UINT64_C(0xdead000000000100));
-		put64(pg, 16, LIST_POISON2);
+		put64(pg, 8, poison + LIST_POISON1);
+		put64(pg, 16, poison + LIST_POISON2);
 		break;
 	case GEN_K_HWPOISON:
 		flags |= bit(ps->pg_hwpoison);
@@ -700,6 +872,8 @@ static const char *uts_machine(enum gen_arch arch)
 		return "aarch64";
 	case GEN_ARCH_RISCV64:
 		return "riscv64";
+	case GEN_ARCH_PPC64:
+		return "ppc64le";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -712,38 +886,105 @@ static void put_str(uint8_t *dst, const char *s, size_t max)
 	memcpy(dst, s, n < max ? n : max - 1);
 }
 
-enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
-				 gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+/*
+ * ppc64: the vmemmap variables in the page of init_uts_ns (@page): the
+ * head of vmemmap_list, mmu_vmemmap_psize and the shifts of the MMU's page
+ * sizes in mmu_psize_defs (radix: 4K 64K 2M 1G, hash on POWER8: 4K 64K 16M
+ * 16G).  vmemmap_list is pushed at its head as blocks are populated: the
+ * last block first, each entry pointing at the one before.
+ */
+static void ppc64_vmemmap_vars(const struct gen_spec *s, const struct gen_kernel *k,
+			       uint8_t *page)
 {
+	static const unsigned radix[][2] = { { 0, 12 }, { 2, 16 }, { 7, 21 }, { 13, 30 } };
+	static const unsigned hash[][2] = { { 0, 12 }, { 2, 16 }, { 10, 24 }, { 14, 34 } };
+	const unsigned(*defs)[2] = k->ppc64_hash ? hash : radix;
+	unsigned psize = s->pte4k ? PPC64_PSIZE_64K
+				  : k->ppc64_hash ? PPC64_PSIZE_16M : PPC64_PSIZE_2M;
+
+	if (k->nunits)
+		store_le64(page + PPC64_VMEMMAP_LIST_OFF,
+			   linear_va(s, k->nodes_pa + (k->nunits - 1) * PPC64_BACKING_SIZE));
+	put32(page, PPC64_PSIZE_OFF, psize);
+	for (size_t i = 0; i < sizeof(radix) / sizeof(radix[0]); i++)
+		put32(page, PPC64_PSIZE_DEFS_OFF + defs[i][0] * PPC64_PSIZE_DEF_SIZE, defs[i][1]);
+}
+
+/* ppc64: the vmemmap_backing entries and the vmalloc pages' contents. */
+static enum mdf_status ppc64_write(const struct gen_spec *s, const struct gen_kernel *k,
+				   gen_phys_write_fn wr, void *ctx, uint8_t *page,
+				   struct mdf_err *err)
+{
+	size_t per_page = k->page_size / PPC64_BACKING_SIZE;
+	enum mdf_status st = MDF_OK;
+
+	for (size_t i0 = 0; i0 < k->nunits && !st; i0 += per_page) {
+		size_t n = MDF_MIN(per_page, k->nunits - i0);
+
+		memset(page, 0, k->page_size);
+		for (size_t i = i0; i < i0 + n; i++) {
+			uint8_t *e = page + (i - i0) * PPC64_BACKING_SIZE;
+			uint64_t prev = k->nodes_pa + (i - 1) * PPC64_BACKING_SIZE;
+
+			store_le64(e, i ? linear_va(s, prev) : 0);     /* list */
+			store_le64(e + 8, k->units[i].pa);             /* phys */
+			store_le64(e + 16, k->units[i].va);            /* virt_addr */
+		}
+		st = wr(ctx, k->nodes_pa + i0 * PPC64_BACKING_SIZE, page,
+			n * PPC64_BACKING_SIZE, err);
+	}
+	for (size_t i = 0; i < k->nvmalloc && !st; i++) {
+		uint64_t va = s->vmalloc_start + i * k->page_size;
+
+		for (uint64_t off = 0; off < k->page_size; off += 8)
+			store_le64(page + off, va + off);
+		st = wr(ctx, k->vmalloc_pa[i], page, k->page_size, err);
+	}
+	return st;
+}
+
+static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
+				    gen_phys_write_fn wr, void *ctx, uint8_t *page,
+				    struct mdf_err *err)
+{
+	const uint64_t psz = k->page_size;
 	enum mdf_status st;
-	uint8_t page[GEN_PAGE_SIZE];
 
 	/* init_uts_ns: struct new_utsname at OFFSET(uts_namespace.name)=0. */
-	memset(page, 0, sizeof(page));
+	memset(page, 0, psz);
 	put_str(page + 0 * 65, "Linux", 65);
 	put_str(page + 1 * 65, "mkvmcore", 65);
 	put_str(page + 2 * 65, s->preset ? s->preset->osrelease : "0.0.0-mkvmcore", 65);
 	put_str(page + 3 * 65, "#1 SMP PREEMPT_DYNAMIC mkvmcore", 65);
 	put_str(page + 4 * 65, uts_machine(s->arch), 65);
 	put_str(page + 5 * 65, "(none)", 65);
-	st = wr(ctx, k->uts_pa, page, sizeof(page), err);
+	if (s->arch == GEN_ARCH_PPC64)
+		ppc64_vmemmap_vars(s, k, page);
+	st = wr(ctx, k->uts_pa, page, psz, err);
 	if (st || s->no_struct_pages)
 		return st;
 
+	/* ppc64's entries are big-endian whatever the kernel's order. */
 	for (size_t i = 0; i < k->ntables; i++) {
-		for (int j = 0; j < 512; j++)
-			store_le64(page + 8 * j, k->tables[i].e[j]);
-		st = wr(ctx, k->tables[i].pa, page, sizeof(page), err);
+		const struct gen_table *t = &k->tables[i];
+
+		for (unsigned j = 0; j < t->n; j++) {
+			if (s->arch == GEN_ARCH_PPC64)
+				store_be64(page + 8 * j, t->e[j]);
+			else
+				store_le64(page + 8 * j, t->e[j]);
+		}
+		st = wr(ctx, t->pa, page, t->n * 8, err);
 		if (st)
 			return st;
 	}
 
 	/* The root pointers, one page at a time and only the pages with
 	 * one: riscv64's 32 MiB of them stay sparse in the file. */
-	for (size_t r0 = 0; r0 < k->nroots; r0 += GEN_PAGE_SIZE / 8) {
-		size_t nr = (size_t)MDF_MIN(GEN_PAGE_SIZE / 8, k->nroots - r0);
+	for (size_t r0 = 0; r0 < k->nroots; r0 += psz / 8) {
+		size_t nr = (size_t)MDF_MIN(psz / 8, k->nroots - r0);
 		bool any = false;
-		memset(page, 0, sizeof(page));
+		memset(page, 0, psz);
 		for (size_t r = r0; r < r0 + nr; r++) {
 			if (!k->root_pa[r])
 				continue;
@@ -757,34 +998,49 @@ enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kern
 	for (size_t r = 0; r < k->nroots; r++) {
 		if (!k->root_pa[r])
 			continue;
-		memset(page, 0, sizeof(page));
-		for (uint64_t i = 0; i < GEN_SECTIONS_PER_ROOT; i++) {
-			uint64_t sec = r * GEN_SECTIONS_PER_ROOT + i;
+		memset(page, 0, psz);
+		for (uint64_t i = 0; i < k->sections_per_root; i++) {
+			uint64_t sec = r * k->sections_per_root + i;
 			if (sec >= k->nsections || !k->section_map_pa[sec])
 				continue;
 			/* mem_map - first pfn, in struct page units: the vmemmap base. */
-			uint64_t first = sec * GEN_PFN_PER_SECTION;
+			uint64_t first = sec * k->pfn_per_section;
 			uint64_t enc = s->vmemmap + first * GEN_STRUCT_PAGE - first * GEN_STRUCT_PAGE;
 			store_le64(page + 32 * i, enc | SECTION_FLAGS);
 		}
-		st = wr(ctx, k->root_pa[r], page, sizeof(page), err);
+		st = wr(ctx, k->root_pa[r], page, psz, err);
 		if (st)
 			return st;
 	}
 
-	size_t chunk = GEN_PFN_PER_SECTION * GEN_STRUCT_PAGE;
+	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
 	uint8_t *pages = malloc(chunk);
 	if (!pages)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
 	for (uint64_t sec = 0; sec < k->nsections && !st; sec++) {
 		if (!k->section_map_pa[sec])
 			continue;
-		uint64_t first = sec * GEN_PFN_PER_SECTION;
-		for (uint64_t i = 0; i < GEN_PFN_PER_SECTION; i++)
+		uint64_t first = sec * k->pfn_per_section;
+		for (uint64_t i = 0; i < k->pfn_per_section; i++)
 			build_page(s, k, first + i, pages + i * GEN_STRUCT_PAGE);
 		st = wr(ctx, k->section_map_pa[sec], pages, chunk, err);
 	}
 	free(pages);
+	if (!st && s->arch == GEN_ARCH_PPC64)
+		st = ppc64_write(s, k, wr, ctx, page, err);
+	return st;
+}
+
+enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
+				 gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	uint8_t *page = malloc(k->page_size);
+	enum mdf_status st;
+
+	if (!page)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "kernel: out of memory");
+	st = kernel_write(s, k, wr, ctx, page, err);
+	free(page);
 	return st;
 }
 
@@ -849,6 +1105,16 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("0x%" PRIx64, gen_kernel_modules_vaddr(s, k));
 	if (strcmp(v, "@modules_end") == 0)
 		return xasprintf("0x%" PRIx64, k->text_va);
+	if (strcmp(v, "@pagesize") == 0)
+		return xasprintf("%" PRIu64, k->page_size);
+	if (strcmp(v, "@vmemmap_list") == 0)
+		return xasprintf("%" PRIx64, linear_va(s, k->uts_pa) + PPC64_VMEMMAP_LIST_OFF);
+	if (strcmp(v, "@mmu_vmemmap_psize") == 0)
+		return xasprintf("%" PRIx64, linear_va(s, k->uts_pa) + PPC64_PSIZE_OFF);
+	if (strcmp(v, "@mmu_psize_defs") == 0)
+		return xasprintf("%" PRIx64, linear_va(s, k->uts_pa) + PPC64_PSIZE_DEFS_OFF);
+	if (strcmp(v, "@radix_mmu") == 0)
+		return xasprintf("%d", k->ppc64_hash ? 0 : 1);
 	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
 		return xasprintf("%" PRIx64, k->text_va + ((x % s->text_size) & ~UINT64_C(7)));
 	return NULL;
@@ -871,11 +1137,11 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 		*pa = p->addr;
 		return MDF_OK;
 	case GEN_POKE_PAGE: {
-		uint64_t sec = p->addr / GEN_PFN_PER_SECTION;
+		uint64_t sec = p->addr / k->pfn_per_section;
 
 		if (s->no_struct_pages || sec >= k->nsections || !k->section_map_pa[sec])
 			break;
-		*pa = k->section_map_pa[sec] + (p->addr % GEN_PFN_PER_SECTION) * GEN_STRUCT_PAGE +
+		*pa = k->section_map_pa[sec] + (p->addr % k->pfn_per_section) * GEN_STRUCT_PAGE +
 		      p->off;
 		return MDF_OK;
 	}
@@ -883,7 +1149,7 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 		int32_t t = 0;
 
 		for (unsigned level = 0; t >= 0 && (size_t)t < k->ntables; level++) {
-			unsigned i = (unsigned)(p->addr >> level_shift(k, level)) & 511;
+			unsigned i = pt_index(k, level, p->addr);
 
 			if (level == p->off) {
 				*pa = k->tables[t].pa + 8 * i;
@@ -910,6 +1176,9 @@ enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen
 		return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
 	for (size_t i = 0; i < ntpl; i++) {
 		const char *eq = strchr(tpl[i], '=');
+		/* Linux 6.7 on only: written when the spec says so. */
+		if (strcmp(eq + 1, "@radix_mmu") == 0 && !s->radix_number)
+			continue;
 		kv[n].key = strndup(tpl[i], (size_t)(eq - tpl[i]));
 		kv[n].value = template_value(s, k, eq + 1);
 		n++;

@@ -1,16 +1,19 @@
 /*
  * tests/gen/gen_preset.c - kernel presets of the generator: the VMCOREINFO
  * text of each kernel (numbers copied from real Debian kernels: 6.1.0-57 and
- * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64 and
- * 6.12.117+deb13-riscv64 from the lab) and the struct page semantics that go
- * with it.  arm64 has only 6.1, riscv64 only 6.12.
+ * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64,
+ * 6.12.117+deb13-riscv64 and 6.1.0-57-powerpc64le from the lab) and the
+ * struct page semantics that go with it.  arm64 and ppc64 have only 6.1,
+ * riscv64 only 6.12.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
  *   @kaslr @crashtime, arm64's @vmemmap_num (0x...) and @kimage_voffset
  *   (also riscv64's va_kernel_pa_offset), riscv64's @phys_ram_base
  *   (decimal), @page_offset_num, @vmemmap_start, @va_bits, @modules_vaddr
- *   and @modules_end, and @T+HEX = start of the text + HEX (wrapped into
+ *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
+ *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
+ *   "radix_number yes"), and @T+HEX = start of the text + HEX (wrapped into
  *   the text).
  */
 #include <stddef.h>
@@ -606,6 +609,137 @@ static const char *const vmi_6_12_riscv64[] = {
 	NULL,
 };
 
+/*
+ * Debian 6.1.0-57-powerpc64le (a lab dump on qemu pseries, radix MMU, 64
+ * KiB pages): SECTION_SIZE_BITS 24, MAX_PHYSMEM_BITS 51, LENGTH(
+ * mem_section) 65536, LENGTH(zone.free_area) 9; the x86_64 6.1 page flags
+ * except PG_hwpoison (22, no PG_uncached), and the arch lines of
+ * arch_crash_save_vmcoreinfo(): node_data, vmemmap_list and the
+ * mmu_psize_def layout, KERNELOFFSET 0 (no KASLR).  NUMBER(RADIX_MMU)
+ * (Linux 6.7 on, before KERNELOFFSET there) only with "radix_number
+ * yes": the lab's 6.1 has none.  The image starts at _stext, physical 0,
+ * so the symbols sit at the lab kernel's own addresses; vmemmap_list,
+ * mmu_vmemmap_psize and mmu_psize_defs are in the page of init_uts_ns.
+ */
+static const char *const vmi_6_1_ppc64[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=f2cb3b06e82a843ec95d345b624e88af8441fc02",
+	"PAGESIZE=65536",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+26e84f0",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@T+25e83a0",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=65536",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=24",
+	"NUMBER(MAX_PHYSMEM_BITS)=51",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=21760",
+	"SIZE(zone)=1664",
+	"SIZE(free_area)=104",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=32",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=19744",
+	"OFFSET(pglist_data.node_start_pfn)=19752",
+	"OFFSET(pglist_data.node_spanned_pages)=19768",
+	"OFFSET(pglist_data.node_id)=19776",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1408",
+	"OFFSET(zone.spanned_pages)=120",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=40",
+	"LENGTH(zone.free_area)=9",
+	"SYMBOL(prb)=@T+2536928",
+	"SYMBOL(printk_rb_static)=@T+25369f0",
+	"SYMBOL(clear_seq)=@T+279ecf8",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=6",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_hwpoison)=22",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+efcff8",
+	"SYMBOL(kallsyms_num_syms)=@T+efcff0",
+	"SYMBOL(kallsyms_token_table)=@T+f8ed88",
+	"SYMBOL(kallsyms_token_index)=@T+f8f0d8",
+	"SYMBOL(kallsyms_offsets)=@T+ed6a68",
+	"SYMBOL(kallsyms_relative_base)=@T+efcfe8",
+	"SYMBOL(node_data)=@T+276dc18",
+	"LENGTH(node_data)=256",
+	"SYMBOL(vmemmap_list)=@vmemmap_list",
+	"SYMBOL(mmu_vmemmap_psize)=@mmu_vmemmap_psize",
+	"SYMBOL(mmu_psize_defs)=@mmu_psize_defs",
+	"SIZE(vmemmap_backing)=24",
+	"OFFSET(vmemmap_backing.list)=0",
+	"OFFSET(vmemmap_backing.phys)=8",
+	"OFFSET(vmemmap_backing.virt_addr)=16",
+	"SIZE(mmu_psize_def)=96",
+	"OFFSET(mmu_psize_def.shift)=0",
+	"NUMBER(RADIX_MMU)=@radix_mmu",
+	"KERNELOFFSET=0",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
 static const char *const vmi_7_1[] = {
 	"OSRELEASE=@osrelease",
@@ -751,6 +885,17 @@ static const struct gen_preset presets[] = {
 		.order_in_flags1 = false, .slab_odd_mapping = false,
 	},
 	{
+		/* ppc64 6.1: the arm64 6.1 page flags (PG_hwpoison = 22). */
+		.name = "6.1", .arch = GEN_ARCH_PPC64, .osrelease = "6.1.0-57-powerpc64le",
+		.vmcoreinfo = vmi_6_1_ppc64,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = 22, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
 		/* 6.12: one page type in the top byte of page_type/_mapcount
 		 * (buddy 0xf0, offline 0xf1, hugetlb 0xf4, slab 0xf5); folio
 		 * order in the low byte of page[1].flags (6.9+). */
@@ -801,6 +946,8 @@ const char *gen_preset_names(enum gen_arch arch)
 		return "6.1 none";
 	case GEN_ARCH_RISCV64:
 		return "6.12 none";
+	case GEN_ARCH_PPC64:
+		return "6.1 none";
 	case GEN_ARCH_X86_64:
 		break;
 	}

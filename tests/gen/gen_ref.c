@@ -5,8 +5,8 @@
  *
  * Format as in /work/shared/vmcores/NAME.ref/: raw bitmaps as stored in a
  * kdump-compressed file, bit i = pfn i, LSB first, roundup(ceil(max_pfn/8),
- * 4096) bytes, where max_pfn = highest PT_LOAD paddr end rounded up to a
- * page.
+ * page size) bytes, where max_pfn = highest PT_LOAD paddr end rounded up
+ * to a page.  Pages are 4 KiB (">> 12" below), 64 KiB on ppc64.
  *
  * bitmap1: pfns [paddr >> 12, (paddr + memsz) >> 12) of every PT_LOAD: a
  * partial last page (legacy kexec's 0x1000-0x9fc00 segment) is a hole, as
@@ -95,7 +95,7 @@ enum mdf_status gen_ref_write(const struct gen_spec *spec, const struct gen_kern
 		sp[nspan++] = (struct span){ spec->ram[i].start, spec->ram[i].filesz,
 					     spec->ram[i].memsz };
 
-	size_t len = (size_t)align_up(div_round_up(k->max_pfn, 8), GEN_PAGE_SIZE);
+	size_t len = (size_t)align_up(div_round_up(k->max_pfn, 8), k->page_size);
 	uint8_t *b1 = calloc(1, len), *nodata = calloc(1, len), *b2 = malloc(len);
 	enum mdf_status st = MDF_OK;
 	if (!b1 || !nodata || !b2) {
@@ -103,10 +103,10 @@ enum mdf_status gen_ref_write(const struct gen_spec *spec, const struct gen_kern
 		goto out;
 	}
 	for (size_t i = 0; i < nspan; i++) {
-		uint64_t end = (sp[i].paddr + sp[i].memsz) >> GEN_PAGE_SHIFT;
-		for (uint64_t p = sp[i].paddr >> GEN_PAGE_SHIFT; p < end; p++)
+		uint64_t end = (sp[i].paddr + sp[i].memsz) >> k->page_shift;
+		for (uint64_t p = sp[i].paddr >> k->page_shift; p < end; p++)
 			gen_bit_set(b1, p);
-		for (uint64_t p = (sp[i].paddr + sp[i].filesz) >> GEN_PAGE_SHIFT; p < end; p++)
+		for (uint64_t p = (sp[i].paddr + sp[i].filesz) >> k->page_shift; p < end; p++)
 			gen_bit_set(nodata, p);
 	}
 	st = write_file(dir, "bitmap1", b1, len, err);

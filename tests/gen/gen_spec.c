@@ -203,8 +203,22 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->arch = GEN_ARCH_ARM64;
 		else if (strcmp(w[1], "riscv64") == 0)
 			s->arch = GEN_ARCH_RISCV64;
+		else if (strcmp(w[1], "ppc64") == 0)
+			s->arch = GEN_ARCH_PPC64;
 		else
-			return bad(err, line, "arch is x86_64, arm64 or riscv64, not", w[1]);
+			return bad(err, line, "arch is x86_64, arm64, riscv64 or ppc64, not", w[1]);
+	} else if (strcmp(d, "mmu") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "radix") != 0 && strcmp(w[1], "hash") != 0)
+			return bad(err, line, "mmu is radix or hash, not", w[1]);
+		s->ppc64_hash = w[1][0] == 'h';
+		s->mmu_line = line;
+	} else if (strcmp(d, "radix_number") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0)
+			return bad(err, line, "radix_number is yes or no, not", w[1]);
+		s->radix_number = w[1][0] == 'y';
+		s->radix_number_line = line;
 	} else if (strcmp(d, "va_bits") == 0) {
 		NEED(2);
 		NUM(1, v);
@@ -225,6 +239,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		NEED(2);
 		NUM(1, s->page_offset);
 		s->page_offset_set = true;
+		s->page_offset_line = line;
 		if (s->page_offset & ((UINT64_C(1) << 30) - 1))
 			return bad(err, line, "page_offset must be 1 GiB aligned", w[1]);
 	} else if (strcmp(d, "vmemmap") == 0) {
@@ -242,9 +257,11 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		if (!util_parse_s64(w[1], &sv))
 			return bad(err, line, "bad signed number", w[1]);
 		s->phys_base = sv;
+		s->phys_base_line = sv ? line : 0;
 	} else if (strcmp(d, "kaslr") == 0) {
 		NEED(2);
 		NUM(1, s->kaslr);
+		s->kaslr_line = s->kaslr ? line : 0;
 		if (s->kaslr & 0x1fffff)
 			return bad(err, line, "kaslr must be 2 MiB aligned", w[1]);
 	} else if (strcmp(d, "text") == 0) {
@@ -254,14 +271,20 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		if (s->text_size < 4 * GEN_PAGE_SIZE || s->text_size % GEN_PAGE_SIZE)
 			return bad(err, line, "text size must be pages, at least 4", w[1]);
 		s->text_phdr = nw == 2;
+		s->text_line = line;
 	} else if (strcmp(d, "vmemmap_pte") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "4k") == 0)
+		/* The base page: 4k, ppc64 64k (checked at the end). */
+		if (strcmp(w[1], "4k") == 0 || strcmp(w[1], "64k") == 0) {
 			s->pte4k = true;
-		else if (strcmp(w[1], "2m") == 0)
+			s->vmemmap_pte_size = w[1][0] == '4' ? GEN_PAGE_SIZE : GEN_PAGE_MAX;
+		} else if (strcmp(w[1], "2m") == 0) {
 			s->pte4k = false;
-		else
-			return bad(err, line, "vmemmap_pte is 4k or 2m, not", w[1]);
+			s->vmemmap_pte_size = 0;
+		} else {
+			return bad(err, line, "vmemmap_pte is 4k (ppc64 64k) or 2m, not", w[1]);
+		}
+		s->vmemmap_pte_line = line;
 	} else if (strcmp(d, "default") == 0) {
 		NEED(2);
 		if (strcmp(w[1], "free") == 0)
@@ -350,9 +373,11 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			has_order = true;
 			i++;
 		}
-		if (kind == GEN_K_THP || kind == GEN_K_HUGETLB || kind == GEN_K_FREE) {
-			if (!has_order)
-				p.order = kind == GEN_K_FREE ? 0 : 9;
+		if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !has_order) {
+			/* The arch's PMD leaf: spec_finish() sets the order
+			 * and checks the range. */
+			p.order_implicit = true;
+		} else if (kind == GEN_K_THP || kind == GEN_K_HUGETLB || kind == GEN_K_FREE) {
 			if (kind == GEN_K_FREE && p.order > GEN_MAX_BUDDY_ORDER)
 				return bad(err, line, "free order must be 0..10", w[i - 1]);
 			if ((kind != GEN_K_FREE && p.order < 1) || p.order > 18)
@@ -432,6 +457,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 	} else if (strcmp(d, "kcore") == 0) {
 		NEED(1);
 		s->kcore = true;
+		s->kcore_line = line;
 	} else if (strcmp(d, "break") == 0) {
 		if (nw < 2)
 			return bad(err, line, "break needs a kind", "");
@@ -568,6 +594,93 @@ static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
 	return MDF_OK;
 }
 
+/*
+ * ppc64, as Debian 6.1 ppc64el (Book3S-64) on qemu pseries: 64 KiB pages,
+ * 16 MiB sections, the linear map at 0xc000000000000000 over all RAM with
+ * the kernel inside it from physical 0 (no image PT_LOAD, no KASLR, no
+ * phys_base), vmalloc at 0xc008000000000000 and the vmemmap at
+ * 0xc00a000000000000 (radix) or 0xc00c000000000000 (hash).
+ */
+static enum mdf_status finish_ppc64(struct gen_spec *s, struct mdf_err *err)
+{
+	const uint64_t page = UINT64_C(1) << GEN_PPC64_PAGE_SHIFT;
+	const uint64_t linear_end = GEN_PPC64_PAGE_OFFSET + (UINT64_C(1) << 51);
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: the linear map of ppc64 is at 0xc000000000000000" },
+		{ s->kaslr_line, "kaslr: ppc64 (Book3S-64) has no KASLR" },
+		{ s->phys_base_line, "phys_base: the ppc64 kernel runs from physical 0" },
+		{ s->kcore_line, "kcore: not made for ppc64" },
+	};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	s->page_shift = GEN_PPC64_PAGE_SHIFT;
+	s->section_shift = GEN_SECTION_SHIFT_PPC64;
+	s->page_offset = GEN_PPC64_PAGE_OFFSET;
+	if (!s->vmemmap_set)
+		s->vmemmap = s->ppc64_hash ? UINT64_C(0xc00c000000000000)
+					   : UINT64_C(0xc00a000000000000);
+	if (!s->vmalloc_set)
+		s->vmalloc_start = UINT64_C(0xc008000000000000);
+	/* Above the linear map, or the tables would map them over it. */
+	if (s->vmemmap < linear_end || s->vmalloc_start < linear_end ||
+	    s->vmalloc_start % page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: ppc64 vmemmap and vmalloc_start must be above the linear "
+				   "map (0x%" PRIx64 "), vmalloc_start 64 KiB aligned", linear_end);
+	/* The image is part of the linear map; by default as large as the
+	 * lab kernel's, so that its symbols need no wrapping. */
+	s->text_phdr = false;
+	if (!s->text_line)
+		s->text_size = 0x2800000;
+	if (s->text_size < 4 * page || s->text_size % page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: ppc64 text size must be 64 KiB pages, at least 4",
+				   s->text_line);
+	if ((s->crash_start | s->crash_size) % page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: ppc64 crashkernel start and size must be 64 KiB aligned");
+	if (s->vmemmap_pte_line && s->vmemmap_pte_size && s->vmemmap_pte_size != page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: ppc64 pages are 64 KiB: vmemmap_pte 64k or 2m",
+				   s->vmemmap_pte_line);
+	for (size_t i = 0; i < s->npages; i++)
+		if (s->pages[i].kind == GEN_K_FREE &&
+		    s->pages[i].order > GEN_MAX_BUDDY_ORDER_PPC64)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: free order must be 0..%u with 64 KiB pages",
+					   s->pages[i].line, GEN_MAX_BUDDY_ORDER_PPC64);
+	return swap_preset(s, "ppc64", err);
+}
+
+/* thp and hugetlb without order=: the arch's PMD leaf (2 MiB; ppc64 hash
+ * 16 MiB, radix 2 MiB of 64 KiB pages), whole blocks of it. */
+static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
+{
+	unsigned order = 9;
+
+	if (s->arch == GEN_ARCH_PPC64)
+		order = s->ppc64_hash ? 24 - GEN_PPC64_PAGE_SHIFT : 21 - GEN_PPC64_PAGE_SHIFT;
+	for (size_t i = 0; i < s->npages; i++) {
+		struct gen_pages *p = &s->pages[i];
+		uint64_t n = UINT64_C(1) << order;
+
+		if (!p->order_implicit)
+			continue;
+		p->order = order;
+		if (p->first % n || (p->last - p->first + 1) % n)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: range must be whole blocks of 2^order pages "
+					   "(order %u)", p->line, order);
+	}
+	return MDF_OK;
+}
+
 /* What depends on the arch, known only after the last line. */
 static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 {
@@ -578,6 +691,14 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	if (s->va_bits_line && s->arch != GEN_ARCH_RISCV64)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: va_bits is for arch riscv64 only", s->va_bits_line);
+	if ((s->mmu_line || s->radix_number_line) && s->arch != GEN_ARCH_PPC64)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s is for arch ppc64 only",
+				   s->mmu_line ? s->mmu_line : s->radix_number_line,
+				   s->mmu_line ? "mmu" : "radix_number");
+	if (s->vmemmap_pte_size > GEN_PAGE_SIZE && s->arch != GEN_ARCH_PPC64)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: vmemmap_pte 64k is for arch ppc64 only",
+				   s->vmemmap_pte_line);
 	if (s->arch == GEN_ARCH_ARM64) {
 		phys_bits = 48;
 		/* Debian 6.1 arm64, VA_BITS=48, PHYS_OFFSET 0. */
@@ -596,7 +717,15 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = (s->va_bits - GEN_PAGE_SHIFT) / 9;
+	} else if (s->arch == GEN_ARCH_PPC64) {
+		phys_bits = 51;
+		st = finish_ppc64(s, err);
+		if (st)
+			return st;
 	}
+	st = finish_orders(s, err);
+	if (st)
+		return st;
 	for (size_t i = 0; i < s->nram; i++) {
 		const struct gen_ram *r = &s->ram[i];
 		if (r->start + r->memsz > (UINT64_C(1) << phys_bits))
@@ -621,6 +750,8 @@ static void spec_defaults(struct gen_spec *s)
 	s->page_offset = UINT64_C(0xffff888000000000);
 	s->vmemmap = UINT64_C(0xffffea0000000000);
 	s->vmalloc_start = UINT64_C(0xffffc90000000000);
+	s->page_shift = GEN_PAGE_SHIFT;
+	s->section_shift = GEN_SECTION_SHIFT;
 	s->text_size = 0x1000000;
 	s->text_phdr = true;
 	s->default_free = true;
