@@ -136,11 +136,14 @@ foreign_upstream() {
 }
 
 # foreign_lab CACHE NAME VARIANT: 0 when $T/lab-$FA/vmcores/NAME.elf was made.
+# With CAPTURE_BIN (our cross-built program) and CAPTURE_SYSROOT (its
+# libraries), the capture kernel also runs it on /proc/vmcore: NAME.d/hook/.
 foreign_lab() {
 	local c=$1 name=$2 t0=$SECONDS rc
 	PATH="$MDF_SRC/tests/lab/foreign:$PATH" MDF_FOREIGN_QEMU=$QEMU_SYS \
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
 		MDF_FOREIGN_IOMEM=$IOMEM LAB_DATA="$T/lab-$FA" \
+		MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/kernel" --name "$name" --mem 1G --crashkernel "$CK" \
 		--append "console=$CONSOLE" --capture-append "console=$CONSOLE" \
