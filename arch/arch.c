@@ -111,6 +111,30 @@ enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 	return MDF_OK;
 }
 
+void arch_linear_hint(struct arch_linear_hints *lh, const struct arch_seg_hint *h)
+{
+	uint64_t delta = h->vaddr - h->paddr;
+
+	if (!lh->have) {
+		lh->delta = delta;
+		lh->have = true;
+	} else if (delta != lh->delta) {
+		lh->conflict = true;
+	}
+	lh->ram_start = MDF_MIN(lh->ram_start, h->paddr);
+	lh->ram_end = MDF_MAX(lh->ram_end, h->paddr + h->size);
+}
+
+void arch_text_hint(struct arch_state *st, const struct arch_seg_hint *h)
+{
+	if (st->text.valid)
+		return;
+	st->text.valid = true;
+	st->text.vaddr = h->vaddr;
+	st->text.size = h->size;
+	st->text.paddr = h->paddr;
+}
+
 const char *arch_level_name(unsigned levels, unsigned l)
 {
 	static const char names[][4] = { "PTE", "PMD", "PUD", "P4D" };

@@ -223,6 +223,21 @@ uint16_t arch_machine_from_uts(const char *uts_machine);
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 				  unsigned dflt, struct mdf_err *err) MDF_MUST_CHECK;
 
+/**
+ * For the ops' init: the PT_LOAD hints of the linear map, gathered one at
+ * a time by arch_linear_hint(): the first one's va - pa, whether another
+ * disagrees, and the physical extent of them all.
+ */
+struct arch_linear_hints {
+	bool have, conflict;
+	uint64_t delta, ram_start, ram_end;
+};
+#define ARCH_LINEAR_HINTS_INIT { .ram_start = UINT64_MAX }
+void arch_linear_hint(struct arch_linear_hints *lh, const struct arch_seg_hint *h);
+
+/** For the ops' init: the kernel image's window from hint @h, unless set. */
+void arch_text_hint(struct arch_state *st, const struct arch_seg_hint *h);
+
 /** For the ops' walk: the kernel's name of level @l (0 = the leaf level)
  * of a walk with @levels levels: "PTE", "PMD", "PUD", "P4D", and "PGD"
  * for the top one. */

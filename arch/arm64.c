@@ -115,8 +115,7 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 {
 	bool have_kimage = ki->num.kimage_voffset.set;
 	uint64_t kimage_voffset = (uint64_t)ki->num.kimage_voffset.v;
-	bool have_direct = false, direct_conflict = false;
-	uint64_t direct_delta = 0, ram_start = UINT64_MAX, ram_end = 0;
+	struct arch_linear_hints lh = ARCH_LINEAR_HINTS_INIT;
 	unsigned kver = util_parse_kver(ki->osrelease); /* 0: unknown */
 	enum mdf_status s;
 
@@ -138,36 +137,22 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 	 * the others share one offset, the linear map's. */
 	for (size_t i = 0; i < nsegs; i++) {
 		const struct arch_seg_hint *h = &segs[i];
-		uint64_t delta = h->vaddr - h->paddr;
 
 		if (h->size == 0)
 			continue;
-		if (have_kimage && delta == kimage_voffset) {
-			if (!st->text.valid) {
-				st->text.valid = true;
-				st->text.vaddr = h->vaddr;
-				st->text.size = h->size;
-				st->text.paddr = h->paddr;
-			}
-			continue;
-		}
-		if (!have_direct) {
-			direct_delta = delta;
-			have_direct = true;
-		} else if (delta != direct_delta) {
-			direct_conflict = true;
-		}
-		ram_start = MDF_MIN(ram_start, h->paddr);
-		ram_end = MDF_MAX(ram_end, h->paddr + h->size);
+		if (have_kimage && h->vaddr - h->paddr == kimage_voffset)
+			arch_text_hint(st, h);
+		else
+			arch_linear_hint(&lh, h);
 	}
-	if (have_direct && !direct_conflict) {
-		st->page_offset = direct_delta + (st->have_phys_base ? st->phys_base : 0);
+	if (lh.have && !lh.conflict) {
+		st->page_offset = lh.delta + (st->have_phys_base ? st->phys_base : 0);
 		st->page_offset_exact = st->have_phys_base;
 		st->direct.valid = true;
-		st->direct.vaddr = ram_start + direct_delta;
-		st->direct.size = ram_end - ram_start;
-		st->direct.paddr = ram_start;
-	} else if (!have_direct && st->pgd_va_bits && st->pgd_va_bits <= 48 &&
+		st->direct.vaddr = lh.ram_start + lh.delta;
+		st->direct.size = lh.ram_end - lh.ram_start;
+		st->direct.paddr = lh.ram_start;
+	} else if (!lh.have && st->pgd_va_bits && st->pgd_va_bits <= 48 &&
 		   st->va_bits == st->pgd_va_bits && st->have_phys_base && kver) {
 		/* No PT_LOADs (a kdump-compressed input): the layout rule, for
 		 * the layouts it is known for (52-bit kernels size the linear

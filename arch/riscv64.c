@@ -74,9 +74,7 @@ static enum mdf_status riscv64_init(struct arch_state *st, const struct kinfo *k
 	uint64_t kpa = (uint64_t)ki->num.va_kernel_pa_offset.v;
 	bool have_lin = ki->num.PAGE_OFFSET.set && ki->num.phys_ram_base.set;
 	uint64_t lin = (uint64_t)ki->num.PAGE_OFFSET.v - (uint64_t)ki->num.phys_ram_base.v;
-	uint64_t ram_start = UINT64_MAX, ram_end = 0;
-	bool have_direct = false, direct_conflict = false;
-	uint64_t direct_delta = 0;
+	struct arch_linear_hints lh = ARCH_LINEAR_HINTS_INIT;
 	enum mdf_status s;
 
 	s = rv_layout(st, ki, err);
@@ -107,22 +105,11 @@ static enum mdf_status riscv64_init(struct arch_state *st, const struct kinfo *k
 				kpa = delta;
 				have_kpa = true;
 			}
-			if (delta == kpa && !st->text.valid) {
-				st->text.valid = true;
-				st->text.vaddr = h->vaddr;
-				st->text.size = h->size;
-				st->text.paddr = h->paddr;
-			}
+			if (delta == kpa)
+				arch_text_hint(st, h);
 			continue;
 		}
-		if (!have_direct) {
-			direct_delta = delta;
-			have_direct = true;
-		} else if (delta != direct_delta) {
-			direct_conflict = true;
-		}
-		ram_start = MDF_MIN(ram_start, h->paddr);
-		ram_end = MDF_MAX(ram_end, h->paddr + h->size);
+		arch_linear_hint(&lh, h);
 	}
 	/* The linear map covers all RAM: PAGE_OFFSET - phys_ram_base says
 	 * where, over the RAM the PT_LOADs cover.  Their own vaddrs are not
@@ -130,13 +117,13 @@ static enum mdf_status riscv64_init(struct arch_state *st, const struct kinfo *k
 	 * path writes them off by a constant (0x80080000 at 0xc7f000 on a
 	 * 6.12 guest whose linear map puts it at 0xff60000000080000).
 	 * Without the numbers, hints that agree with each other. */
-	if (have_direct && (have_lin || !direct_conflict)) {
-		uint64_t delta = have_lin ? lin : direct_delta;
+	if (lh.have && (have_lin || !lh.conflict)) {
+		uint64_t delta = have_lin ? lin : lh.delta;
 
 		st->direct.valid = true;
-		st->direct.vaddr = ram_start + delta;
-		st->direct.size = ram_end - ram_start;
-		st->direct.paddr = ram_start;
+		st->direct.vaddr = lh.ram_start + delta;
+		st->direct.size = lh.ram_end - lh.ram_start;
+		st->direct.paddr = lh.ram_start;
 		if (!st->page_offset_exact && st->have_phys_base) {
 			st->page_offset = st->phys_base + delta;
 			st->page_offset_exact = true;

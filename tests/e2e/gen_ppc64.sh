@@ -10,6 +10,7 @@
 # depend on threads, -E, refiltering, and --mem-usage rows equal what the
 # spec declares.
 . "$(dirname "$0")/../lib/lib.sh"
+. "$(dirname "$0")/../lib/genarch.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SHARED/tools/kdump.py"
 V="$T/vmcore"
@@ -283,27 +284,8 @@ variant hash-number "$T/spec.hash-number" hash yes 2 24 $PFNS
 { cat "$T/spec.hash"; echo "vmemmap_pte 64k"; } >"$T/spec.hash64k"
 variant hash64k "$T/spec.hash64k" hash no 2 16 $PFNS
 
-# -l -d 31: every page as in the ELF, the kdump header names the machine;
-# two threads give the same file.
-if "$MDF" -l -d 31 --message-level 0 "$V" "$T/d31" >"$T/l.log" 2>&1; then
-	if [ ! -f "$KPY" ] || [ -z "$HAVE_PY" ]; then
-		skip "ppc64-l-d31-pages" "no $KPY (or python3)"
-	elif out=$(python3 "$KPY" pages "$T/d31" "$V" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
-		ok "ppc64-l-d31-pages ($(echo "$out" | tail -n1))"
-	else notok "ppc64-l-d31-pages" "$(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
-	m=$(dd if="$T/d31" bs=1 skip=$((12 + 4 * 65)) count=8 2>/dev/null | tr -d '\0')
-	if [ "$m" = ppc64le ]; then ok "ppc64-l-d31-utsname"; else notok "ppc64-l-d31-utsname" "machine '$m'"; fi
-	if "$MDF" -l -d 31 --num-threads 2 --message-level 0 "$V" "$T/d31t" >"$T/t.log" 2>&1 &&
-		cmp -s "$T/d31" "$T/d31t"; then ok "ppc64-l-d31-num-threads-2"
-	else notok "ppc64-l-d31-num-threads-2" "$(tail -n1 "$T/t.log") $(cmp "$T/d31" "$T/d31t" 2>&1 | head -n1)"; fi
-	# Refiltering the dump at the same level changes nothing.
-	if "$MDF" -l -d 31 --message-level 0 "$T/d31" "$T/r31" >"$T/r.log" 2>&1 &&
-		cmp -s "$T/d31" "$T/r31"; then ok "ppc64-refilter-l-d31"
-	else notok "ppc64-refilter-l-d31" "$(tail -n1 "$T/r.log") $(cmp "$T/d31" "$T/r31" 2>&1 | head -n1)"; fi
-else
-	notok "ppc64-l-d31" "exit: $(tail -n1 "$T/l.log")"
-fi
-rm -f "$T/d31t" "$T/r31"
+# -l -d 31, -E -d 31 and --mem-usage (tests/lib/genarch.sh).
+genarch_l_d31 ppc64 "$V" ppc64le
 # The hash dump's pages too.
 if [ -f "$KPY" ] && [ -n "$HAVE_PY" ] && [ -f "$T/v.hash" ]; then
 	if "$MDF" -l -d 31 --message-level 0 "$T/v.hash" "$T/h31" >"$T/lh.log" 2>&1 &&
@@ -313,46 +295,7 @@ if [ -f "$KPY" ] && [ -n "$HAVE_PY" ] && [ -f "$T/v.hash" ]; then
 fi
 rm -f "$T"/v.* "$T/h31"
 
-# -E -d 31: a PowerPC64 ELF whose data equals the input's at the same paddrs.
-if "$MDF" -E -d 31 --message-level 0 "$V" "$T/e31" >"$T/e.log" 2>&1; then
-	if ! readelf -h "$T/e31" 2>/dev/null | grep -q 'Machine: *PowerPC64'; then
-		notok "ppc64-E-d31" "output is not PowerPC64"
-	elif [ -z "$HAVE_PY" ]; then
-		skip "ppc64-E-d31" "no python3 to check the contents"
-	else
-		why=$(python3 - "$T/e31" "$V" <<'PY' 2>&1
-import mmap, struct, sys
-def loads(path):
-    f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    phoff, = struct.unpack_from("<Q", d, 32); n, = struct.unpack_from("<H", d, 56)
-    out = []
-    for i in range(n):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
-        if t == 1: out.append((va, pa, fs, off))
-    return d, out
-od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])
-bad, n = 0, 0
-for va, pa, fs, off in ol:
-    src = [s for s in il if s[0] - s[1] == va - pa and s[1] <= pa and pa + fs <= s[1] + s[2]]
-    if not src: bad += 1; continue
-    s = src[0]; n += fs
-    if od[off:off + fs] != idata[s[3] + pa - s[1]:s[3] + pa - s[1] + fs]: bad += 1
-print("%d of %d PT_LOADs differ" % (bad, len(ol)) if bad or not n else "")
-PY
-)
-		if [ -z "$why" ]; then ok "ppc64-E-d31"; else notok "ppc64-E-d31" "$why"; fi
-	fi
-else
-	notok "ppc64-E-d31" "exit: $(tail -n1 "$T/e.log")"
-fi
-rm -f "$T/e31"
+genarch_E_d31 ppc64 "$V" PowerPC64
 
-# --mem-usage: the cache and user rows are the declared pages.
-if "$MDF" --mem-usage "$V" >"$T/mu.out" 2>"$T/mu.err"; then
-	got=$(awk -F'\t+' '/^(NON_PRI_CACHE|PRI_CACHE|USER)\t/ { sub(/ +$/, "", $2); printf "%s%s=%s", sep, $1, $2; sep=" " }' "$T/mu.out")
-	if [ "$got" = "$WANT_ROWS" ]; then ok "ppc64-mem-usage ($got)"
-	else notok "ppc64-mem-usage" "got '$got', want '$WANT_ROWS'"; fi
-else
-	notok "ppc64-mem-usage" "exit: $(tail -n1 "$T/mu.err")"
-fi
+genarch_mem_usage ppc64 "$V" "$WANT_ROWS"
 exit 0

@@ -1,0 +1,81 @@
+# tests/lib/genarch.sh - sourced by the per-architecture generator tests
+# (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh) after lib.sh: the
+# checks every architecture's synthetic dump gets once its own shape is
+# checked.  Needs MDF, T, KPY and HAVE_PY.
+
+# genarch_l_d31 TAG VMCORE UTS: -l -d 31 keeps every page as in the ELF,
+# the kdump header's utsname.machine is UTS, two threads give the same file
+# and refiltering at the same level changes nothing.  Leaves $T/d31.
+genarch_l_d31() {
+	local tag=$1 v=$2 uts=$3 out m
+	if ! "$MDF" -l -d 31 --message-level 0 "$v" "$T/d31" >"$T/l.log" 2>&1; then
+		notok "$tag-l-d31" "exit: $(tail -n1 "$T/l.log")"
+		return
+	fi
+	if [ ! -f "$KPY" ] || [ -z "$HAVE_PY" ]; then
+		skip "$tag-l-d31-pages" "no $KPY (or python3)"
+	elif out=$(python3 "$KPY" pages "$T/d31" "$v" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
+		ok "$tag-l-d31-pages ($(echo "$out" | tail -n1))"
+	else notok "$tag-l-d31-pages" "$(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
+	m=$(dd if="$T/d31" bs=1 skip=$((12 + 4 * 65)) count=$((${#uts} + 1)) 2>/dev/null | tr -d '\0')
+	if [ "$m" = "$uts" ]; then ok "$tag-l-d31-utsname"; else notok "$tag-l-d31-utsname" "machine '$m'"; fi
+	if "$MDF" -l -d 31 --num-threads 2 --message-level 0 "$v" "$T/d31t" >"$T/t.log" 2>&1 &&
+		cmp -s "$T/d31" "$T/d31t"; then ok "$tag-l-d31-num-threads-2"
+	else notok "$tag-l-d31-num-threads-2" "$(tail -n1 "$T/t.log") $(cmp "$T/d31" "$T/d31t" 2>&1 | head -n1)"; fi
+	if "$MDF" -l -d 31 --message-level 0 "$T/d31" "$T/r31" >"$T/r.log" 2>&1 &&
+		cmp -s "$T/d31" "$T/r31"; then ok "$tag-refilter-l-d31"
+	else notok "$tag-refilter-l-d31" "$(tail -n1 "$T/r.log") $(cmp "$T/d31" "$T/r31" 2>&1 | head -n1)"; fi
+	rm -f "$T/d31t" "$T/r31"
+}
+
+# genarch_E_d31 TAG VMCORE MACHINE: -E -d 31 writes an ELF of readelf's
+# MACHINE ("AArch64", "RISC-V", "PowerPC64") whose data equals the input's
+# at the same physical addresses.
+genarch_E_d31() {
+	local tag=$1 v=$2 mach=$3 why
+	if ! "$MDF" -E -d 31 --message-level 0 "$v" "$T/e31" >"$T/e.log" 2>&1; then
+		notok "$tag-E-d31" "exit: $(tail -n1 "$T/e.log")"
+		return
+	fi
+	if ! readelf -h "$T/e31" 2>/dev/null | grep -q "Machine: *$mach"; then
+		notok "$tag-E-d31" "output is not $mach"
+	elif [ -z "$HAVE_PY" ]; then
+		skip "$tag-E-d31" "no python3 to check the contents"
+	else
+		why=$(python3 - "$T/e31" "$v" <<'PY' 2>&1
+import mmap, struct, sys
+def loads(path):
+    f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    phoff, = struct.unpack_from("<Q", d, 32); n, = struct.unpack_from("<H", d, 56)
+    out = []
+    for i in range(n):
+        t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
+        if t == 1: out.append((va, pa, fs, off))
+    return d, out
+od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])
+bad, n = 0, 0
+for va, pa, fs, off in ol:
+    src = [s for s in il if s[0] - s[1] == va - pa and s[1] <= pa and pa + fs <= s[1] + s[2]]
+    if not src: bad += 1; continue
+    s = src[0]; n += fs
+    if od[off:off + fs] != idata[s[3] + pa - s[1]:s[3] + pa - s[1] + fs]: bad += 1
+print("%d of %d PT_LOADs differ" % (bad, len(ol)) if bad or not n else "")
+PY
+)
+		if [ -z "$why" ]; then ok "$tag-E-d31"; else notok "$tag-E-d31" "$why"; fi
+	fi
+	rm -f "$T/e31"
+}
+
+# genarch_mem_usage TAG VMCORE WANT: --mem-usage's cache and user rows are
+# WANT ("NON_PRI_CACHE=N PRI_CACHE=N USER=N", the pages the spec declares).
+genarch_mem_usage() {
+	local tag=$1 v=$2 want=$3 got
+	if "$MDF" --mem-usage "$v" >"$T/mu.out" 2>"$T/mu.err"; then
+		got=$(awk -F'\t+' '/^(NON_PRI_CACHE|PRI_CACHE|USER)\t/ { sub(/ +$/, "", $2); printf "%s%s=%s", sep, $1, $2; sep=" " }' "$T/mu.out")
+		if [ "$got" = "$want" ]; then ok "$tag-mem-usage ($got)"
+		else notok "$tag-mem-usage" "got '$got', want '$want'"; fi
+	else
+		notok "$tag-mem-usage" "exit: $(tail -n1 "$T/mu.err")"
+	fi
+}
