@@ -26,7 +26,9 @@
  * Add MMU information to vmcoreinfo", also in 6.6.y).  Before, the walk
  * tells the two apart: the radix tables map the linear map, so entry 0 of
  * swapper_pg_dir (0xc000000000000000 on) is set; the hash MMU bolts the
- * linear map into the hash table and leaves that entry empty.  Radix
+ * linear map into the hash table and leaves that entry empty (with 64
+ * KiB pages; a 4 KiB hash kernel's tables cover 46 bits, and vmalloc
+ * lands in entry 0 too: there only RADIX_MMU tells).  Radix
  * kernels keep the vmemmap in the page tables only since commit
  * 368a0590d954 ("powerpc/book3s64/vmemmap: switch radix to use a different
  * vmemmap handling function"); 6.1's radix vmemmap_list is still filled.

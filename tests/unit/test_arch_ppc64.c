@@ -201,10 +201,49 @@ static void t_walk_hash(void)
 	      "(mmu_vmemmap_psize 4) is impossible");
 }
 
+/* 4 KiB pages: radix 9/9/9/13 (PGD at 39, PUD 30, PMD 21, PTE 12), hash
+ * 9/7/9/9 (PGD at 37, PUD 28, PMD 21, PTE 12). */
+static void t_walk_4k(void)
+{
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct arch_walk w;
+
+	ki_p9(&ki, 1);
+	SET_U64(ki.page_size, 4096);
+	T_OK(arch_init(&st, EM_PPC64, &ki, NULL, 0, &err), &err);
+	T_EQ_U64(st.page_shift, 12);
+	/* 0xc008000000203456: PGD 0x1000, PUD 0, PMD 1, PTE 3. */
+	fake_put(&m, 0x2740000 + 0x1000 * 8, be(PRESENT | 0x2960000ULL | 9));
+	fake_put(&m, 0x2960000, be(PRESENT | 0x2961000ULL | 9));
+	fake_put(&m, 0x2961000 + 1 * 8, be(PRESENT | 0x2962000ULL | 9));
+	fake_put(&m, 0x2962000 + 3 * 8, be(PRESENT | LEAF | 0x4371000ULL | RW));
+	T_OK(arch_walk(&st, 0xc008000000203456ULL, fake_read, &m, &w, &err), &err);
+	T_EQ_U64(w.paddr, 0x4371456);
+	T_EQ_U64(w.map_size, 4096);
+
+	ki_p9(&ki, 0);
+	SET_U64(ki.page_size, 4096);
+	T_OK(arch_init(&st, EM_PPC64, &ki, NULL, 0, &err), &err);
+	memset(&m, 0, sizeof(m));
+	/* 0xc008000000203456: PGD 0 (the bits above 45 are dropped), PUD 0,
+	 * PMD 1, PTE 3. */
+	fake_put(&m, 0x2740000, be(0x2a00000ULL));
+	fake_put(&m, 0x2a00000, be(0x2a01000ULL));
+	fake_put(&m, 0x2a01000 + 1 * 8, be(0x2a02000ULL));
+	fake_put(&m, 0x2a02000 + 3 * 8, be(PRESENT | LEAF | 0x5551000ULL | RW));
+	T_OK(arch_walk(&st, 0xc008000000203456ULL, fake_read, &m, &w, &err), &err);
+	T_EQ_U64(w.paddr, 0x5551456);
+	T_EQ_U64(w.nsteps, 4);
+}
+
 int main(void)
 {
 	T_RUN(t_init);
 	T_RUN(t_walk_radix);
 	T_RUN(t_walk_hash);
+	T_RUN(t_walk_4k);
 	return t_done();
 }
