@@ -54,24 +54,10 @@ else notok "gen-arm64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -i machine)"; 
 # The generator's arm64 shape, read without the program: VMCOREINFO lines,
 # PT_LOAD offsets, and a stage-1 walk from swapper_pg_dir to struct pages.
 cat >"$T/layout.py" <<'PY'
-import mmap, struct, sys
-f = open(sys.argv[1], "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-phoff, = struct.unpack_from("<Q", d, 32); phnum, = struct.unpack_from("<H", d, 56)
-loads, vmi, prs = [], {}, []
-for i in range(phnum):
-    t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
-    if t == 1:
-        loads.append((va, pa, fs, off))
-    elif t == 4:
-        p = off
-        while p < off + fs:
-            nn, dn, ty = struct.unpack_from("<III", d, p)
-            name = d[p + 12:p + 11 + nn]; p += 12 + (nn + 3) // 4 * 4
-            if name == b"VMCOREINFO":
-                vmi = dict(l.split("=", 1) for l in d[p:p + dn].decode().splitlines())
-            else:
-                prs.append(dn)
-            p += (dn + 3) // 4 * 4
+import os, mmap, struct, sys
+sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
+from vmcore_layout import read_vmcore
+d, loads, vmi, prs = read_vmcore(sys.argv[1])
 bad = []
 def need(cond, msg):
     if not cond: bad.append(msg)

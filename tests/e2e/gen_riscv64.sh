@@ -54,25 +54,11 @@ else notok "gen-riscv64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -i machine)"
 # lines, PT_LOADs, and a walk of the Sv39/48/57 tables from swapper_pg_dir
 # to struct pages.  Arguments: vmcore, image paddr, VA_BITS, phys_ram_base.
 cat >"$T/layout.py" <<'PY'
-import mmap, struct, sys
-f = open(sys.argv[1], "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+import os, mmap, struct, sys
+sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
+from vmcore_layout import read_vmcore
+d, loads, vmi, prs = read_vmcore(sys.argv[1])
 image_pa, va_bits, ram_base = int(sys.argv[2], 0), int(sys.argv[3]), int(sys.argv[4], 0)
-phoff, = struct.unpack_from("<Q", d, 32); phnum, = struct.unpack_from("<H", d, 56)
-loads, vmi, prs = [], {}, []
-for i in range(phnum):
-    t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
-    if t == 1:
-        loads.append((va, pa, fs, off))
-    elif t == 4:
-        p = off
-        while p < off + fs:
-            nn, dn, ty = struct.unpack_from("<III", d, p)
-            name = d[p + 12:p + 11 + nn]; p += 12 + (nn + 3) // 4 * 4
-            if name == b"VMCOREINFO":
-                vmi = dict(l.split("=", 1) for l in d[p:p + dn].decode().splitlines())
-            else:
-                prs.append(dn)
-            p += (dn + 3) // 4 * 4
 bad = []
 def need(cond, msg):
     if not cond: bad.append(msg)
