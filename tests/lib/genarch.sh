@@ -79,3 +79,20 @@ genarch_mem_usage() {
 		notok "$tag-mem-usage" "exit: $(tail -n1 "$T/mu.err")"
 	fi
 }
+
+# genarch_bitmaps NAME VMCORE REFDIR LEVEL...: at each dump level the
+# dry-run's dumpable and present bitmaps equal the generator's reference
+# (REFDIR/dL.bitmap2, REFDIR/bitmap1); one ok or not-ok line named NAME.
+genarch_bitmaps() {
+	local name=$1 v=$2 ref=$3 bad="" l
+	shift 3
+	for l in "$@"; do
+		"$MDF" -f --dry-run --message-level 0 -d "$l" --debug-bitmap "$T/gb2.$l" \
+			--debug-bitmap1 "$T/gb1" "$v" >"$T/gdry.log" 2>&1 ||
+			{ bad="$bad d$l:exit($(tail -n1 "$T/gdry.log"))"; continue; }
+		cmp -s "$T/gb2.$l" "$ref/d$l.bitmap2" || bad="$bad d$l:bitmap2 differs from the reference"
+		cmp -s "$T/gb1" "$ref/bitmap1" || bad="$bad d$l:bitmap1 differs from the reference"
+		rm -f "$T/gb2.$l"
+	done
+	if [ -z "$bad" ]; then ok "$name"; else notok "$name" "${bad# }"; fi
+}
