@@ -7,11 +7,6 @@
 # and --mem-usage rows equal what the spec declares.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/genarch.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
-KPY="$MDF_SHARED/tools/kdump.py"
-V="$T/vmcore"
-HAVE_PY=1
-command -v python3 >/dev/null || HAVE_PY=
 
 # 256 MiB in two ranges with a gap; the image (pa 0x6000000) in the first,
 # its va the lab dump's (KERNELOFFSET 0x46fdd7000000).

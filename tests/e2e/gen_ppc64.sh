@@ -11,11 +11,6 @@
 # spec declares.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/genarch.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
-KPY="$MDF_SHARED/tools/kdump.py"
-V="$T/vmcore"
-HAVE_PY=1
-command -v python3 >/dev/null || HAVE_PY=
 
 # 320 MiB in two ranges with a gap, pfns of 64 KiB: the image (40 MiB, as
 # the lab kernel's) at physical 0, pfns 0-0x27f.  thp and hugetlb without

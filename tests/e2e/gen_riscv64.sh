@@ -8,11 +8,6 @@
 # equal what the spec declares.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/genarch.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
-KPY="$MDF_SHARED/tools/kdump.py"
-V="$T/vmcore"
-HAVE_PY=1
-command -v python3 >/dev/null || HAVE_PY=
 
 # 256 MiB in two ranges with a gap, from qemu virt's 0x80000000: the image
 # at 0x80200000 (after OpenSBI) as on the lab dump, va_kernel_pa_offset

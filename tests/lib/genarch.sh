@@ -1,7 +1,13 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
 # (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh) after lib.sh: the
 # checks every architecture's synthetic dump gets once its own shape is
-# checked.  Needs MDF, T, KPY and HAVE_PY.
+# checked, and the names they share: GEN (the generator), KPY (the
+# independent kdump reader), V (the main dump) and HAVE_PY.
+GEN="$MDF_BUILD/tests/gen/mkvmcore"
+KPY="$MDF_SHARED/tools/kdump.py"
+V="$T/vmcore"
+HAVE_PY=1
+command -v python3 >/dev/null || HAVE_PY=
 
 # genarch_l_d31 TAG VMCORE UTS: -l -d 31 keeps every page as in the ELF,
 # the kdump header's utsname.machine is UTS, two threads give the same file
