@@ -23,6 +23,7 @@
 #ifndef MDF_DISKDUMP_H
 #define MDF_DISKDUMP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define KDUMP_SIGNATURE "KDUMP   "
@@ -102,6 +103,57 @@ struct page_desc {
 _Static_assert(sizeof(struct disk_dump_header) == 464, "disk_dump_header layout");
 _Static_assert(sizeof(struct kdump_sub_header) == 104, "kdump_sub_header layout");
 _Static_assert(sizeof(struct page_desc) == 24, "page_desc layout");
+
+/*
+ * Byte order: the writing machine's (makedumpfile writes these structs as
+ * they are in memory, so an s390x dump's are big-endian).  A reader or
+ * writer on a host of the other order swaps every multi-byte field with
+ * these; the character fields and the bitmaps (byte arrays) stay as they are.
+ */
+static inline void kdump_header_bswap(struct disk_dump_header *h)
+{
+	h->header_version = (int32_t)__builtin_bswap32((uint32_t)h->header_version);
+	h->timestamp.tv_sec = (int64_t)__builtin_bswap64((uint64_t)h->timestamp.tv_sec);
+	h->timestamp.tv_usec = (int64_t)__builtin_bswap64((uint64_t)h->timestamp.tv_usec);
+	h->status = __builtin_bswap32(h->status);
+	h->block_size = (int32_t)__builtin_bswap32((uint32_t)h->block_size);
+	h->sub_hdr_size = (int32_t)__builtin_bswap32((uint32_t)h->sub_hdr_size);
+	h->bitmap_blocks = __builtin_bswap32(h->bitmap_blocks);
+	h->max_mapnr = __builtin_bswap32(h->max_mapnr);
+	h->total_ram_blocks = __builtin_bswap32(h->total_ram_blocks);
+	h->device_blocks = __builtin_bswap32(h->device_blocks);
+	h->written_blocks = __builtin_bswap32(h->written_blocks);
+	h->current_cpu = __builtin_bswap32(h->current_cpu);
+	h->nr_cpus = (int32_t)__builtin_bswap32((uint32_t)h->nr_cpus);
+}
+
+static inline void kdump_sub_header_bswap(struct kdump_sub_header *s)
+{
+	s->phys_base = __builtin_bswap64(s->phys_base);
+	s->dump_level = (int32_t)__builtin_bswap32((uint32_t)s->dump_level);
+	s->split = (int32_t)__builtin_bswap32((uint32_t)s->split);
+	s->start_pfn = __builtin_bswap64(s->start_pfn);
+	s->end_pfn = __builtin_bswap64(s->end_pfn);
+	s->offset_vmcoreinfo = (int64_t)__builtin_bswap64((uint64_t)s->offset_vmcoreinfo);
+	s->size_vmcoreinfo = __builtin_bswap64(s->size_vmcoreinfo);
+	s->offset_note = (int64_t)__builtin_bswap64((uint64_t)s->offset_note);
+	s->size_note = __builtin_bswap64(s->size_note);
+	s->offset_eraseinfo = (int64_t)__builtin_bswap64((uint64_t)s->offset_eraseinfo);
+	s->size_eraseinfo = __builtin_bswap64(s->size_eraseinfo);
+	s->start_pfn_64 = __builtin_bswap64(s->start_pfn_64);
+	s->end_pfn_64 = __builtin_bswap64(s->end_pfn_64);
+	s->max_mapnr_64 = __builtin_bswap64(s->max_mapnr_64);
+}
+
+static inline void kdump_page_desc_bswap(struct page_desc *pd, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		pd[i].offset = (int64_t)__builtin_bswap64((uint64_t)pd[i].offset);
+		pd[i].size = __builtin_bswap32(pd[i].size);
+		pd[i].flags = __builtin_bswap32(pd[i].flags);
+		pd[i].page_flags = __builtin_bswap64(pd[i].page_flags);
+	}
+}
 
 /* Flattened format */
 #define MDF_FLAT_SIGNATURE "makedumpfile"

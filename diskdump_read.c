@@ -119,13 +119,8 @@ static enum mdf_status dd_check_header(struct diskdump_info *di,
 {
 	const struct disk_dump_header *h = &di->header;
 	int32_t v = h->header_version;
-	uint32_t sw = __builtin_bswap32((uint32_t)v);
 	uint64_t B;
 
-	if ((v < 1 || v > KDUMP_HEADER_VERSION) && sw >= 1 && sw <= KDUMP_HEADER_VERSION)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP,
-				   "%s: dump written by a host of the other byte order (header version 0x%x)",
-				   di->path, (unsigned)v);
 	if (v < 1)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s: header version %d is invalid (1 to %d expected)",
@@ -207,6 +202,8 @@ static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
 	st = dd_pread(di, cache, s, sizeof(*s), di->block_size, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: sub header", di->path);
+	if (di->swapped)
+		kdump_sub_header_bswap(s);
 	dd_gate_sub_header(s, v);
 	di->dump_level = s->dump_level;
 	di->phys_base = s->phys_base;
@@ -430,6 +427,18 @@ enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
 	if (s != MDF_OK)
 		goto fail;
 	memcpy(&di->header, head, sizeof(di->header));
+	/* The writing machine's byte order (an s390x dump is big-endian):
+	 * a header version that is only valid swapped says it is not ours. */
+	{
+		int32_t v = di->header.header_version;
+		uint32_t sw = __builtin_bswap32((uint32_t)v);
+
+		di->swapped = (v < 1 || v > KDUMP_HEADER_VERSION) &&
+			      sw >= 1 && sw <= KDUMP_HEADER_VERSION;
+		di->big_endian = MDF_HOST_BIG_ENDIAN != di->swapped;
+		if (di->swapped)
+			kdump_header_bswap(&di->header);
+	}
 	for (size_t i = 0; i < 6; i++) {
 		char *f = (char *)&di->header.utsname + i * (NEW_UTS_LEN + 1);
 
@@ -601,6 +610,8 @@ enum mdf_status diskdump_get_page(struct diskdump_info *di,
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: pfn 0x%llx: page descriptor at 0x%llx",
 				    di->path, (ull)pfn, (ull)doff);
+	if (di->swapped)
+		kdump_page_desc_bswap(&pd, 1);
 	st = dd_check_desc(di, pfn, doff, &pd, err);
 	if (st != MDF_OK)
 		return st;
@@ -730,6 +741,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo_len = di->vmcoreinfo_len;
 	/* The kdump header names the machine only in utsname (uname -m):
 	 * the kernel layer maps it (machine 0 here). */
+	f->big_endian = di->big_endian;
 	f->max_paddr = di->max_mapnr * di->block_size;
 	f->block_size = di->block_size;
 	f->have_uts = true;

@@ -136,7 +136,7 @@ static enum mdf_status rd_u64(const struct dmesg_mem *mem, uint64_t va,
 	enum mdf_status st = rd(mem, va, b, sizeof(b), err);
 
 	if (st == MDF_OK)
-		*v = load_le64(b);
+		*v = load_t64(b, mem->big_endian);
 	return st;
 }
 
@@ -147,7 +147,7 @@ static enum mdf_status rd_u32(const struct dmesg_mem *mem, uint64_t va,
 	enum mdf_status st = rd(mem, va, b, sizeof(b), err);
 
 	if (st == MDF_OK)
-		*v = load_le32(b);
+		*v = load_t32(b, mem->big_endian);
 	return st;
 }
 
@@ -516,7 +516,7 @@ enum mdf_status dmesg_lockless(const struct kinfo *ki, const struct dmesg_mem *m
 		}
 		/* The block starts with the record's id; the text may be cut
 		 * short (truncated messages) but never runs past the block. */
-		tlen = MDF_MIN((size_t)load_le16(l2), (size_t)(blen - 8));
+		tlen = MDF_MIN((size_t)load_t16(l2, mem->big_endian), (size_t)(blen - 8));
 		st = rd(mem, r.data + off + 8, text, tlen, err);
 		if (st != MDF_OK) {
 			note_bad(stats, "printk_ringbuffer: record %" PRIu64
@@ -664,7 +664,7 @@ enum mdf_status dmesg_printk_log(const struct kinfo *ki, const struct dmesg_mem 
 			mdf_err_push(err, "%s: record at index %" PRIu32, what, idx);
 			break;
 		}
-		len = load_le16(rec + len_off);
+		len = load_t16(rec + len_off, mem->big_endian);
 		if (len == 0) {
 			/* The end-of-buffer marker: go on at the start. */
 			if (wrapped || idx == 0) {
@@ -688,13 +688,13 @@ enum mdf_status dmesg_printk_log(const struct kinfo *ki, const struct dmesg_mem 
 			mdf_err_push(err, "%s: record at index %" PRIu32, what, idx);
 			break;
 		}
-		tlen = load_le16(rec + tl_off);
+		tlen = load_t16(rec + tl_off, mem->big_endian);
 		if (tlen > len - hsize) {
 			note_bad(stats, "%s: record at index %" PRIu32 ": text_len %u "
 				 "longer than the record (%u bytes)", what, idx, tlen, len);
 			tlen = (uint16_t)(len - hsize);
 		}
-		st = dmesg_emit_record(out, load_le64(rec + ts_off), rec + hsize,
+		st = dmesg_emit_record(out, load_t64(rec + ts_off, mem->big_endian), rec + hsize,
 				       tlen, err);
 		if (st != MDF_OK)
 			break;
@@ -822,7 +822,8 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 {
 	const char *in = ctx->opts.vmcore, *path = ctx->opts.dumpfile;
-	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm };
+	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm,
+				 .big_endian = ctx->k.big_endian };
 	struct dmesg_stats stats;
 	struct out_sink o;
 	struct run_sink sink = { .o = &o, .off = 0 };
@@ -844,10 +845,9 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 				   "%s: the kernel log needs virtual address translation, "
 				   "which is not available for this dump", in);
 	/* (ei_class is 0 when the input was not an ELF file.) */
-	if (ctx->elf.ei_class &&
-	    (ctx->elf.ei_class != ELFCLASS64 || ctx->elf.ei_data != ELFDATA2LSB))
+	if (ctx->elf.ei_class && ctx->elf.ei_class != ELFCLASS64)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "%s: the kernel log can only be read from 64-bit little-endian dumps",
+				   "%s: the kernel log can only be read from 64-bit dumps",
 				   in);
 	out = calloc(1, sizeof(*out));
 	if (!out)

@@ -26,7 +26,8 @@
  * an error; a single malformed record is left out, counted in
  * dmesg_stats.bad and described in dmesg_stats.problem.
  *
- * Only 64-bit little-endian kernels are read (unsigned long = 8 bytes).
+ * Only 64-bit kernels are read (unsigned long = 8 bytes), in either byte
+ * order (struct dmesg_mem says which).
  */
 #ifndef MDF_DMESG_H
 #define MDF_DMESG_H
@@ -47,6 +48,7 @@ typedef enum mdf_status (*dmesg_read_fn)(void *arg, uint64_t vaddr, void *buf,
 struct dmesg_mem {
 	dmesg_read_fn read;
 	void *arg;
+	bool big_endian;        /* the dump's byte order */
 };
 
 /** Take @len bytes of log text (called with whole buffers, in order). */

@@ -447,7 +447,7 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 	ctx->ds.built_valid = false; /* new rules: every cycle is built anew */
 	ctx->ds.rules_valid = false;
 	st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
-			       ctx->elf.ei_data == ELFDATA2MSB, &ctx->ds.fwarn, &ctx->err);
+			       ctx->k.big_endian, &ctx->ds.fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	ctx->ds.rules_valid = true;
@@ -1047,7 +1047,7 @@ static enum mdf_status elf_notes_with_eraseinfo(struct mdf_ctx *ctx, unsigned ch
 	nh[1] = (uint32_t)es->info_len;
 	nh[2] = 0;
 	for (int i = 0; i < 3; i++) { /* in the dump's byte order */
-		if (ctx->elf.ei_data == ELFDATA2MSB)
+		if (ctx->k.big_endian)
 			store_be32(p + base + 4 * i, nh[i]);
 		else
 			store_le32(p + base + 4 * i, nh[i]);
@@ -1122,6 +1122,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		return st;
 	memset(&kp, 0, sizeof(kp));
 	kp.page_size = ctx->k.page_size;
+	kp.big_endian = ctx->k.big_endian;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;

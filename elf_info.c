@@ -777,6 +777,7 @@ static void ei_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo = ei->vmcoreinfo;
 	f->vmcoreinfo_len = ei->vmcoreinfo_len;
 	f->machine = ei->e_machine;
+	f->big_endian = ei->ei_data == ELFDATA2MSB;
 	f->max_paddr = elf_info_max_paddr(ei);
 	f->nr_cpus = (int32_t)ei->nr_cpus;
 	f->notes = ei->notes;

@@ -35,6 +35,7 @@ struct input_facts {
 	size_t vmcoreinfo_len;
 	uint16_t machine;          /* ELF e_machine, 0: not in the input's
 				    * headers (a kdump file: see uts.machine) */
+	bool big_endian;           /* the dumped machine's byte order */
 	uint64_t max_paddr;        /* end of physical memory it covers */
 	uint32_t block_size;       /* its page size, 0: the kernel's */
 	bool have_uts;             /* the input's header has a utsname */

@@ -231,6 +231,9 @@ struct kinfo_s64 {
 #define KINFO_STR_FIELD(ident, key) char ident[KINFO_SRCFILE_MAX];
 
 struct kinfo {
+	bool big_endian;             /* the dump's byte order: from the input's
+				      * headers (ELF EI_DATA, a kdump header's
+				      * order), not from VMCOREINFO */
 	char osrelease[65];          /* OSRELEASE= */
 	char build_id[129];          /* BUILD-ID= */
 	struct kinfo_u64 page_size;  /* PAGESIZE= */

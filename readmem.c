@@ -150,7 +150,7 @@ static enum mdf_status read_pte(void *arg, uint64_t paddr, uint64_t *pte,
 	st = raw_read(rm, paddr, b, 8, err);
 	if (st != MDF_OK)
 		return st;
-	*pte = load_le64(b);
+	*pte = load_t64(b, rm->big_endian);
 	return MDF_OK;
 }
 
@@ -249,7 +249,7 @@ enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 	enum mdf_status st = readmem_vaddr(rm, vaddr, b, 8, err);
 
 	if (st == MDF_OK)
-		*ret = load_le64(b);
+		*ret = load_t64(b, rm->big_endian);
 	return st;
 }
 

@@ -43,6 +43,9 @@ bool util_parse_u64_base(const char *s, int base, uint64_t *ret);
 /** Parse a signed decimal (or 0x hex) number, whole string. */
 bool util_parse_s64(const char *s, int64_t *ret);
 
+/* The host's byte order, for data that is in the target's (the dump's). */
+#define MDF_HOST_BIG_ENDIAN (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+
 static inline uint16_t load_le16(const void *p)
 {
 	const uint8_t *b = p;
@@ -69,6 +72,24 @@ static inline uint64_t load_be64(const void *p)
 {
 	const uint8_t *b = p;
 	return (uint64_t)load_be32(b) << 32 | (uint64_t)load_be32(b + 4);
+}
+static inline uint16_t load_be16(const void *p)
+{
+	const uint8_t *b = p;
+	return (uint16_t)(b[1] | b[0] << 8);
+}
+/* Target data: in the dump's byte order, @big when big-endian. */
+static inline uint16_t load_t16(const void *p, bool big)
+{
+	return big ? load_be16(p) : load_le16(p);
+}
+static inline uint32_t load_t32(const void *p, bool big)
+{
+	return big ? load_be32(p) : load_le32(p);
+}
+static inline uint64_t load_t64(const void *p, bool big)
+{
+	return big ? load_be64(p) : load_le64(p);
 }
 static inline void store_be64(void *p, uint64_t v)
 {

@@ -50,7 +50,9 @@ const struct arch_ops *arch_ops_find(uint16_t e_machine)
 uint16_t arch_machine_from_uts(const char *uts_machine)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(arch_table); i++)
-		if (strcmp(arch_table[i]->uts_machine, uts_machine) == 0)
+		if (strcmp(arch_table[i]->uts_machine, uts_machine) == 0 ||
+		    (arch_table[i]->uts_machine_be &&
+		     strcmp(arch_table[i]->uts_machine_be, uts_machine) == 0))
 			return arch_table[i]->e_machine;
 	return 0;
 }
@@ -86,6 +88,7 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 				   arch_machine_name(e_machine), (unsigned)e_machine);
 	st->ops = ops;
 	st->e_machine = e_machine;
+	st->big_endian = ki->big_endian;
 	if (ops->init)
 		s = ops->init(st, ki, segs, nsegs, err);
 	else

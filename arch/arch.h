@@ -35,8 +35,9 @@
 #include "kinfo.h"
 
 /**
- * Read one page-table entry: 8 bytes, little-endian, at physical address
- * @paddr of the crashed machine, into *@pte_ret.  Returns MDF_OK, or fills
+ * Read one page-table entry: 8 bytes in the dump's byte order, at physical
+ * address @paddr of the crashed machine, into *@pte_ret as a number (the
+ * reader converts: the ops never see byte order).  Returns MDF_OK, or fills
  * @err (e.g. MDF_ERR_NODATA when @paddr is not in the dump).  @arg is the
  * caller's context, passed through unchanged.
  */
@@ -96,6 +97,9 @@ struct arch_state {
 	uint16_t e_machine;
 
 	uint64_t page_size;           /* base page size, from PAGESIZE= */
+	bool big_endian;              /* the dump's (kinfo.big_endian): where
+				       * an op takes a narrower value out of an
+				       * 8-byte read */
 	unsigned page_shift;
 	unsigned levels;              /* page-table levels: x86_64 4 or 5,
 				       * arm64 2 to 4 */
@@ -167,6 +171,8 @@ struct arch_ops {
 	uint16_t e_machine;           /* EM_X86_64 */
 	const char *uts_machine;      /* what uname -m says there, as the
 				       * kdump header's utsname.machine */
+	const char *uts_machine_be;   /* ... on a big-endian kernel, when
+				       * that differs (ppc64 for ppc64le) */
 
 	/**
 	 * Fill @st (already zeroed, ops and e_machine set) from @ki and the

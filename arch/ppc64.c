@@ -203,22 +203,25 @@ static enum mdf_status ppc64_table_walk(const struct arch_state *st, uint64_t va
 	}
 }
 
-/* The 8-byte word at @pa (a little-endian kernel's unsigned long). */
+/* The 8-byte word at @pa (the kernel's unsigned long). */
 static enum mdf_status ppc64_word(arch_read_pte_fn rd, void *arg, uint64_t pa,
 				  uint64_t *v, struct mdf_err *err)
 {
 	return rd(arg, pa, v, err);
 }
 
-/* The 4-byte int at @pa, through the 8-byte reader (little-endian). */
-static enum mdf_status ppc64_int(arch_read_pte_fn rd, void *arg, uint64_t pa,
-				 uint32_t *v, struct mdf_err *err)
+/* The 4-byte int at @pa, through the 8-byte reader: which half of the
+ * word it is depends on the dump's byte order (ppc64 or ppc64le). */
+static enum mdf_status ppc64_int(const struct arch_state *st, arch_read_pte_fn rd,
+				 void *arg, uint64_t pa, uint32_t *v,
+				 struct mdf_err *err)
 {
 	uint64_t w;
+	unsigned at = (unsigned)(pa & 4);
 	enum mdf_status s = rd(arg, pa & ~7ULL, &w, err);
 
 	if (s == MDF_OK)
-		*v = (uint32_t)(w >> ((pa & 7) * 8));
+		*v = (uint32_t)(w >> ((st->big_endian ? 4 - at : at) * 8));
 	return s;
 }
 
@@ -234,9 +237,9 @@ static enum mdf_status ppc64_vmemmap_walk(const struct arch_state *st, uint64_t 
 
 	s = ppc64_word(rd, arg, st->ppc64_vmemmap.head_pa, &head, err);
 	if (s == MDF_OK)
-		s = ppc64_int(rd, arg, st->ppc64_vmemmap.psize_pa, &psize, err);
+		s = ppc64_int(st, rd, arg, st->ppc64_vmemmap.psize_pa, &psize, err);
 	if (s == MDF_OK)
-		s = ppc64_int(rd, arg, st->ppc64_vmemmap.psize_defs_pa +
+		s = ppc64_int(st, rd, arg, st->ppc64_vmemmap.psize_defs_pa +
 			      psize * st->ppc64_vmemmap.size_psize_def +
 			      st->ppc64_vmemmap.off_shift, &shift, err);
 	if (s != MDF_OK)
@@ -309,6 +312,7 @@ const struct arch_ops arch_ppc64_ops = {
 	.name = "ppc64",
 	.e_machine = EM_PPC64,
 	.uts_machine = "ppc64le",
+	.uts_machine_be = "ppc64",
 	.init = ppc64_init,
 	.walk = ppc64_walk,
 };

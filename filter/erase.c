@@ -588,13 +588,13 @@ static bool mod_sym_addr(struct ctx *c, const char *name, uint64_t *ret)
 		mdf_err_clear(&e);
 		if (readmem_vaddr(c->env->rm, c->mod->symtab + 24 * i, sym, sizeof(sym), &e) != MDF_OK)
 			return false;
-		st_name = load_le32(sym);
-		if (st_name == 0 || load_le16(sym + 6) == 0 /* SHN_UNDEF */)
+		st_name = load_t32(sym, c->env->rm->big_endian);
+		if (st_name == 0 || load_t16(sym + 6, c->env->rm->big_endian) == 0 /* SHN_UNDEF */)
 			continue;
 		if (readmem_vaddr(c->env->rm, c->mod->strtab + st_name, sname, len + 1, &e) != MDF_OK)
 			continue;
 		if (!memcmp(sname, name, len) && sname[len] == '\0') {
-			*ret = load_le64(sym + 8);
+			*ret = load_t64(sym + 8, c->env->rm->big_endian);
 			return true;
 		}
 	}

@@ -214,16 +214,12 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 
 static uint64_t rd64(const struct filter_rules *r, const unsigned char *p)
 {
-	if (r->big_endian)
-		return load_be64(p);
-	return load_le64(p);
+	return load_t64(p, r->big_endian);
 }
 
 static uint32_t rd32(const struct filter_rules *r, const unsigned char *p)
 {
-	if (r->big_endian)
-		return load_be32(p);
-	return load_le32(p);
+	return load_t32(p, r->big_endian);
 }
 
 /* Slab pages: PG_slab until 6.9; since 6.10 a page_type (kernel commit

@@ -352,8 +352,8 @@ static enum mdf_status read_list_head(struct fl_walk *w, uint64_t addr,
 	st = readmem_vaddr(w->rm, addr, buf, len, w->err);
 	if (st != MDF_OK)
 		return st;
-	*next = load_le64(buf + w->lay.off_next);
-	*prev = w->lay.has_prev ? load_le64(buf + w->lay.off_prev) : 0;
+	*next = load_t64(buf + w->lay.off_next, w->rm->big_endian);
+	*prev = w->lay.has_prev ? load_t64(buf + w->lay.off_prev, w->rm->big_endian) : 0;
 	return MDF_OK;
 }
 
@@ -531,7 +531,7 @@ static enum mdf_status walk_node(struct fl_walk *w, uint64_t pgdat, unsigned nid
 	if (st != MDF_OK)
 		return mdf_err_push(w->err, "node %u (pglist_data 0x%llx): nr_zones",
 				    nid, ull(pgdat));
-	nr_zones = (int32_t)load_le32(b);
+	nr_zones = (int32_t)load_t32(b, w->rm->big_endian);
 	if (nr_zones < 0 || nr_zones > FL_MAX_ZONES)
 		return mdf_err_set(w->err, MDF_ERR_FORMAT,
 				   "node %u (pglist_data 0x%llx): nr_zones %d out of range 0..%d",
@@ -574,7 +574,7 @@ static enum mdf_status walk_nodes(struct fl_walk *w, const struct kinfo *ki)
 				    ull(ki->sym.node_data.v));
 	}
 	for (uint64_t i = 0; i < n; i++)
-		ptrs[i] = load_le64(&ptrs[i]);
+		ptrs[i] = load_t64(&ptrs[i], w->rm->big_endian);
 	for (uint64_t i = 0; i < n && st == MDF_OK; i++) {
 		bool dup = false;
 

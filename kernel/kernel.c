@@ -160,10 +160,12 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 
 	memset(k, 0, sizeof(*k));
 	in->ops->facts(in->obj, &f);
+	k->big_endian = f.big_endian;
 	/* A kdump file names its machine as uname -m does. */
 	if (!f.machine && f.have_uts)
 		f.machine = arch_machine_from_uts(f.uts.machine);
 	kinfo_init(&k->ki);
+	k->ki.big_endian = f.big_endian;
 	/* -i FILE first: the note, parsed over it, wins for every key it
 	 * has (as upstream). */
 	if (in->extra_vmcoreinfo) {
@@ -216,6 +218,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		return st;
 	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
 			   k->have_arch ? &k->arch : NULL, k->page_size);
+	k->rm.big_endian = k->big_endian;
 	if (in->vmlinux && k->have_arch)
 		return debuginfo_from_dump(k, in, &df, note_release, err);
 	return MDF_OK;

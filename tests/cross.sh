@@ -74,6 +74,7 @@ stage() {
 	done
 	touch "$CACHE/staged.v2"
 }
+mkdir -p "$CACHE" || exit 1
 if [ ! -f "$CACHE/staged.v2" ] && ! stage >"$CACHE.stage.log" 2>&1; then
 	echo "skip cross-$ARCH: cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
 	echo "0 passed, 0 failed, 1 skipped"; exit 0
@@ -151,7 +152,10 @@ for v in "${vms[@]}"; do
 	rm -f "$T/host" "$T/foreign"
 	"$HOST_B/makedumpfile" --dump-dmesg "$v" "$T/host" >/dev/null 2>&1
 	"$B/makedumpfile" --dump-dmesg "$v" "$T/foreign" >/dev/null 2>&1
-	if [ -s "$T/host" ] && cmp -s "$T/host" "$T/foreign"; then
+	if [ ! -s "$T/host" ] && [ "$v" = "$T/gen.elf" ]; then
+		echo "  skip cross-$ARCH-same-dmesg $n: the generator writes no printk ring"
+		skip=$((skip + 1))
+	elif [ -s "$T/host" ] && cmp -s "$T/host" "$T/foreign"; then
 		echo "  ok cross-$ARCH-same-dmesg $n"; pass=$((pass + 1))
 	else echo "  not ok cross-$ARCH-same-dmesg $n"; fail=$((fail + 1)); fi
 done

@@ -82,6 +82,35 @@ static void fill_sub_header(const struct kdump_write_params *p,
 }
 
 /*
+ * The headers and descriptors are written in the dumped machine's byte
+ * order (as makedumpfile running there writes its in-memory structs);
+ * these write (or patch) a host-order copy so.
+ */
+static enum mdf_status put_header(const struct kdump_write_params *p,
+				  struct out_sink *out, bool patch,
+				  const struct disk_dump_header *h,
+				  struct mdf_err *err)
+{
+	struct disk_dump_header c = *h;
+
+	if (p->big_endian != MDF_HOST_BIG_ENDIAN)
+		kdump_header_bswap(&c);
+	return (patch ? out_patch : out_write)(out, 0, &c, sizeof(c), err);
+}
+
+static enum mdf_status put_sub_header(const struct kdump_write_params *p,
+				      struct out_sink *out, bool patch,
+				      uint64_t at, const struct kdump_sub_header *s,
+				      struct mdf_err *err)
+{
+	struct kdump_sub_header c = *s;
+
+	if (p->big_endian != MDF_HOST_BIG_ENDIAN)
+		kdump_sub_header_bswap(&c);
+	return (patch ? out_patch : out_write)(out, at, &c, sizeof(c), err);
+}
+
+/*
  * Pass 2 runs pages through batches: the calling thread fills a batch with
  * page bytes, a worker (workers.h) zero-checks and compresses it, and the
  * calling thread takes batches back in submission order and writes
@@ -145,9 +174,16 @@ static enum mdf_status flush_descs(struct writer *w, struct mdf_err *err)
 	if (!n)
 		return MDF_OK;
 	w->out->reserved -= n;
+	if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+		kdump_page_desc_bswap(w->descs, w->ndescs);
 	st = out_write(w->out, w->desc_pos, w->descs, n, err);
-	if (st != MDF_OK)
+	if (st != MDF_OK) {
+		/* kept for finish_incomplete(), in host order */
+		if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+			kdump_page_desc_bswap(w->descs, w->ndescs);
+		w->out->reserved += n;
 		return st;
+	}
 	w->desc_pos += n;
 	w->ndescs = 0;
 	return MDF_OK;
@@ -521,6 +557,8 @@ static enum mdf_status finish_incomplete(struct writer *w,
 	 * full disk it is lost). */
 	if (why != MDF_ERR_NOSPC)
 		mdf_best_effort(out_flush(w->out, &ignore));
+	if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+		kdump_page_desc_bswap(w->descs, w->ndescs);
 	if (w->ndescs &&
 	    out_patch(w->out, w->desc_pos, w->descs,
 		      w->ndescs * sizeof(struct page_desc), &ignore) == MDF_OK)
@@ -528,7 +566,7 @@ static enum mdf_status finish_incomplete(struct writer *w,
 	mdf_best_effort(out_flush(w->out, &ignore));
 	w->stats->incomplete = true;
 	h->status |= DUMP_DH_COMPRESSED_INCOMPLETE;
-	if (out_patch(w->out, 0, h, sizeof(*h), &ignore) != MDF_OK ||
+	if (put_header(w->p, w->out, true, h, &ignore) != MDF_OK ||
 	    out_flush(w->out, &ignore) != MDF_OK)
 		return mdf_err_push(err, "%s: the dump is incomplete and its header could not be marked so",
 				    w->out->path);
@@ -597,9 +635,9 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	w.data_pos = w.l.off_data;
 
 	/* Headers and the note copy. */
-	st = out_write(out, 0, &h, sizeof(h), err);
+	st = put_header(p, out, false, &h, err);
 	if (st == MDF_OK)
-		st = out_write(out, w.l.B, &sub, sizeof(sub), err);
+		st = put_sub_header(p, out, false, w.l.B, &sub, err);
 	if (st == MDF_OK && p->notes_len)
 		st = out_write(out, w.l.B + sizeof(sub), p->notes, p->notes_len, err);
 	if (st != MDF_OK)
@@ -673,13 +711,13 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		sub.size_eraseinfo = p->eraseinfo_len;
 		w.data_pos += p->eraseinfo_len;
 		if (st == MDF_OK)
-			st = out_patch(out, w.l.B, &sub, sizeof(sub), err);
+			st = put_sub_header(p, out, true, w.l.B, &sub, err);
 	}
 	if (st == MDF_OK)
 		st = out_sync(out, err);
 	if (st == MDF_OK && !stats->lost_pages) {
 		h.status &= ~DUMP_DH_COMPRESSED_INCOMPLETE;
-		st = out_patch(out, 0, &h, sizeof(h), err);
+		st = put_header(p, out, true, &h, err);
 	}
 	if (st == MDF_OK)
 		st = out_flush(out, err);

@@ -414,8 +414,11 @@ static enum mdf_status rr_mark_incomplete(int fd, struct mdf_err *err)
 	{
 		/* The flag sits in the low byte of a 32-bit field, in either
 		 * byte order of the dump: kdump headers are the writing
-		 * machine's, ELF ones say which (EI_DATA). */
-		bool big = h[0] != KDUMP_SIGNATURE[0] && h[EI_DATA] == ELFDATA2MSB;
+		 * machine's (the header version, 1 to 6, says which), ELF
+		 * ones say it in EI_DATA. */
+		bool big = h[0] == KDUMP_SIGNATURE[0]
+				   ? got >= 12 && h[8] == 0 && h[11] != 0
+				   : h[EI_DATA] == ELFDATA2MSB;
 		unsigned char b = h[at + (big ? 3 : 0)] | (unsigned char)bit;
 
 		return util_pwrite_full(fd, &b, 1, at + (big ? 3 : 0), err);

@@ -212,6 +212,8 @@ static void part_plain_head(const struct part *pt, unsigned char *head)
 
 	memcpy(head, pt->head, pt->head_len);
 	memcpy(&s, head + at, sizeof(s));
+	if (pt->di.swapped)
+		kdump_sub_header_bswap(&s);
 	s.split = 0;
 	s.start_pfn = s.end_pfn = 0;
 	if (pt->di.header.header_version >= 6)
@@ -220,6 +222,8 @@ static void part_plain_head(const struct part *pt, unsigned char *head)
 	 * dump's goes after all of it (reassemble()). */
 	if (pt->di.header.header_version >= 5)
 		s.offset_eraseinfo = 0;
+	if (pt->di.swapped)
+		kdump_sub_header_bswap(&s);
 	memcpy(head + at, &s, sizeof(s));
 }
 
@@ -328,6 +332,8 @@ static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
 					 (ull)rd);
 		if (st != MDF_OK)
 			return mdf_err_push(err, "%s", pt->path);
+		if (di->swapped)
+			kdump_page_desc_bswap(pds, n);
 		for (size_t i = 0; i < n; i++) {
 			struct page_desc *pd = &pds[i];
 			uint64_t off = (uint64_t)pd->offset;
@@ -351,6 +357,8 @@ static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
 			pd->offset = (int64_t)*data_pos;
 			*data_pos += pd->size;
 		}
+		if (di->swapped)
+			kdump_page_desc_bswap(pds, n);
 		st = out_write(out, *desc_pos, pds, bytes, err);
 		if (st != MDF_OK)
 			return st;
@@ -456,7 +464,11 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 		uint64_t from = d0->off_eraseinfo;
 
 		memcpy(&sub, ha + d0->block_size, sizeof(sub));
+		if (d0->swapped)
+			kdump_sub_header_bswap(&sub);
 		sub.offset_eraseinfo = (int64_t)data_pos;
+		if (d0->swapped)
+			kdump_sub_header_bswap(&sub);
 		memcpy(ha + d0->block_size, &sub, sizeof(sub));
 		for (uint64_t left = d0->size_eraseinfo; st == MDF_OK && left;) {
 			size_t k = (size_t)MDF_MIN(left, (uint64_t)COPY_BUF), got = 0;

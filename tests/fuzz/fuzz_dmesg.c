@@ -5,7 +5,8 @@
  * Input: byte 0 picks the walker (0 printk_ringbuffer, 1 printk_log,
  * 2 legacy log_buf, 3 detect from all three sets of symbols); byte 1 bit 0
  * asks for --partial-dmesg, bit 1 makes clear_seq a plain u64 (5.10 -
- * 5.12) instead of a latched_seq.  The rest is kernel memory from BASE on;
+ * 5.12) instead of a latched_seq, bit 2 reads the ring as a big-endian
+ * kernel's (s390x).  The rest is kernel memory from BASE on;
  * reads outside it fail, as reads of pages not in a dump do.  The symbols
  * and struct layouts are fixed (the 6.1 x86_64 VMCOREINFO values for the
  * ringbuffer, a 16-byte printk_log header), so every pointer, index,
@@ -159,6 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	which = data[0] & 3;
 	partial = data[1] & 1;
 	latched = !(data[1] & 2);
+	mem.big_endian = (data[1] & 4) != 0;  /* a big-endian kernel's ring */
 	/* An exact-size copy, so a read past the end trips ASan. */
 	im.len = size - 2;
 	copy = malloc(im.len ? im.len : 1);

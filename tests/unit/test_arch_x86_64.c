@@ -695,29 +695,32 @@ struct real_core {
 	uint64_t off[16];
 };
 
+/* The PT_LOADs of an x86_64 vmcore (little-endian, whatever the host). */
 static bool real_open(struct real_core *c, const char *path)
 {
-	Elf64_Ehdr eh;
+	unsigned char eh[64], ph[56];
 	struct mdf_err err;
 	size_t got;
+	uint64_t phoff;
 
 	c->fd = open(path, O_RDONLY);
 	c->n = 0;
 	if (c->fd < 0)
 		return false;
-	if (util_pread_full(c->fd, &eh, sizeof(eh), 0, &got, &err) != MDF_OK ||
-	    got != sizeof(eh) || eh.e_machine != EM_X86_64)
+	if (util_pread_full(c->fd, eh, sizeof(eh), 0, &got, &err) != MDF_OK ||
+	    got != sizeof(eh) || load_le16(eh + 18) != EM_X86_64) /* e_machine */
 		goto fail;
-	for (unsigned i = 0; i < eh.e_phnum && c->n < 16; i++) {
-		Elf64_Phdr ph;
-
-		if (util_pread_full(c->fd, &ph, sizeof(ph), eh.e_phoff + (uint64_t)i * sizeof(ph),
+	phoff = load_le64(eh + 32);
+	for (unsigned i = 0; i < load_le16(eh + 56) /* e_phnum */ && c->n < 16; i++) {
+		if (util_pread_full(c->fd, ph, sizeof(ph), phoff + (uint64_t)i * sizeof(ph),
 				    &got, &err) != MDF_OK || got != sizeof(ph))
 			goto fail;
-		if (ph.p_type != PT_LOAD)
+		if (load_le32(ph) != PT_LOAD)
 			continue;
-		c->seg[c->n] = (struct arch_seg_hint){ ph.p_vaddr, ph.p_paddr, ph.p_filesz };
-		c->off[c->n++] = ph.p_offset;
+		/* p_offset 8, p_vaddr 16, p_paddr 24, p_filesz 32 */
+		c->seg[c->n] = (struct arch_seg_hint){ load_le64(ph + 16), load_le64(ph + 24),
+						       load_le64(ph + 32) };
+		c->off[c->n++] = load_le64(ph + 8);
 	}
 	return true;
 fail:

@@ -606,8 +606,11 @@ static void t_refuse_open(void)
 	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "mut.kdump: header version 0 is invalid");
 	m.h.header_version = 7;
 	EXPECT_OPEN(&m, MDF_ERR_NOTSUPP, "mut.kdump: header version 7 is newer than this reader");
+	/* A swapped version says "the other byte order" (an s390x dump on
+	 * x86_64): the rest is read swapped too, so this block size (4096)
+	 * reads as 0x100000. */
 	m.h.header_version = 0x06000000;
-	EXPECT_OPEN(&m, MDF_ERR_NOTSUPP, "other byte order");
+	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "mut.kdump: block size 1048576 is not a power of two");
 	m.h.header_version = 6;
 
 	m.h.block_size = 3000;

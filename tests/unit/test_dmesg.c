@@ -52,7 +52,8 @@ static enum mdf_status collect(void *arg, const void *buf, size_t len,
 	return MDF_OK;
 }
 
-static const struct dmesg_mem mem = { .read = fake_read };
+/* .big_endian: the image of a big-endian kernel (s390x), see big_endian() */
+static struct dmesg_mem mem = { .read = fake_read };
 static struct dmesg_out out;
 
 static void reset(void)
@@ -68,18 +69,26 @@ static void reset(void)
 	mdf_err_clear(&err);
 }
 
-static void put64(uint64_t va, uint64_t v) { store_le64(img + (va - BASE), v); }
+static void put64(uint64_t va, uint64_t v)
+{
+	if (mem.big_endian)
+		store_be64(img + (va - BASE), v);
+	else
+		store_le64(img + (va - BASE), v);
+}
 static void put32(uint64_t va, uint32_t v)
 {
-	unsigned char *p = img + (va - BASE);
-
-	for (int i = 0; i < 4; i++, v >>= 8)
-		p[i] = (uint8_t)v;
+	if (mem.big_endian)
+		store_be32(img + (va - BASE), v);
+	else
+		store_le32(img + (va - BASE), v);
 }
 static void put16(uint64_t va, uint16_t v)
 {
-	img[va - BASE] = (uint8_t)v;
-	img[va - BASE + 1] = (uint8_t)(v >> 8);
+	unsigned hi = mem.big_endian ? 0 : 1;
+
+	img[va - BASE + hi] = (uint8_t)(v >> 8);
+	img[va - BASE + !hi] = (uint8_t)v;
 }
 
 /* Short stringified arguments keep tap.h's messages within bounds. */
@@ -686,5 +695,13 @@ int main(void)
 	T_RUN(printk_log_old_name);
 	T_RUN(printk_log_bad);
 	T_RUN(legacy);
+	/* The same rings of a big-endian kernel. */
+	mem.big_endian = true;
+	T_RUN(prb_basic);
+	T_RUN(prb_ids_wrap);
+	T_RUN(prb_bad_records);
+	T_RUN(printk_log_basic);
+	T_RUN(legacy);
+	mem.big_endian = false;
 	return t_done();
 }
