@@ -238,6 +238,11 @@ struct kinfo {
 	char build_id[129];          /* BUILD-ID= */
 	struct kinfo_u64 page_size;  /* PAGESIZE= */
 	struct kinfo_u64 kernel_offset; /* KERNELOFFSET= (hex) */
+	/* s390x since Linux 6.10 (commit 378e32aa8197): the identity map's
+	 * base (__identity_base) and the image's physical offset
+	 * (__kaslr_offset_phys), hex like KERNELOFFSET. */
+	struct kinfo_u64 identity_base; /* IDENTITYBASE= */
+	struct kinfo_u64 kernel_off_phys; /* KERNELOFFPHYS= */
 	struct kinfo_u64 crashtime;  /* CRASHTIME= (decimal seconds) */
 	struct { KINFO_SYMBOLS(KINFO_U64_FIELD) } sym;
 	struct { KINFO_SIZES(KINFO_U64_FIELD) } size;

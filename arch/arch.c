@@ -15,6 +15,7 @@ static const struct arch_ops *const arch_table[] = {
 	&arch_arm64_ops,
 	&arch_riscv64_ops,
 	&arch_ppc64_ops,
+	&arch_s390x_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,

@@ -153,6 +153,15 @@ struct arch_state {
 		uint64_t off_list, off_phys, off_virt;
 	} ppc64_vmemmap;
 
+	/* s390x: a 6.10-on kernel whose image has no PT_LOAD: init cannot
+	 * place swapper_pg_dir, and the walk takes the image's physical offset
+	 * from the old kernel's os_info (arch/s390x.c). */
+	struct {
+		bool root_via_os_info;
+		uint64_t swapper_va;    /* SYMBOL(swapper_pg_dir) */
+		uint64_t kernel_offset; /* KERNELOFFSET: the image's virtual base */
+	} s390x;
+
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
 	uint64_t pte_strip_mask;
@@ -217,6 +226,8 @@ extern const struct arch_ops arch_arm64_ops;
 extern const struct arch_ops arch_riscv64_ops;
 /** The ppc64 ops (arch/ppc64.c). */
 extern const struct arch_ops arch_ppc64_ops;
+/** The s390x ops (arch/s390x.c). */
+extern const struct arch_ops arch_s390x_ops;
 
 /** The ELF machine whose ops have @uts_machine (uname -m), or 0. */
 uint16_t arch_machine_from_uts(const char *uts_machine);

@@ -48,7 +48,7 @@ struct vi_ent {
 
 #define VI_ONE(ident, key) +1
 enum {
-	VI_N_PLAIN = 5,
+	VI_N_PLAIN = 7,
 	VI_N_SYMBOL = 0 KINFO_SYMBOLS(VI_ONE),
 	VI_N_SIZE = 0 KINFO_SIZES(VI_ONE),
 	VI_N_OFFSET = 0 KINFO_OFFSETS(VI_ONE),
@@ -98,6 +98,8 @@ static const struct vi_ent vi_ents[VI_N_ENTS] = {
 	VI_PLAIN("BUILD-ID", VI_T_HEXSTR, build_id)
 	VI_PLAIN("PAGESIZE", VI_T_DEC, page_size)
 	VI_PLAIN("KERNELOFFSET", VI_T_HEX, kernel_offset)
+	VI_PLAIN("IDENTITYBASE", VI_T_HEX, identity_base)
+	VI_PLAIN("KERNELOFFPHYS", VI_T_HEX, kernel_off_phys)
 	VI_PLAIN("CRASHTIME", VI_T_DEC, crashtime)
 	KINFO_SYMBOLS(VI_SYM)
 	KINFO_SIZES(VI_SIZE)
