@@ -1227,6 +1227,7 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.scan = NULL;
 	signals_stop(ctx);
 	freelist_result_release(&ctx->ds.freelist);
+	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;
 	free(ctx->ds.vi_text);

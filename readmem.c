@@ -140,8 +140,8 @@ enum mdf_status readmem_paddr(struct readmem *rm, uint64_t paddr, void *buf,
 	return read_and_retire(rm, paddr, buf, len, err);
 }
 
-static enum mdf_status read_pte(void *arg, uint64_t paddr, uint64_t *pte,
-				struct mdf_err *err)
+enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, uint64_t *pte,
+				 struct mdf_err *err)
 {
 	struct readmem *rm = arg;
 	unsigned char b[8];
@@ -176,7 +176,7 @@ enum mdf_status readmem_vtop(struct readmem *rm, uint64_t vaddr,
 			*contig_ret = rm->tlb_size - (vaddr - rm->tlb_va);
 		return MDF_OK;
 	}
-	st = arch_walk(rm->arch, vaddr, read_pte, rm, &walk, err);
+	st = arch_walk(rm->arch, vaddr, readmem_read_pte, rm, &walk, err);
 	if (st != MDF_OK)
 		return st;
 	rm->walks++;

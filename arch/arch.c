@@ -5,6 +5,7 @@
 #include "arch/arch.h"
 
 #include <elf.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -97,6 +98,24 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 	if (s != MDF_OK)
 		return mdf_err_push(err, "%s", ops->name);
 	return MDF_OK;
+}
+
+enum mdf_status arch_init_mem(struct arch_state *st, arch_read_pte_fn rd,
+			      void *arg, struct mdf_err *err)
+{
+	if (!st->ops || !st->ops->init_mem)
+		return MDF_OK;
+	if (st->ops->init_mem(st, rd, arg, err) != MDF_OK)
+		return mdf_err_push(err, "%s", st->ops->name);
+	return MDF_OK;
+}
+
+void arch_release(struct arch_state *st)
+{
+	free(st->ppc64_vmemmap.blocks);
+	st->ppc64_vmemmap.blocks = NULL;
+	st->ppc64_vmemmap.nblocks = 0;
+	st->ppc64_vmemmap.have_blocks = false;
 }
 
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,

@@ -86,6 +86,11 @@ struct arch_walk {
 
 struct arch_ops;
 
+/** One block of a ppc64 vmemmap_list: [virt, virt + block) at phys. */
+struct arch_vmemmap_block {
+	uint64_t virt, phys;
+};
+
 /**
  * Everything translation needs, filled by arch_init() and read-only
  * afterwards.  Plain data: copy it, share it between threads.  A field
@@ -151,13 +156,22 @@ struct arch_state {
 		uint64_t psize_defs_pa; /* mmu_psize_defs[] */
 		uint64_t size_psize_def, off_shift;
 		uint64_t off_list, off_phys, off_virt;
+		/* Read once by init_mem: the blocks, sorted by virt, each
+		 * 1 << block_shift bytes (owned: arch_release()). */
+		bool have_blocks;
+		char why[128];          /* why not, when valid */
+		unsigned block_shift;
+		size_t nblocks;
+		struct arch_vmemmap_block *blocks;
 	} ppc64_vmemmap;
 
-	/* s390x: a 6.10-on kernel whose image has no PT_LOAD: init cannot
-	 * place swapper_pg_dir, and the walk takes the image's physical offset
-	 * from the old kernel's os_info (arch/s390x.c). */
+	/* s390x: a 6.10-on kernel whose image has no PT_LOAD and no
+	 * KERNELOFFPHYS=: init cannot place swapper_pg_dir, and init_mem takes
+	 * the image's physical offset from the old kernel's os_info
+	 * (arch/s390x.c). */
 	struct {
 		bool root_via_os_info;
+		char why[128];          /* init_mem could not: why */
 		uint64_t swapper_va;    /* SYMBOL(swapper_pg_dir) */
 		uint64_t kernel_offset; /* KERNELOFFSET: the image's virtual base */
 	} s390x;
@@ -203,6 +217,19 @@ struct arch_ops {
 	enum mdf_status (*walk)(const struct arch_state *st, uint64_t vaddr,
 				arch_read_pte_fn rd, void *arg,
 				struct arch_walk *walk, struct mdf_err *err);
+
+	/**
+	 * Once after init, when the dump can be read: the facts that are in
+	 * the crashed kernel's memory, not its headers (ppc64: which MMU a
+	 * kernel before 6.7 ran, the vmemmap_list blocks; s390x: the root
+	 * from os_info), so that no walk has to read them again.  Reads
+	 * only through @rd.  May allocate (arch_release() frees).  A fact
+	 * that cannot be read is left unknown, and the walks that need it
+	 * say so; only a contradiction is an error.
+	 * Default when NULL: nothing.
+	 */
+	enum mdf_status (*init_mem)(struct arch_state *st, arch_read_pte_fn rd,
+				    void *arg, struct mdf_err *err);
 
 	/**
 	 * For -x without a note: fill what VMCOREINFO would say and DWARF
@@ -283,6 +310,16 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 			  const struct kinfo *ki,
 			  const struct arch_seg_hint *segs, size_t nsegs,
 			  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The ops' init_mem, once, right after arch_init() (errors carry the
+ * architecture's name in front).
+ */
+enum mdf_status arch_init_mem(struct arch_state *st, arch_read_pte_fn rd,
+			      void *arg, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Free what init_mem allocated; @st stays usable as init left it. */
+void arch_release(struct arch_state *st);
 
 /**
  * Translate @vaddr through a proven fast-path window (kernel text, direct

@@ -1,6 +1,6 @@
 /*
- * arch/ppc64.c - ppc64 (Book3S-64, little-endian: Debian's ppc64el) address
- * translation: the linear map, the kernel's four-level tables under the
+ * arch/ppc64.c - ppc64 (Book3S-64: Debian's ppc64el, and big-endian ppc64
+ * kernels, whose dumps are read in their byte order) address translation: the linear map, the kernel's four-level tables under the
  * radix MMU (POWER9 and later) and under the hash MMU (POWER8), and the
  * vmemmap through vmemmap_list.
  *
@@ -36,6 +36,8 @@
 #include "arch/arch.h"
 
 #include <elf.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -130,21 +132,24 @@ static enum mdf_status ppc64_init(struct arch_state *st, const struct kinfo *ki,
 	return MDF_OK;
 }
 
-/* Entries are big-endian; the reader gives the 8 bytes as little-endian. */
-static enum mdf_status ppc64_entry(struct arch_walk *walk, const char *level,
+/* Entries are big-endian whatever the kernel's order; the reader gives the
+ * 8 bytes in the dump's order, so a ppc64le dump's need swapping. */
+static enum mdf_status ppc64_entry(const struct arch_state *st,
+				   struct arch_walk *walk, const char *level,
 				   uint64_t ep, uint64_t vaddr, arch_read_pte_fn rd,
 				   void *arg, uint64_t *e, struct mdf_err *err)
 {
 	enum mdf_status s = arch_walk_read(walk, level, ep, vaddr, rd, arg, e, err);
 
-	if (s == MDF_OK) {
+	if (s == MDF_OK && !st->big_endian) {
 		*e = __builtin_bswap64(*e);
 		walk->step[walk->nsteps - 1].entry = *e;
 	}
 	return s;
 }
 
-/* Radix or hash: VMCOREINFO's word, else entry 0 of swapper_pg_dir. */
+/* Radix or hash: VMCOREINFO's word or what init_mem found, else (init_mem
+ * did not run) entry 0 of swapper_pg_dir. */
 static enum mdf_status ppc64_is_radix(const struct arch_state *st, arch_read_pte_fn rd,
 				      void *arg, bool *radix, struct mdf_err *err)
 {
@@ -183,7 +188,7 @@ static enum mdf_status ppc64_table_walk(const struct arch_state *st, uint64_t va
 			shift += bits[i];
 		idx = (vaddr >> shift) & ((1ULL << bits[l]) - 1);
 		ep = table + idx * 8;
-		s = ppc64_entry(walk, name, ep, vaddr, rd, arg, &e, err);
+		s = ppc64_entry(st, walk, name, ep, vaddr, rd, arg, &e, err);
 		if (s != MDF_OK)
 			return s;
 		if (e == 0 || (l == 0 && !(e & PPC64_PRESENT)) ||
@@ -203,13 +208,6 @@ static enum mdf_status ppc64_table_walk(const struct arch_state *st, uint64_t va
 	}
 }
 
-/* The 8-byte word at @pa (the kernel's unsigned long). */
-static enum mdf_status ppc64_word(arch_read_pte_fn rd, void *arg, uint64_t pa,
-				  uint64_t *v, struct mdf_err *err)
-{
-	return rd(arg, pa, v, err);
-}
-
 /* The 4-byte int at @pa, through the 8-byte reader: which half of the
  * word it is depends on the dump's byte order (ppc64 or ppc64le). */
 static enum mdf_status ppc64_int(const struct arch_state *st, arch_read_pte_fn rd,
@@ -225,55 +223,133 @@ static enum mdf_status ppc64_int(const struct arch_state *st, arch_read_pte_fn r
 	return s;
 }
 
-/* A vmemmap address through vmemmap_list: MDF_ERR_NODATA when no block
- * holds it (or the list is empty: then the page tables map the vmemmap). */
-static enum mdf_status ppc64_vmemmap_walk(const struct arch_state *st, uint64_t vaddr,
-					  arch_read_pte_fn rd, void *arg,
-					  struct arch_walk *walk, struct mdf_err *err)
+static int ppc64_block_cmp(const void *a, const void *b)
 {
-	uint64_t head, node, block;
+	const struct arch_vmemmap_block *x = a, *y = b;
+
+	return x->virt < y->virt ? -1 : x->virt > y->virt;
+}
+
+/* vmemmap_list, copied once into a table sorted by virt. */
+static enum mdf_status ppc64_read_vmemmap_list(struct arch_state *st, arch_read_pte_fn rd,
+					       void *arg, struct mdf_err *err)
+{
+	struct arch_vmemmap_block *t = NULL, *nt;
+	size_t n = 0, cap = 0;
+	uint64_t head, node;
 	uint32_t psize, shift;
 	enum mdf_status s;
 
-	s = ppc64_word(rd, arg, st->ppc64_vmemmap.head_pa, &head, err);
+	s = rd(arg, st->ppc64_vmemmap.head_pa, &head, err);
 	if (s == MDF_OK)
 		s = ppc64_int(st, rd, arg, st->ppc64_vmemmap.psize_pa, &psize, err);
+	if (s == MDF_OK && psize > 64)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "vmemmap_list: mmu_vmemmap_psize %u is impossible", psize);
 	if (s == MDF_OK)
 		s = ppc64_int(st, rd, arg, st->ppc64_vmemmap.psize_defs_pa +
 			      psize * st->ppc64_vmemmap.size_psize_def +
 			      st->ppc64_vmemmap.off_shift, &shift, err);
 	if (s != MDF_OK)
-		return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list",
-				    (unsigned long long)vaddr);
-	if (psize > 64 || shift < 12 || shift > 40)
+		return mdf_err_push(err, "vmemmap_list");
+	if (shift < 12 || shift > 40)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "virtual address 0x%llx: vmemmap block shift %u (mmu_vmemmap_psize %u) is impossible",
-				   (unsigned long long)vaddr, shift, psize);
-	block = 1ULL << shift;
-	node = head;
-	for (unsigned n = 0; node && n < PPC64_VMEMMAP_MAX; n++) {
-		uint64_t pa = node - PPC64_PAGE_OFFSET, virt, phys, next;
+				   "vmemmap_list: block shift %u (mmu_vmemmap_psize %u) is impossible",
+				   shift, psize);
+	for (node = head; node; ) {
+		uint64_t pa = node - PPC64_PAGE_OFFSET, next;
 
-		s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_virt, &virt, err);
-		if (s == MDF_OK && vaddr - virt < block)
-			s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_phys, &phys, err);
-		if (s != MDF_OK)
-			return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list entry 0x%llx",
-					    (unsigned long long)vaddr,
-					    (unsigned long long)node);
-		if (vaddr - virt < block) {
-			walk->map_size = block;
-			walk->paddr = phys + (vaddr - virt);
-			return MDF_OK;
+		if (n == PPC64_VMEMMAP_MAX) {
+			free(t);
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "vmemmap_list: more than %u entries (a loop?)",
+					   PPC64_VMEMMAP_MAX);
 		}
-		s = ppc64_word(rd, arg, pa + st->ppc64_vmemmap.off_list, &next, err);
-		if (s != MDF_OK)
-			return mdf_err_push(err, "virtual address 0x%llx: vmemmap_list entry 0x%llx",
-					    (unsigned long long)vaddr,
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nt = realloc(t, cap * sizeof(*t));
+			if (!nt) {
+				free(t);
+				return mdf_err_set(err, MDF_ERR_NOMEM,
+						   "out of memory for vmemmap_list");
+			}
+			t = nt;
+		}
+		s = rd(arg, pa + st->ppc64_vmemmap.off_virt, &t[n].virt, err);
+		if (s == MDF_OK)
+			s = rd(arg, pa + st->ppc64_vmemmap.off_phys, &t[n].phys, err);
+		if (s == MDF_OK)
+			s = rd(arg, pa + st->ppc64_vmemmap.off_list, &next, err);
+		if (s != MDF_OK) {
+			free(t);
+			return mdf_err_push(err, "vmemmap_list entry 0x%llx",
 					    (unsigned long long)node);
+		}
+		n++;
 		if (next == head)
 			break;
 		node = next;
+	}
+	if (n)
+		qsort(t, n, sizeof(*t), ppc64_block_cmp);
+	st->ppc64_vmemmap.blocks = t;
+	st->ppc64_vmemmap.nblocks = n;
+	st->ppc64_vmemmap.block_shift = shift;
+	st->ppc64_vmemmap.have_blocks = true;
+	return MDF_OK;
+}
+
+/*
+ * Once the dump can be read: which MMU (before 6.7: entry 0 of
+ * swapper_pg_dir, see the top), and the vmemmap_list blocks.  A list that
+ * cannot be read leaves have_blocks false: the walks of vmemmap addresses
+ * outside the page tables then say the address is not mapped.
+ */
+static enum mdf_status ppc64_init_mem(struct arch_state *st, arch_read_pte_fn rd,
+				      void *arg, struct mdf_err *err)
+{
+	struct mdf_err lerr;
+	uint64_t e;
+
+	if (st->ppc64_mmu == PPC64_MMU_UNKNOWN && st->have_pgd) {
+		if (rd(arg, st->pgd_paddr, &e, err) != MDF_OK)
+			return mdf_err_push(err, "swapper_pg_dir at paddr 0x%llx",
+					    (unsigned long long)st->pgd_paddr);
+		st->ppc64_mmu = e != 0 ? PPC64_MMU_RADIX : PPC64_MMU_HASH;
+	}
+	if (st->ppc64_vmemmap.valid &&
+	    ppc64_read_vmemmap_list(st, rd, arg, &lerr) != MDF_OK) {
+		size_t n = strnlen(lerr.msg, sizeof(st->ppc64_vmemmap.why) - 1);
+
+		memcpy(st->ppc64_vmemmap.why, lerr.msg, n);
+		st->ppc64_vmemmap.why[n] = '\0';
+	}
+	return MDF_OK;
+}
+
+/* A vmemmap address through the vmemmap_list blocks: MDF_ERR_NODATA when
+ * no block holds it (or the list is empty: then the page tables map the
+ * vmemmap). */
+static enum mdf_status ppc64_vmemmap_walk(const struct arch_state *st, uint64_t vaddr,
+					  struct arch_walk *walk, struct mdf_err *err)
+{
+	const struct arch_vmemmap_block *t = st->ppc64_vmemmap.blocks;
+	uint64_t block = 1ULL << st->ppc64_vmemmap.block_shift;
+	size_t lo = 0, hi = st->ppc64_vmemmap.nblocks;
+
+	/* the last block starting at or below vaddr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t[mid].virt <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && vaddr - t[lo - 1].virt < block) {
+		walk->map_size = block;
+		walk->paddr = t[lo - 1].phys + (vaddr - t[lo - 1].virt);
+		return MDF_OK;
 	}
 	return mdf_err_set(err, MDF_ERR_NODATA,
 			   "virtual address 0x%llx not mapped (in no vmemmap_list block)",
@@ -296,13 +372,16 @@ static enum mdf_status ppc64_walk(const struct arch_state *st, uint64_t vaddr,
 				   "virtual address 0x%llx is not a kernel address",
 				   (unsigned long long)vaddr);
 	s = ppc64_table_walk(st, vaddr, rd, arg, walk, &table_err);
-	if (s == MDF_OK || s != MDF_ERR_NODATA || !st->ppc64_vmemmap.valid) {
+	if (s == MDF_ERR_NODATA && st->ppc64_vmemmap.why[0])
+		return mdf_err_set(err, MDF_ERR_FORMAT, "virtual address 0x%llx: %s",
+				   (unsigned long long)vaddr, st->ppc64_vmemmap.why);
+	if (s == MDF_OK || s != MDF_ERR_NODATA || !st->ppc64_vmemmap.have_blocks) {
 		if (s != MDF_OK)
 			*err = table_err;
 		return s;
 	}
 	/* Not in the page tables: under the hash MMU the vmemmap is not. */
-	s = ppc64_vmemmap_walk(st, vaddr, rd, arg, walk, err);
+	s = ppc64_vmemmap_walk(st, vaddr, walk, err);
 	if (s == MDF_ERR_NODATA)
 		*err = table_err;
 	return s;
@@ -314,5 +393,6 @@ const struct arch_ops arch_ppc64_ops = {
 	.uts_machine = "ppc64le",
 	.uts_machine_be = "ppc64",
 	.init = ppc64_init,
+	.init_mem = ppc64_init_mem,
 	.walk = ppc64_walk,
 };

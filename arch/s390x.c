@@ -56,10 +56,11 @@
  * the old kernel's absolute 0, the absolute lowcore.  What matters there:
  * its os_info pointer (0xe18), the os_info page it points at (magic
  * "OSINFOSZ", entries of 20 bytes from offset 32: 8-byte value, 8-byte
- * size, 4-byte checksum).  Without the image's PT_LOAD (a kdump-compressed
- * input, a dump written by another tool) a 6.10 kernel's swapper_pg_dir has
- * no known physical address; the walk then reads KASLR_OFFSET and
- * KASLR_OFF_PHYS from os_info, as makedumpfile and crash do.
+ * size, 4-byte checksum).  Without KERNELOFFPHYS= and the image's PT_LOAD
+ * (a kdump-compressed input of a kernel with the 6.10 layout carried back
+ * but not its VMCOREINFO keys) swapper_pg_dir has no known physical
+ * address; init_mem then reads KASLR_OFFSET and KASLR_OFF_PHYS from
+ * os_info once, as makedumpfile and crash do.
  *
  * DAT (z/Architecture Principles of Operation, "Dynamic Address
  * Translation"; Linux's names in arch/s390/include/asm/pgtable.h).  A
@@ -93,6 +94,7 @@
 #include "arch/arch.h"
 
 #include <elf.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -364,12 +366,12 @@ static enum mdf_status s390x_init(struct arch_state *st, const struct kinfo *ki,
 	return MDF_OK;
 }
 
-/* 6.10 on without the image's PT_LOAD: swapper_pg_dir's physical address
- * from the old kernel's os_info, which the absolute lowcore points at. */
+/* 6.10 on without the image's PT_LOAD or KERNELOFFPHYS=: swapper_pg_dir's
+ * physical address from the old kernel's os_info, which the absolute
+ * lowcore points at. */
 static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
-					       uint64_t vaddr, arch_read_pte_fn rd,
-					       void *arg, uint64_t *root,
-					       struct mdf_err *err)
+					       arch_read_pte_fn rd, void *arg,
+					       uint64_t *root, struct mdf_err *err)
 {
 	uint64_t oi, magic, kofs, kphys, at;
 	enum mdf_status s;
@@ -378,18 +380,16 @@ static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
 	s = rd(arg, at, &oi, err);
 	if (s == MDF_OK && (oi == 0 || (oi & 0xfff)))
 		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "virtual address 0x%llx: no page-table root (the lowcore's os_info pointer at paddr 0x%llx is 0x%llx, not a page)",
-				   (unsigned long long)vaddr, (unsigned long long)at,
-				   (unsigned long long)oi);
+				   "the lowcore's os_info pointer at paddr 0x%llx is 0x%llx, not a page",
+				   (unsigned long long)at, (unsigned long long)oi);
 	if (s == MDF_OK) {
 		at = oi;
 		s = rd(arg, at, &magic, err);
 	}
 	if (s == MDF_OK && magic != S390X_OS_INFO_MAGIC)
 		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "virtual address 0x%llx: no page-table root (no os_info magic at paddr 0x%llx: 0x%llx)",
-				   (unsigned long long)vaddr, (unsigned long long)at,
-				   (unsigned long long)magic);
+				   "no os_info magic at paddr 0x%llx: 0x%llx",
+				   (unsigned long long)at, (unsigned long long)magic);
 	if (s == MDF_OK) {
 		at = oi + S390X_OS_INFO_ENTRY(S390X_OS_INFO_KASLR_OFFSET);
 		s = rd(arg, at, &kofs, err);
@@ -399,20 +399,48 @@ static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
 		s = rd(arg, at, &kphys, err);
 	}
 	if (s != MDF_OK)
-		return mdf_err_push(err, "virtual address 0x%llx: os_info at paddr 0x%llx",
-				    (unsigned long long)vaddr, (unsigned long long)at);
+		return mdf_err_push(err, "os_info at paddr 0x%llx", (unsigned long long)at);
 	if (kofs != st->s390x.kernel_offset)
 		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "virtual address 0x%llx: no page-table root (os_info at paddr 0x%llx has the kernel image at 0x%llx, KERNELOFFSET=0x%llx)",
-				   (unsigned long long)vaddr, (unsigned long long)oi,
-				   (unsigned long long)kofs,
+				   "os_info at paddr 0x%llx has the kernel image at 0x%llx, KERNELOFFSET=0x%llx",
+				   (unsigned long long)oi, (unsigned long long)kofs,
 				   (unsigned long long)st->s390x.kernel_offset);
 	*root = st->s390x.swapper_va - kofs + kphys;
 	if (*root & 0xfff)
 		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "virtual address 0x%llx: no page-table root (os_info's KASLR_OFF_PHYS 0x%llx puts swapper_pg_dir at paddr 0x%llx, not on a 4 KiB boundary)",
-				   (unsigned long long)vaddr, (unsigned long long)kphys,
-				   (unsigned long long)*root);
+				   "os_info's KASLR_OFF_PHYS 0x%llx puts swapper_pg_dir at paddr 0x%llx, not on a 4 KiB boundary",
+				   (unsigned long long)kphys, (unsigned long long)*root);
+	return MDF_OK;
+}
+
+/*
+ * Once the dump can be read: the root from os_info when init could not
+ * place it, and the top table's type (entry 0 of swapper_pg_dir), so that
+ * no walk reads either again.  What cannot be read is left for the walk
+ * to report.
+ */
+static enum mdf_status s390x_init_mem(struct arch_state *st, arch_read_pte_fn rd,
+				      void *arg, struct mdf_err *err)
+{
+	struct mdf_err lerr;
+	uint64_t root = 0, e0;
+
+	(void)err;
+	if (!st->have_pgd && st->s390x.root_via_os_info) {
+		if (s390x_root_from_os_info(st, rd, arg, &root, &lerr) == MDF_OK) {
+			st->pgd_paddr = root;
+			st->have_pgd = true;
+		} else {
+			size_t n = strnlen(lerr.msg, sizeof(st->s390x.why) - 1);
+
+			memcpy(st->s390x.why, lerr.msg, n);
+			st->s390x.why[n] = '\0';
+		}
+	}
+	if (st->have_pgd && rd(arg, st->pgd_paddr, &e0, &lerr) == MDF_OK) {
+		st->levels = (unsigned)S390X_RSTE_TT(e0) + 2;
+		st->va_bits = s390x_shift(st->levels - 1) + 11;
+	}
 	return MDF_OK;
 }
 
@@ -430,24 +458,26 @@ static enum mdf_status s390x_walk(const struct arch_state *st, uint64_t vaddr,
 				  struct arch_walk *walk, struct mdf_err *err)
 {
 	uint64_t table = st->pgd_paddr, e0;
-	unsigned top, levels;
+	unsigned top, levels = st->levels;
 	enum mdf_status s;
 
-	if (!st->have_pgd && !st->s390x.root_via_os_info)
+	if (!st->have_pgd && st->s390x.why[0])
 		return mdf_err_set(err, MDF_ERR_NODATA,
-				   "virtual address 0x%llx: no page-table root (VMCOREINFO needs SYMBOL(swapper_pg_dir) and, since Linux 6.10, KERNELOFFSET with the kernel image's PT_LOAD or the lowcore's os_info; OSRELEASE or NUMBER(VMALLOC_START) says which)",
+				   "virtual address 0x%llx: no page-table root (%s)",
+				   (unsigned long long)vaddr, st->s390x.why);
+	if (!st->have_pgd)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx: no page-table root (VMCOREINFO needs SYMBOL(swapper_pg_dir) and, since Linux 6.10, KERNELOFFSET with KERNELOFFPHYS, the kernel image's PT_LOAD or the lowcore's os_info; OSRELEASE or NUMBER(VMALLOC_START) says which)",
 				   (unsigned long long)vaddr);
-	if (!st->have_pgd) {
-		s = s390x_root_from_os_info(st, vaddr, rd, arg, &table, err);
-		if (s != MDF_OK)
-			return s;
+	/* The top table's type: the table-type bits of its entry 0 (init_mem
+	 * read it, unless it did not run or could not). */
+	if (!levels) {
+		if (rd(arg, table, &e0, err) != MDF_OK)
+			return mdf_err_push(err, "virtual address 0x%llx: table type from entry 0 of swapper_pg_dir at paddr 0x%llx",
+					    (unsigned long long)vaddr, (unsigned long long)table);
+		levels = (unsigned)S390X_RSTE_TT(e0) + 2;
 	}
-	/* The top table's type: the table-type bits of its entry 0. */
-	if (rd(arg, table, &e0, err) != MDF_OK)
-		return mdf_err_push(err, "virtual address 0x%llx: table type from entry 0 of swapper_pg_dir at paddr 0x%llx",
-				    (unsigned long long)vaddr, (unsigned long long)table);
-	top = (unsigned)S390X_RSTE_TT(e0);
-	levels = top + 2;
+	top = levels - 2;
 	if (top != S390X_TT_REGION1 && (vaddr >> (s390x_shift(levels - 1) + 11)) != 0)
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "virtual address 0x%llx is beyond the kernel's %u-level tables (a %s table on top)",
@@ -541,6 +571,7 @@ const struct arch_ops arch_s390x_ops = {
 	.e_machine = EM_S390,
 	.uts_machine = "s390x",
 	.init = s390x_init,
+	.init_mem = s390x_init_mem,
 	.walk = s390x_walk,
 	.debuginfo_defaults = s390x_debuginfo_defaults,
 };

@@ -148,6 +148,17 @@ static enum mdf_status debuginfo_from_dump(struct kernel *k, const struct kernel
 	return MDF_OK;
 }
 
+/* Levels 0 and 1 need no translation: carry on without, keeping why. */
+static void carry_on_without_arch(struct kernel *k, struct mdf_err *err)
+{
+	size_t n = strnlen(err->msg, sizeof(k->no_arch) - 1);
+
+	memcpy(k->no_arch, err->msg, n);
+	k->no_arch[n] = '\0';
+	k->have_arch = false;
+	mdf_err_clear(err);
+}
+
 enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 			    struct mdf_err *err)
 {
@@ -206,12 +217,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	} else if (in->need_arch) {
 		return mdf_err_push(err, "%s", in->name);
 	} else {
-		/* Levels 0 and 1 need no translation: carry on without. */
-		size_t n = strnlen(err->msg, sizeof(k->no_arch) - 1);
-
-		memcpy(k->no_arch, err->msg, n);
-		k->no_arch[n] = '\0';
-		mdf_err_clear(err);
+		carry_on_without_arch(k, err);
 	}
 	st = check_phys_ranges(k, in, err);
 	if (st != MDF_OK)
@@ -219,9 +225,25 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
 			   k->have_arch ? &k->arch : NULL, k->page_size);
 	k->rm.big_endian = k->big_endian;
+	/* What translation needs from the dump's memory, read once. */
+	if (k->have_arch) {
+		st = arch_init_mem(&k->arch, readmem_read_pte, &k->rm, err);
+		if (st != MDF_OK) {
+			arch_release(&k->arch);
+			if (in->need_arch)
+				return mdf_err_push(err, "%s", in->name);
+			k->rm.arch = NULL;
+			carry_on_without_arch(k, err);
+		}
+	}
 	if (in->vmlinux && k->have_arch)
 		return debuginfo_from_dump(k, in, &df, note_release, err);
 	return MDF_OK;
+}
+
+void kernel_close(struct kernel *k)
+{
+	arch_release(&k->arch);
 }
 
 enum mdf_status kernel_find_memmap(struct kernel *k, struct mdf_err *err)

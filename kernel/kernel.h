@@ -71,6 +71,9 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 			    struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Find the struct pages (kernel/memmap.h); errors name nothing. */
+/** Free what kernel_open() allocated (the arch state's tables). */
+void kernel_close(struct kernel *k);
+
 enum mdf_status kernel_find_memmap(struct kernel *k,
 				   struct mdf_err *err) MDF_MUST_CHECK;
 

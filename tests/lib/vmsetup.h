@@ -57,6 +57,7 @@ static inline enum mdf_status test_vm_open(struct test_vm *v, const char *path,
 
 static inline void test_vm_close(struct test_vm *v)
 {
+	kernel_close(&v->k);
 	cache_release(&v->cache);
 	elf_info_close(&v->elf);
 	if (v->fd > 0)

@@ -178,27 +178,51 @@ static void t_walk_hash(void)
 	fake_put(&m, 0x100018, 0);
 	fake_put(&m, 0x100020, 0x3d000000);
 	fake_put(&m, 0x100028, 0xc00c000001000000ULL);
+	/* read once, in the dump's order (the reader's) */
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
+	T_ASSERT(st.ppc64_mmu == PPC64_MMU_HASH);
+	T_EQ_U64(st.ppc64_vmemmap.nblocks, 2);
+	m.nlog = 0;
 	T_OK(arch_vtop(&st, 0xc00c000001000040ULL, fake_read, &m, &pa, &err), &err);
 	T_EQ_U64(pa, 0x3d000040);
 	T_OK(arch_walk(&st, 0xc00c000000ffffc0ULL, fake_read, &m, &w, &err), &err);
 	T_EQ_U64(w.paddr, 0x3effffc0);
 	T_EQ_U64(w.map_size, 1ULL << 24);
+	/* The list is not read again (only the failing table walk). */
+	for (unsigned i = 0; i < m.nlog; i++)
+		T_ASSERT(m.log[i] >= 0x2740000);
 	/* Beyond both blocks: the page tables' error. */
 	fake_put(&m, 0x2740000 + 0xc0 * 8, 0);
 	T_EQ_U64(arch_vtop(&st, 0xc00c000002000000ULL, fake_read, &m, &pa, &err),
 		 MDF_ERR_NODATA);
 	T_MSG(err, "ppc64: virtual address 0xc00c000002000000 not mapped "
 	      "(PGD entry 0x0 at paddr 0x2740600 not valid)");
-	/* A loop in the list ends. */
+	arch_release(&st);
+	/* A list that loops back to its head ends. */
 	fake_put(&m, 0x100018, PO + 0x100000);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
+	T_EQ_U64(st.ppc64_vmemmap.nblocks, 2);
 	T_EQ_U64(arch_vtop(&st, 0xc00c000002000000ULL, fake_read, &m, &pa, &err),
 		 MDF_ERR_NODATA);
-	/* An impossible block size is named. */
-	fake_put(&m, PSIZE_DEFS - PO + 4 * 96, 63);
+	arch_release(&st);
+	/* One that loops elsewhere is cut off. */
+	fake_put(&m, 0x100018, PO + 0x100018);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
+	T_ASSERT(!st.ppc64_vmemmap.have_blocks);
 	T_EQ_U64(arch_vtop(&st, 0xc00c000002000000ULL, fake_read, &m, &pa, &err),
 		 MDF_ERR_FORMAT);
-	T_MSG(err, "ppc64: virtual address 0xc00c000002000000: vmemmap block shift 63 "
+	T_MSG(err, "ppc64: virtual address 0xc00c000002000000: vmemmap_list: more than "
+	      "1000000 entries (a loop?)");
+	arch_release(&st);
+	/* An impossible block size is named. */
+	fake_put(&m, 0x100018, 0);
+	fake_put(&m, PSIZE_DEFS - PO + 4 * 96, 63);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
+	T_EQ_U64(arch_vtop(&st, 0xc00c000002000000ULL, fake_read, &m, &pa, &err),
+		 MDF_ERR_FORMAT);
+	T_MSG(err, "ppc64: virtual address 0xc00c000002000000: vmemmap_list: block shift 63 "
 	      "(mmu_vmemmap_psize 4) is impossible");
+	arch_release(&st);
 }
 
 /* 4 KiB pages: radix 9/9/9/13 (PGD at 39, PUD 30, PMD 21, PTE 12), hash

@@ -547,37 +547,52 @@ static void t_walk_os_info(void)
 	fake_put(&m, SWAPPER_PA + 0x7ff * 8, 0x2fa00000ULL | TT(1) | TL3);
 	fake_put(&m, 0x2fa00000ULL + 0x5db * 8, 0x2fb00000ULL | FC | TT(0));
 
-	T_OK(arch_vtop(&st, IB + 0x12345678, fake_read, &m, &pa, &err), &err);
-	T_EQ_U64(pa, 0x12345678);
-	T_EQ_U64(m.nlog, 6);
+	/* init_mem reads os_info and the top table's type, once */
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
+	T_ASSERT(st.have_pgd);
+	T_EQ_U64(st.pgd_paddr, SWAPPER_PA);
+	T_EQ_U64(st.levels, 3);
+	T_EQ_U64(m.nlog, 5);
 	T_EQ_U64(m.log[0], 0xe18);
 	T_EQ_U64(m.log[1], 0x9000);
 	T_EQ_U64(m.log[2], 0x9084);
 	T_EQ_U64(m.log[3], 0x9098);
 	T_EQ_U64(m.log[4], SWAPPER_PA);
-	T_EQ_U64(m.log[5], SWAPPER_PA + 0x1c00);
+	m.nlog = 0;
+	T_OK(arch_vtop(&st, IB + 0x12345678, fake_read, &m, &pa, &err), &err);
+	T_EQ_U64(pa, 0x12345678);
+	T_EQ_U64(m.nlog, 1);
+	T_EQ_U64(m.log[0], SWAPPER_PA + 0x1c00);
 	T_OK(arch_walk(&st, SWAPPER + 0x18, fake_read, &m, &w, &err), &err);
 	T_EQ_U64(w.paddr, SWAPPER_PA + 0x18);
 	T_EQ_U64(w.map_size, 1ULL << 20);
 	T_EQ_U64(w.nsteps, 2);
 
-	/* No os_info there, or one of another kernel. */
+	/* No os_info there, or one of another kernel: the walks say why. */
 	os_info(&m, 0, KOFS);
+	T_OK(arch_init(&st, EM_S390, &ki, NULL, 0, &err), &err);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
 	T_EQ_U64(arch_vtop(&st, IB, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
 	T_MSG(err, "s390x: virtual address 0x1c000000000: no page-table root "
 	      "(no os_info magic at paddr 0x9000: 0x0)");
 	os_info(&m, 0x4f53494e464f535aULL, KOFS + 0x4000);
+	T_OK(arch_init(&st, EM_S390, &ki, NULL, 0, &err), &err);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
 	T_EQ_U64(arch_vtop(&st, IB, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
 	T_MSG(err, "s390x: virtual address 0x1c000000000: no page-table root (os_info at "
 	      "paddr 0x9000 has the kernel image at 0x3ffdc004000, KERNELOFFSET=0x3ffdc000000)");
 	fake_put(&m, 0xe18, 0);
+	T_OK(arch_init(&st, EM_S390, &ki, NULL, 0, &err), &err);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
 	T_EQ_U64(arch_vtop(&st, IB, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
 	T_MSG(err, "s390x: virtual address 0x1c000000000: no page-table root (the lowcore's "
 	      "os_info pointer at paddr 0xe18 is 0x0, not a page)");
 	memset(&m, 0, sizeof(m));
+	T_OK(arch_init(&st, EM_S390, &ki, NULL, 0, &err), &err);
+	T_OK(arch_init_mem(&st, fake_read, &m, &err), &err);
 	T_EQ_U64(arch_vtop(&st, IB, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
-	T_MSG(err, "s390x: virtual address 0x1c000000000: os_info at paddr 0xe18: "
-	      "fake: paddr 0xe18 not in memory");
+	T_MSG(err, "s390x: virtual address 0x1c000000000: no page-table root (os_info at "
+	      "paddr 0xe18: fake: paddr 0xe18 not in memory)");
 }
 
 /* Nothing to go by: no release, no VMALLOC_START, no PT_LOADs. */
@@ -595,9 +610,9 @@ static void t_walk_no_root(void)
 	T_ASSERT(!st.have_pgd && !st.s390x.root_via_os_info);
 	T_EQ_U64(arch_vtop(&st, 0x1000, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
 	T_MSG(err, "s390x: virtual address 0x1000: no page-table root (VMCOREINFO needs "
-	      "SYMBOL(swapper_pg_dir) and, since Linux 6.10, KERNELOFFSET with the kernel "
-	      "image's PT_LOAD or the lowcore's os_info; OSRELEASE or NUMBER(VMALLOC_START) "
-	      "says which)");
+	      "SYMBOL(swapper_pg_dir) and, since Linux 6.10, KERNELOFFSET with KERNELOFFPHYS, "
+	      "the kernel image's PT_LOAD or the lowcore's os_info; OSRELEASE or "
+	      "NUMBER(VMALLOC_START) says which)");
 	T_EQ_U64(m.nlog, 0);
 }
 

@@ -1147,6 +1147,7 @@ static void real_close(struct real_env *e)
 {
 	if (e->cache_open)
 		cache_release(&e->cache);
+	kernel_close(&e->k);
 	if (e->elf_open)
 		elf_info_close(&e->elf);
 	if (e->fd >= 0)

@@ -241,6 +241,7 @@ struct env {
 static void env_close(struct env *e)
 {
 	cache_release(&e->cache);
+	kernel_close(&e->k);
 	elf_info_close(&e->elf);
 	if (e->fd >= 0)
 		close(e->fd);

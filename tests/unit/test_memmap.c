@@ -165,6 +165,7 @@ static enum mdf_status env_open(struct mdf_err *err)
 static void env_close(void)
 {
 	cache_release(&E.cache);
+	kernel_close(&E.k);
 	elf_info_close(&E.elf);
 	if (E.fd >= 0)
 		close(E.fd);
