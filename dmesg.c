@@ -822,8 +822,7 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 {
 	const char *in = ctx->opts.vmcore, *path = ctx->opts.dumpfile;
-	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm,
-				 .big_endian = ctx->k.big_endian };
+	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm };
 	struct dmesg_stats stats;
 	struct out_sink o;
 	struct run_sink sink = { .o = &o, .off = 0 };
@@ -849,6 +848,7 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "%s: the kernel log can only be read from 64-bit dumps",
 				   in);
+	mem.big_endian = ctx->k.big_endian;  /* known once the dump is open */
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");

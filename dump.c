@@ -580,6 +580,7 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	sc.cache = &cc;
 	sc.elf = &ctx->elf;
 	sc.arch = ctx->k.have_arch ? &ctx->k.arch : NULL;
+	sc.big_endian = ctx->k.big_endian;
 	sc.page_size = ctx->k.page_size;
 	sc.page_struct_size = ctx->ds.rules.page_struct_size;
 	st = scan_pool_create(&ctx->ds.scan, &sc, &ctx->err);
