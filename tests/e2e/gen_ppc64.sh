@@ -8,7 +8,9 @@
 # the tables give the vmemmap) and hash (the MMU told apart by
 # swapper_pg_dir's entry 0), the -l dump's pages equal the ELF and do not
 # depend on threads, -E, refiltering, and --mem-usage rows equal what the
-# spec declares.
+# spec declares.  "arch ppc64be", the same machine with a big-endian
+# kernel (ELF, notes and every kernel word big-endian), gets the layout
+# walk, the bitmaps and the -l dump's pages too.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$(dirname "$0")/../lib/genarch.sh"
 
@@ -54,12 +56,15 @@ else notok "gen-ppc64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|d
 # lines, PT_LOADs, the tables from swapper_pg_dir (big-endian entries, the
 # radix or hash geometry), vmemmap_list, mem_section and struct pages.
 # Arguments: vmcore, radix|hash, yes|no (NUMBER(RADIX_MMU)), number of
-# RAM ranges, the vmemmap block shift, pfns whose PG_lru is set.
+# RAM ranges, the vmemmap block shift, pfns whose PG_lru is set.  The
+# kernel's byte order is the file's (little-endian, or ppc64be's big).
 cat >"$T/layout.py" <<'PY'
 import os, mmap, struct, sys
 sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
-from vmcore_layout import read_vmcore
+from vmcore_layout import read_vmcore, byte_order
 d, loads, vmi, prs = read_vmcore(sys.argv[1])
+E = byte_order(d)
+BE = E == ">"
 radix, number, nram, block_shift = sys.argv[2] == "radix", sys.argv[3] == "yes", int(sys.argv[4]), int(sys.argv[5])
 PO, PAGE = 0xc000000000000000, 1 << 16
 bad = []
@@ -70,14 +75,15 @@ def rpa(pa, n):
         if p <= pa and pa + n <= p + fs:
             return d[off + pa - p:off + pa - p + n]
     raise SystemExit("paddr %#x not in a PT_LOAD" % pa)
-u64 = lambda pa: struct.unpack("<Q", rpa(pa, 8))[0]      # the kernel's order
-u32 = lambda pa: struct.unpack("<I", rpa(pa, 4))[0]
+u64 = lambda pa: struct.unpack(E + "Q", rpa(pa, 8))[0]   # the kernel's order
+u32 = lambda pa: struct.unpack(E + "I", rpa(pa, 4))[0]
 be64 = lambda pa: struct.unpack(">Q", rpa(pa, 8))[0]     # page-table entries
 sym = lambda k: int(vmi[k], 16)
-e_machine, = struct.unpack_from("<H", d, 18); e_flags, = struct.unpack_from("<I", d, 48)
-need(d[5] == 1 and e_machine == 21 and e_flags == 2,
-     "ELF data %d, e_machine %d, e_flags %d: want LSB, EM_PPC64, 2" % (d[5], e_machine, e_flags))
-want = {"OSRELEASE": "6.1.0-57-powerpc64le", "PAGESIZE": "65536",
+e_machine, = struct.unpack_from(E + "H", d, 18); e_flags, = struct.unpack_from(E + "I", d, 48)
+need(e_machine == 21 and e_flags == (0 if BE else 2),
+     "ELF data %d, e_machine %d, e_flags %d: want EM_PPC64, ELFv2 (2) for LE, 0 for BE" %
+     (d[5], e_machine, e_flags))
+want = {"OSRELEASE": "6.1.0-57-powerpc64" + ("" if BE else "le"), "PAGESIZE": "65536",
         "NUMBER(SECTION_SIZE_BITS)": "24", "NUMBER(MAX_PHYSMEM_BITS)": "51",
         "LENGTH(mem_section)": "65536", "SIZE(mem_section)": "32", "SIZE(page)": "64",
         "LENGTH(zone.free_area)": "9", "NUMBER(PG_lru)": "4", "NUMBER(PG_hwpoison)": "22",
@@ -159,11 +165,11 @@ def page(pfn):
     pa = via_list(va)
     if radix:   # both ways agree
         need(walk(va) == pa, "struct page of pfn %#x: tables and vmemmap_list differ" % pfn)
-    return struct.unpack_from("<Q", rpa(pa, 64))[0]
+    return struct.unpack_from(E + "Q", rpa(pa, 64))[0]
 for pfn in [int(x, 0) for x in sys.argv[6].split(",")]:
     need(page(pfn) >> int(vmi["NUMBER(PG_lru)"]) & 1, "pfn %#x: no PG_lru" % pfn)
 uts = rpa(sym("SYMBOL(init_uts_ns)") - PO, 390)
-need(uts[4 * 65:4 * 65 + 8] == b"ppc64le\0", "utsname.machine %r" % uts[260:268])
+need(uts[4 * 65:4 * 65 + 8] == (b"ppc64\0\0\0" if BE else b"ppc64le\0"), "utsname.machine %r" % uts[260:268])
 names = {16: "64K", 21: "2M", 24: "16M", 30: "1G"}
 print("; ".join(bad) if bad else "leaves %s, %d vmemmap_list block(s) of %s" %
       (" ".join(names[s] for s in sorted(leaf_sizes)), len(blocks), names[shift]))
@@ -251,6 +257,16 @@ variant hash-number "$T/spec.hash-number" hash yes 2 24 $PFNS
 { cat "$T/spec.hash"; echo "vmemmap_pte 64k"; } >"$T/spec.hash64k"
 variant hash64k "$T/spec.hash64k" hash no 2 16 $PFNS
 
+# Big-endian: the same machine as "arch ppc64be".
+sed -e 's/^arch ppc64$/arch ppc64be/' "$T/spec" >"$T/spec.be"
+variant be "$T/spec.be" radix no 2 21 $PFNS
+if [ -n "$HAVE_PY" ] && [ -f "$T/v.be" ]; then
+	if "$MDF" -l -d 31 --message-level 0 "$T/v.be" "$T/b31" >"$T/lb.log" 2>&1 &&
+		out=$(genarch_pages "$T/b31" "$T/v.be" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
+		ok "ppc64be-l-d31-pages ($(echo "$out" | tail -n1))"
+	else notok "ppc64be-l-d31-pages" "$(tail -n1 "$T/lb.log") $(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
+fi
+
 # -l -d 31, -E -d 31 and --mem-usage (tests/lib/genarch.sh).
 genarch_l_d31 ppc64 "$V" ppc64le
 # The hash dump's pages too.
@@ -260,7 +276,7 @@ if [ -f "$KPY" ] && [ -n "$HAVE_PY" ] && [ -f "$T/v.hash" ]; then
 		ok "ppc64-hash-l-d31-pages ($(echo "$out" | tail -n1))"
 	else notok "ppc64-hash-l-d31-pages" "$(tail -n1 "$T/lh.log") $(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
 fi
-rm -f "$T"/v.* "$T/h31"
+rm -f "$T"/v.* "$T/h31" "$T/b31"
 
 genarch_E_d31 ppc64 "$V" PowerPC64
 

@@ -2,7 +2,10 @@
 # tests/e2e/gen_selfcheck.sh - the synthetic vmcore generator checks itself:
 # ELF layout with readelf, bytes, VMCOREINFO, the fake kernel (a page-table
 # walk to struct pages, in python), reference bitmaps, broken files, spec
-# errors; and, when a system makedumpfile exists, its bitmaps against ours.
+# errors, the byte order (a ppc64 and a ppc64be machine from one spec differ
+# only in what the kernel stores, word by word swapped); and, when a system
+# makedumpfile exists, its bitmaps and its --dump-dmesg of the generator's
+# printk ring against ours.
 # Prints "ok NAME" / "not ok NAME: why" / "skip NAME: why"; always exits 0.
 set -u
 B=${MDF_BUILD:?MDF_BUILD not set}
@@ -140,14 +143,15 @@ class Core:
         self.f = open(path, 'rb')
         self.size = os.path.getsize(path)
         h = self.f.read(64)
-        assert h[:4] == b'\x7fELF' and h[4] == 2 and h[5] == 1, 'not ELF64 LE'
-        phoff, = struct.unpack_from('<Q', h, 32)
-        n, = struct.unpack_from('<H', h, 56)
+        assert h[:4] == b'\x7fELF' and h[4] == 2 and h[5] in (1, 2), 'not ELF64'
+        self.e = e = '<' if h[5] == 1 else '>'   # the file's and the kernel's order
+        phoff, = struct.unpack_from(e + 'Q', h, 32)
+        n, = struct.unpack_from(e + 'H', h, 56)
         self.loads, self.notes = [], []
         self.f.seek(phoff)
         ph = self.f.read(56 * n)
         for i in range(n):
-            t, fl, off, va, pa, fs, ms, al = struct.unpack_from('<IIQQQQQQ', ph, 56 * i)
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + 'IIQQQQQQ', ph, 56 * i)
             if t == 1:
                 self.loads.append((va, pa, fs, ms, off))
             elif t == 4:
@@ -155,7 +159,7 @@ class Core:
                 d = self.f.read(fs)
                 p = 0
                 while p + 12 <= len(d):
-                    nn, dn, ty = struct.unpack_from('<III', d, p)
+                    nn, dn, ty = struct.unpack_from(e + 'III', d, p)
                     name = d[p + 12:p + 12 + nn - 1]
                     p += 12 + (nn + 3) // 4 * 4
                     self.notes.append((name, ty, d[p:p + dn], dn))
@@ -182,7 +186,7 @@ class Core:
         return r[-1]
 
     def u64(self, pa):
-        return struct.unpack('<Q', self.rpa(pa, 8))[0]
+        return struct.unpack(self.e + 'Q', self.rpa(pa, 8))[0]
 
     def vtop(self, va):
         pb = int(self.vmi['NUMBER(phys_base)'])
@@ -208,8 +212,8 @@ def page_struct(c, pfn):
     if 'SYMBOL(vmemmap)' in c.vmi:
         assert smm & ~0x1f == int(c.vmi['SYMBOL(vmemmap)'], 16), 'vmemmap'
     b = c.rpa(c.vtop(va), 64)
-    flags, w8, w16, mapping, index, private = struct.unpack_from('<6Q', b)
-    mapcount, refcount = struct.unpack_from('<iI', b, 48)
+    flags, w8, w16, mapping, index, private = struct.unpack_from(c.e + '6Q', b)
+    mapcount, refcount = struct.unpack_from(c.e + 'iI', b, 48)
     return dict(flags=flags, head=w8, w16=w16, mapping=mapping, private=private,
                 mapcount=mapcount, refcount=refcount, raw=b)
 
@@ -334,8 +338,46 @@ def check_legacy(path, ref):
     if not p['mapping'] & 1:
         fail('anon via 4k vmemmap')
 
+def check_twins(le_path, be_path):
+    # One machine, two byte orders: the RAM of the two files differs only
+    # in the kernel's words, each swapped whole (8 bytes) or by halves (a
+    # struct page's _mapcount/_refcount, compound_mapcount), and in the
+    # utsname strings; the page tables (big-endian on both) and every
+    # page's contents are the same bytes.
+    a, b = Core(le_path), Core(be_path)
+    if a.e != '<' or b.e != '>':
+        fail('byte orders %s %s' % (a.e, b.e))
+    if [l[:4] for l in a.loads] != [l[:4] for l in b.loads]:
+        fail('PT_LOADs differ')
+    uts = int(a.vmi['SYMBOL(init_uts_ns)'], 16) - 0xc000000000000000
+    if int(b.vmi['SYMBOL(init_uts_ns)'], 16) - 0xc000000000000000 != uts:
+        fail('init_uts_ns moved')
+    words = swapped = 0
+    for va, pa, fs, ms, off in a.loads:
+        for p in range(pa, pa + fs, 1 << 20):
+            n = min(1 << 20, pa + fs - p)
+            x, y = a.rpa(p, n), b.rpa(p, n)
+            if x == y:
+                continue
+            for i in range(0, n, 8):
+                if x[i:i + 8] == y[i:i + 8]:
+                    continue
+                words += 1
+                if uts <= p + i < uts + 390:
+                    continue
+                wx, wy = x[i:i + 8], y[i:i + 8]
+                if wx[::-1] == wy or wx[3::-1] + wx[:3:-1] == wy:
+                    swapped += 1
+                else:
+                    fail('paddr %x: %s (LE) vs %s (BE)' % (p + i, wx.hex(), wy.hex()))
+    if swapped < 1000:
+        fail('only %d swapped words' % swapped)
+    print('%d words differ, %d of them swapped' % (words, swapped))
+
 what = sys.argv[1]
-if what == 'kernel':
+if what == 'twins':
+    check_twins(sys.argv[2], sys.argv[3])
+elif what == 'kernel':
     check_kernel(sys.argv[2])
 elif what == 'ref':
     check_ref(sys.argv[2], sys.argv[3])
@@ -382,6 +424,17 @@ check fake_kernel_6_12 python3 "$T/check.py" kernel "$T/fx612.elf"
 check ref_bitmaps_6_1 python3 "$T/check.py" ref "$T/fx61.elf" "$T/fx61.ref"
 check ref_bitmaps_6_12 python3 "$T/check.py" ref "$T/fx612.elf" "$T/fx612.ref"
 check legacy_bytes_vmcoreinfo_4k python3 "$T/check.py" legacy "$T/legacy.elf" "$T/legacy.ref"
+
+# ppc64 and ppc64be from one spec: the same machine in two byte orders.
+twins() {
+	printf 'arch ppc64\nram 0 +192M\nram 0x10000000 +64M\npages 0x300+64 anon random\npages 0x400+64 thp random\npages 0x500+256 free order=8\npages 0x600+32 cache text\n' >"$T/le.spec"
+	sed 's/^arch ppc64$/arch ppc64be/' "$T/le.spec" >"$T/be.spec"
+	"$GEN" "$T/le.spec" "$T/le.elf" && "$GEN" "$T/be.spec" "$T/be.elf" || return 1
+	readelf -h "$T/be.elf" | grep -q 'Data:.*big endian' || { echo "ppc64be is not big-endian"; return 1; }
+	python3 "$T/check.py" twins "$T/le.elf" "$T/be.elf" >/dev/null || { python3 "$T/check.py" twins "$T/le.elf" "$T/be.elf"; return 1; }
+	rm -f "$T/le.elf" "$T/be.elf"
+}
+check byte_order_twins_ppc64 twins
 
 # the 7.1 rename and kernel none
 vmi71() {
@@ -454,9 +507,27 @@ real_tool() {
 	done
 	rm -f "$T/dump"
 }
+# The printk ring of "dmesg" lines (a 6.1 kernel's) as the real tool reads
+# it: every line, and from clear_seq on with --partial-dmesg.
+real_dmesg() {
+	local opt
+	printf 'kernel 6.1\nram 0x100000 +256M\ndmesg Linux version 6.1.0-57-amd64\ndmesg second: line\ndmesg LAB-MARKER real makedumpfile\ndmesg_clear 1\n' |
+		"$GEN" - "$T/log.elf" || return 1
+	printf '[    0.100000] Linux version 6.1.0-57-amd64\n[    0.200001] second: line\n[    0.300002] LAB-MARKER real makedumpfile\n' >"$T/log.want"
+	tail -n +2 "$T/log.want" >"$T/log.partial"
+	for opt in want partial; do
+		rm -f "$T/log.got"
+		"$REAL" --dump-dmesg $([ $opt = partial ] && echo --partial-dmesg) "$T/log.elf" \
+			"$T/log.got" >/dev/null 2>&1 || { echo "$REAL --dump-dmesg ($opt) failed"; return 1; }
+		cmp -s "$T/log.got" "$T/log.$opt" || { echo "$opt: $(head -c 200 "$T/log.got")"; return 1; }
+	done
+	rm -f "$T/log.elf"
+}
 if [ -n "$REAL" ]; then
 	check real_makedumpfile_bitmaps_6_1 real_tool
+	check real_makedumpfile_dmesg_ring real_dmesg
 else
 	echo "skip real_makedumpfile_bitmaps_6_1: no system makedumpfile"
+	echo "skip real_makedumpfile_dmesg_ring: no system makedumpfile"
 fi
 exit 0

@@ -7,7 +7,8 @@
  *   gen_kernel.c  the fake kernel: pfn kinds, physical allocator, struct
  *                 page array, mem_section, page tables (x86_64 4-level,
  *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
- *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages)
+ *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages,
+ *                 s390x DAT with 3 to 5 levels), the printk ring
  *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
  *   mkvmcore.c    main()
@@ -23,6 +24,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "util.h"
 
 /* The page of x86_64, arm64 and riscv64, and the unit of the file layout
  * (PT_NOTE at one page, the data from the next); ppc64's kernel page is
@@ -34,10 +36,12 @@
 #define GEN_STRUCT_PAGE 64                 /* SIZE(page) on every arch here */
 #define GEN_SECTION_SHIFT 27               /* NUMBER(SECTION_SIZE_BITS) */
 #define GEN_SECTION_SHIFT_PPC64 24
+#define GEN_SECTION_SHIFT_S390X 28
 #define GEN_SECTION_ROOTS 4096             /* LENGTH(mem_section), x86_64 (46 bits) */
 #define GEN_SECTION_ROOTS_ARM64 16384      /* arm64: MAX_PHYSMEM_BITS 48 */
 #define GEN_SECTION_ROOTS_RISCV64 4194304  /* riscv64: MAX_PHYSMEM_BITS 56 */
 #define GEN_SECTION_ROOTS_PPC64 65536      /* ppc64: 2^(51 - 24) / 2048 per root */
+#define GEN_SECTION_ROOTS_S390X 2048       /* s390x: 2^(46 - 28) / 128 per root */
 #define GEN_MAX_BUDDY_ORDER 10             /* LENGTH(zone.free_area) - 1 */
 #define GEN_MAX_BUDDY_ORDER_PPC64 8        /* 64 KiB pages: LENGTH 9 */
 #define GEN_START_KERNEL_MAP UINT64_C(0xffffffff80000000)
@@ -45,6 +49,7 @@
 #define GEN_RISCV64_KERNEL_LINK_ADDR UINT64_C(0xffffffff80000000)
 #define GEN_PPC64_PAGE_OFFSET UINT64_C(0xc000000000000000)
 #define GEN_PPC64_VMALLOC_PAGES 4          /* ppc64: pages mapped at vmalloc_start */
+#define GEN_S390X_IMAGE UINT64_C(0x100000)   /* s390x: the image's link address (va = pa) */
 #define GEN_MAX_PT_LEVELS 5                /* riscv64 Sv57 */
 #define GEN_MAX_LEVELS 32
 
@@ -71,7 +76,41 @@ enum gen_kind {
 };
 
 /* The crashed machine's architecture ("arch" directive). */
-enum gen_arch { GEN_ARCH_X86_64, GEN_ARCH_ARM64, GEN_ARCH_RISCV64, GEN_ARCH_PPC64 };
+enum gen_arch {
+	GEN_ARCH_X86_64,
+	GEN_ARCH_ARM64,
+	GEN_ARCH_RISCV64,
+	GEN_ARCH_PPC64,
+	GEN_ARCH_S390X,
+};
+
+/*
+ * Multi-byte values of the target, in its byte order (@big: big-endian,
+ * s390x and "arch ppc64be"): ELF headers and notes, struct pages,
+ * mem_section, page tables, the printk ring, every kernel variable.  The
+ * one place that knows how to store them.
+ */
+static inline void gen_store16(bool big, void *p, uint16_t v)
+{
+	uint8_t *b = p;
+
+	b[big ? 0 : 1] = (uint8_t)(v >> 8);
+	b[big ? 1 : 0] = (uint8_t)v;
+}
+static inline void gen_store32(bool big, void *p, uint32_t v)
+{
+	if (big)
+		store_be32(p, v);
+	else
+		store_le32(p, v);
+}
+static inline void gen_store64(bool big, void *p, uint64_t v)
+{
+	if (big)
+		store_be64(p, v);
+	else
+		store_le64(p, v);
+}
 
 /* Page content patterns. */
 enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
@@ -123,8 +162,15 @@ struct gen_vmi_edit {
 
 struct gen_preset;
 
+/* One record of the kernel log ("dmesg" directive). */
+struct gen_log {
+	char *text;
+	unsigned line;
+};
+
 struct gen_spec {
 	enum gen_arch arch;
+	bool big_endian;         /* the target's byte order (s390x, ppc64be) */
 	const struct gen_preset *preset;  /* NULL: "kernel none" */
 	unsigned cpus;
 	uint64_t seed;
@@ -140,6 +186,10 @@ struct gen_spec {
 	uint64_t vmemmap_start;
 	unsigned va_bits;
 	unsigned va_bits_line;   /* line of "va_bits", 0 if none */
+	/* s390x only: the levels of the kernel's DAT tables (3: a region-
+	 * third table on top, 4: region-second, 5: region-first). */
+	unsigned levels;
+	unsigned levels_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
 	 * and 24), set by the arch. */
 	unsigned page_shift;
@@ -177,6 +227,10 @@ struct gen_spec {
 	size_t nedits;
 	struct gen_poke *pokes;
 	size_t npokes;
+	struct gen_log *logs;    /* the kernel log, oldest first */
+	size_t nlogs;
+	uint64_t log_clear;      /* clear_seq ("dmesg_clear") */
+	unsigned log_clear_line;
 
 	/* Breakage for error tests. */
 	bool has_truncate;
@@ -206,6 +260,7 @@ const char *gen_spec_kind_name(enum gen_kind kind);
 struct gen_preset {
 	const char *name;          /* "6.1" */
 	enum gen_arch arch;
+	bool big_endian;           /* ppc64: the ppc64 (BE) kernel, not ppc64el */
 	const char *osrelease;
 	const char *const *vmcoreinfo;   /* template lines, NULL-terminated */
 	int pg_referenced, pg_uptodate, pg_lru, pg_private, pg_swapcache;
@@ -219,10 +274,11 @@ struct gen_preset {
 	bool slab_odd_mapping;     /* offset 24 of a slab has bit 0 set */
 };
 
-/** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch, or NULL.
- *  pg_hwpoison is -1 when the kernel has no PG_hwpoison (riscv64 6.12).
- *  ppc64 (64 KiB pages) has 6.1 only. */
-const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch);
+/** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch in
+ *  byte order @big, or NULL.  pg_hwpoison is -1 when the kernel has no
+ *  PG_hwpoison (riscv64 6.12, s390x 6.1).  ppc64 (64 KiB pages) and s390x
+ *  have 6.1 only. */
+const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big);
 /** Names of the presets of @arch, space separated (for messages). */
 const char *gen_preset_names(enum gen_arch arch);
 
@@ -241,7 +297,9 @@ struct gen_vmemmap_block {
 
 struct gen_kernel {
 	enum gen_arch arch;       /* page-table format, layout */
-	unsigned levels;          /* page-table levels: 4, riscv64 3 to 5 */
+	bool big_endian;          /* the kernel's data (spec->big_endian) */
+	bool pt_big_endian;       /* page-table entries: ppc64's always BE */
+	unsigned levels;          /* page-table levels: 4, riscv64 and s390x 3 to 5 */
 	/* Per level, 0 = the top: the va bits its index starts at, and how
 	 * many (9 everywhere but on ppc64). */
 	unsigned shift[GEN_MAX_PT_LEVELS];
@@ -264,6 +322,8 @@ struct gen_kernel {
 
 	uint64_t text_va, text_pa;
 	uint64_t pgd_pa, uts_pa;
+	unsigned pgd_pages;       /* the top table's pages: 1, s390x 4 */
+	uint64_t pt_half_pa;      /* s390x: the free 2 KiB half of a page-table page */
 	uint64_t nroots;          /* LENGTH(mem_section) */
 	uint64_t roots_pa;        /* nroots root pointers */
 	uint64_t alloc_cursor;    /* allocator: next search below this pfn */
@@ -278,6 +338,8 @@ struct gen_kernel {
 	 * 2 MiB on x86_64, arm64, riscv64; ppc64: a vmemmap block of 2 MiB,
 	 * 16 MiB under hash, or a page), in the order they were allocated. */
 	uint64_t vmemmap_unit;
+	uint64_t vmemmap_leaf;    /* the big leaf mapping it: 2 MiB, s390x 1 MiB
+				     (ppc64: the unit) */
 	struct gen_vmemmap_block *units;
 	size_t nunits, cap_units;
 	/* ppc64: the vmemmap_backing entries (24 bytes, one per unit), and
@@ -285,6 +347,11 @@ struct gen_kernel {
 	uint64_t nodes_pa;
 	uint64_t vmalloc_pa[GEN_PPC64_VMALLOC_PAGES];
 	size_t nvmalloc;
+	/* The printk ring ("dmesg" lines): its descriptor, info and data
+	 * arrays (in RAM), 1 << count_bits descriptors, 1 << data_bits
+	 * bytes of text blocks. */
+	uint64_t log_descs_pa, log_infos_pa, log_data_pa;
+	unsigned log_count_bits, log_data_bits;
 };
 
 /**

@@ -1,13 +1,17 @@
 /*
- * tests/gen/gen_elf.c - the ELF64 core file (x86_64, AArch64, RISC-V or
- * little-endian PowerPC64), shaped like /proc/vmcore:
+ * tests/gen/gen_elf.c - the ELF64 core file (x86_64, AArch64, RISC-V,
+ * PowerPC64 of either byte order or s390x), shaped like /proc/vmcore:
  *
  *   ELF header | program headers | (pad) PT_NOTE at 0x1000: one "CORE"
  *   NT_PRSTATUS per cpu, then "VMCOREINFO" (type 0) | (pad to 4 KiB) the
  *   PT_LOAD data back to back: kernel text first (its paddr aliases RAM of
  *   a later segment, as on every x86_64, arm64 and riscv64 dump; ppc64's
- *   image is in the linear map, with no PT_LOAD of its own), then the
- *   ram ranges at their direct-map (linear-map) addresses.
+ *   and s390x's image is in the linear or identity map, with no PT_LOAD of
+ *   its own), then the ram ranges at their direct-map (linear-map)
+ *   addresses.  s390x's notes are those its capture kernel writes
+ *   (arch/s390/kernel/crash_dump.c): NT_PRPSINFO, then per cpu
+ *   NT_PRSTATUS, NT_PRFPREG and the "LINUX" notes of the s390 registers.
+ *   Every multi-byte field is in the target's byte order.
  *
  * The file is sized with ftruncate() and only non-zero bytes are written,
  * so a machine of 64 GiB mostly free is a sparse file.  A write to a
@@ -17,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +32,9 @@
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
+#ifndef EM_S390
+#define EM_S390 22
+#endif
 /* e_flags of a ppc64le core: ELF_CORE_EFLAGS, the ELFv2 ABI. */
 #define PPC64_EF_ELFV2 2
 
@@ -36,8 +44,19 @@
 #define PRSTATUS_SIZE_RISCV64 376
 /* 112 bytes, pt_regs (48 registers), pr_fpvalid, padding. */
 #define PRSTATUS_SIZE_PPC64 504
+/* s390x: 112 bytes, s390_regs (psw 16, gprs 128, acrs 64, orig_gpr2 8 =
+ * ELF_NGREG 27 longs, as x86_64's), pr_fpvalid and padding. */
+#define PRSTATUS_SIZE_S390X 336
 #define PRSTATUS_MAX PRSTATUS_SIZE_PPC64
 #define PRSTATUS_PID_OFF 32
+/* s390x's other notes: NT_PRPSINFO (struct elf_prpsinfo, 136 bytes:
+ * pr_sname at 1, pr_fname at 40), and per cpu NT_PRFPREG (fpc, pad, 16
+ * fprs) and the "LINUX" ones (elf.h's NT_S390_*). */
+#define PRPSINFO_SIZE 136
+#define PRPSINFO_SNAME_OFF 1
+#define PRPSINFO_FNAME_OFF 40
+#define S390X_NOTE_MAX 256
+#define S390X_NT_PREFIX 0x305
 #define FILL_BATCH 64         /* pages per write of a fill */
 
 struct seg {
@@ -137,6 +156,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_RISCV;
 	case GEN_ARCH_PPC64:
 		return EM_PPC64;
+	case GEN_ARCH_S390X:
+		return EM_S390;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -152,19 +173,53 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_RISCV64;
 	case GEN_ARCH_PPC64:
 		return PRSTATUS_SIZE_PPC64;
+	case GEN_ARCH_S390X:
+		return PRSTATUS_SIZE_S390X;
 	case GEN_ARCH_X86_64:
 		break;
 	}
 	return PRSTATUS_SIZE;
 }
 
-static void put_note(uint8_t **p, const char *name, uint32_t type, const void *desc,
-		     uint32_t descsz, uint32_t descsz_field)
+/* The ELF header and a program header, field by field in @big's order. */
+static void put_ehdr(uint8_t *b, bool big, const Elf64_Ehdr *eh)
+{
+	memcpy(b, eh->e_ident, EI_NIDENT);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_type), eh->e_type);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_machine), eh->e_machine);
+	gen_store32(big, b + offsetof(Elf64_Ehdr, e_version), eh->e_version);
+	gen_store64(big, b + offsetof(Elf64_Ehdr, e_entry), eh->e_entry);
+	gen_store64(big, b + offsetof(Elf64_Ehdr, e_phoff), eh->e_phoff);
+	gen_store64(big, b + offsetof(Elf64_Ehdr, e_shoff), eh->e_shoff);
+	gen_store32(big, b + offsetof(Elf64_Ehdr, e_flags), eh->e_flags);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_ehsize), eh->e_ehsize);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_phentsize), eh->e_phentsize);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_phnum), eh->e_phnum);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_shentsize), eh->e_shentsize);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_shnum), eh->e_shnum);
+	gen_store16(big, b + offsetof(Elf64_Ehdr, e_shstrndx), eh->e_shstrndx);
+}
+
+static void put_phdr(uint8_t *b, bool big, const Elf64_Phdr *ph)
+{
+	gen_store32(big, b + offsetof(Elf64_Phdr, p_type), ph->p_type);
+	gen_store32(big, b + offsetof(Elf64_Phdr, p_flags), ph->p_flags);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_offset), ph->p_offset);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_vaddr), ph->p_vaddr);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_paddr), ph->p_paddr);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_filesz), ph->p_filesz);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_memsz), ph->p_memsz);
+	gen_store64(big, b + offsetof(Elf64_Phdr, p_align), ph->p_align);
+}
+
+static void put_note(uint8_t **p, bool big, const char *name, uint32_t type,
+		     const void *desc, uint32_t descsz, uint32_t descsz_field)
 {
 	uint32_t namesz = (uint32_t)strlen(name) + 1;
-	Elf64_Nhdr nh = { .n_namesz = namesz, .n_descsz = descsz_field, .n_type = type };
-	memcpy(*p, &nh, sizeof(nh));
-	*p += sizeof(nh);
+	gen_store32(big, *p + offsetof(Elf64_Nhdr, n_namesz), namesz);
+	gen_store32(big, *p + offsetof(Elf64_Nhdr, n_descsz), descsz_field);
+	gen_store32(big, *p + offsetof(Elf64_Nhdr, n_type), type);
+	*p += sizeof(Elf64_Nhdr);
 	memcpy(*p, name, namesz);
 	*p += align_up(namesz, 4);
 	if (descsz)
@@ -177,25 +232,32 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 				     uint64_t notesz, uint64_t note_off, struct mdf_err *err)
 {
 	size_t nph = 1 + o->nsegs;
+	const bool big = spec->big_endian;
+	uint8_t ehb[sizeof(Elf64_Ehdr)];
 	Elf64_Ehdr eh;
 	memset(&eh, 0, sizeof(eh));
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
 	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_DATA] = big ? ELFDATA2MSB : ELFDATA2LSB;
 	eh.e_ident[EI_VERSION] = EV_CURRENT;
 	eh.e_ident[EI_OSABI] = ELFOSABI_SYSV;
 	eh.e_type = ET_CORE;
 	eh.e_machine = elf_machine(spec->arch);
 	eh.e_version = EV_CURRENT;
-	eh.e_flags = spec->arch == GEN_ARCH_PPC64 ? PPC64_EF_ELFV2 : 0;
+	/* ppc64el's ELFv2; a big-endian ppc64 kernel is ELFv1 (0). */
+	eh.e_flags = spec->arch == GEN_ARCH_PPC64 && !big ? PPC64_EF_ELFV2 : 0;
 	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
 	eh.e_phnum = (Elf64_Half)nph;
 
 	Elf64_Phdr *ph = calloc(nph, sizeof(*ph));
-	if (!ph)
+	uint8_t *phb = calloc(nph, sizeof(*ph));
+	if (!ph || !phb) {
+		free(ph);
+		free(phb);
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", o->path);
+	}
 	ph[0].p_type = PT_NOTE;
 	ph[0].p_offset = note_off;
 	ph[0].p_filesz = ph[0].p_memsz = notesz;
@@ -209,16 +271,22 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 		p->p_paddr = o->segs[i].nophys ? UINT64_MAX : o->segs[i].paddr;
 		p->p_filesz = o->segs[i].filesz;
 		p->p_memsz = o->segs[i].memsz;
+		/* s390x's loads_init() aligns its loads to a page. */
+		p->p_align = spec->arch == GEN_ARCH_S390X ? GEN_PAGE_SIZE : 0;
 	}
 	if (spec->load_past_eof && o->nsegs) {
 		Elf64_Phdr *p = &ph[o->nsegs];
 		p->p_filesz += 0x100000;
 		p->p_memsz = MDF_MAX(p->p_memsz, p->p_filesz);
 	}
-	enum mdf_status st = util_pwrite_full(o->fd, &eh, sizeof(eh), 0, err);
+	put_ehdr(ehb, big, &eh);
+	for (size_t i = 0; i < nph; i++)
+		put_phdr(phb + i * sizeof(*ph), big, &ph[i]);
+	enum mdf_status st = util_pwrite_full(o->fd, ehb, sizeof(ehb), 0, err);
 	if (!st && !spec->phoff_past_eof)
-		st = util_pwrite_full(o->fd, ph, nph * sizeof(*ph), sizeof(eh), err);
+		st = util_pwrite_full(o->fd, phb, nph * sizeof(*ph), sizeof(eh), err);
 	free(ph);
+	free(phb);
 	if (!st)
 		st = util_pwrite_full(o->fd, notes, (size_t)notesz, note_off, err);
 	return st ? mdf_err_push(err, "%s", o->path) : MDF_OK;
@@ -259,25 +327,56 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 			return st;
 		vlen = strlen(vmi);
 	}
+	/* s390x, per cpu after NT_PRSTATUS (fill_cpu_elf_notes()). */
+	static const struct {
+		const char *name;
+		uint32_t type, size;
+	} s390x_notes[] = {
+		{ "CORE", NT_PRFPREG, 136 },        /* fpc, pad, fprs[16] */
+		{ "LINUX", 0x301, 8 },              /* NT_S390_TIMER */
+		{ "LINUX", 0x302, 8 },              /* NT_S390_TODCMP */
+		{ "LINUX", 0x303, 4 },              /* NT_S390_TODPREG */
+		{ "LINUX", 0x304, 128 },            /* NT_S390_CTRS */
+		{ "LINUX", S390X_NT_PREFIX, 4 },    /* NT_S390_PREFIX */
+		{ "LINUX", 0x309, 128 },            /* NT_S390_VXRS_LOW */
+		{ "LINUX", 0x30a, 256 },            /* NT_S390_VXRS_HIGH */
+	};
+	const bool big = spec->big_endian, s390x = spec->arch == GEN_ARCH_S390X;
 	uint32_t prsz = prstatus_size(spec->arch);
 	size_t cap = spec->cpus * (12 + 8 + prsz) + 12 + 12 + align_up(vlen, 4);
+	if (s390x)
+		cap += 12 + 8 + PRPSINFO_SIZE +
+		       spec->cpus * (sizeof(s390x_notes) / sizeof(s390x_notes[0])) *
+			       (12 + 8 + S390X_NOTE_MAX);
 	uint8_t *buf = calloc(1, cap), *p = buf;
 	if (!buf) {
 		free(vmi);
 		return mdf_err_set(err, MDF_ERR_NOMEM, "notes: out of memory");
 	}
 	uint8_t prs[PRSTATUS_MAX];
+	if (s390x) {   /* nt_prpsinfo(): the crashed "vmlinux", running */
+		memset(prs, 0, sizeof(prs));
+		prs[PRPSINFO_SNAME_OFF] = 'R';
+		memcpy(prs + PRPSINFO_FNAME_OFF, "vmlinux", 7);
+		put_note(&p, big, "CORE", NT_PRPSINFO, prs, PRPSINFO_SIZE, PRPSINFO_SIZE);
+	}
 	for (unsigned c = 0; c < spec->cpus; c++) {
 		memset(prs, 0, sizeof(prs));
-		uint32_t pid = c + 1;
-		memcpy(prs + PRSTATUS_PID_OFF, &pid, sizeof(pid));
-		put_note(&p, "CORE", NT_PRSTATUS, prs, prsz, prsz);
+		gen_store32(big, prs + PRSTATUS_PID_OFF, c + 1);
+		put_note(&p, big, "CORE", NT_PRSTATUS, prs, prsz, prsz);
+		for (size_t i = 0; s390x && i < sizeof(s390x_notes) / sizeof(s390x_notes[0]); i++) {
+			memset(prs, 0, sizeof(prs));
+			if (s390x_notes[i].type == S390X_NT_PREFIX)   /* each cpu's lowcore */
+				gen_store32(big, prs, 0x10000 * (c + 1));
+			put_note(&p, big, s390x_notes[i].name, s390x_notes[i].type, prs,
+				 s390x_notes[i].size, s390x_notes[i].size);
+		}
 	}
 	if (vmi) {
 		uint32_t field = (uint32_t)vlen;
 		if (spec->note_overflow)
 			field += 0x10000;   /* runs past the end of PT_NOTE */
-		put_note(&p, "VMCOREINFO", 0, vmi, (uint32_t)vlen, field);
+		put_note(&p, big, "VMCOREINFO", 0, vmi, (uint32_t)vlen, field);
 	}
 	free(vmi);
 	*notes = buf;

@@ -43,6 +43,24 @@
  * vmemmap blocks are also on vmemmap_list, as 6.1 keeps it under both.
  * vmalloc_start maps a few pages that hold their own addresses, so that a
  * walk of both geometries reaches the last level and can be checked.
+ * "arch ppc64be" is the same machine with a big-endian kernel.
+ *
+ * With "arch s390x" (Debian 6.1, big-endian, 4 KiB pages, 256 MiB
+ * sections) the kernel runs in the identity map (va = pa) from its link
+ * address 0x100000 + kaslr; swapper_pg_dir, a 16 KiB table in the image,
+ * is a region-third, region-second (the default) or region-first table
+ * ("levels 3|4|5") of 2048 entries, then segment tables (2048) and page
+ * tables (256 entries, 2 KiB: two share a page).  The tables map every
+ * RAM range the way vmem_add_range() does (2 GiB region-third leaves,
+ * 1 MiB segment leaves, 4 KiB pages at unaligned edges) and the vmemmap
+ * (1 MiB segments, or pages with "vmemmap_pte 4k"), high above the
+ * identity map where 6.1's setup_kernel_memory_layout() puts it; an
+ * unused entry holds the kernel's empty value (invalid bit and table
+ * type), not 0.  mem_section has 2048 roots.  Everything is big-endian.
+ *
+ * "dmesg" lines give any of them a printk ring (the lockless one of 5.10
+ * on): SYMBOL(prb), SYMBOL(printk_rb_static) and SYMBOL(clear_seq) move
+ * into the page of init_uts_ns, the arrays are taken from RAM.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -82,7 +100,7 @@
 /* The vmemmap variables, at the lab kernel's offsets in their 64 KiB page
  * (here the page of init_uts_ns, which the generator owns): vmemmap_list
  * (a pointer), mmu_vmemmap_psize (an int), mmu_psize_defs[MMU_PAGE_COUNT]
- * (struct mmu_psize_def, 96 bytes, shift at 0).  Kernel byte order: LE. */
+ * (struct mmu_psize_def, 96 bytes, shift at 0), in the kernel's order. */
 #define PPC64_VMEMMAP_LIST_OFF 0x91c0
 #define PPC64_PSIZE_OFF 0x93c0
 #define PPC64_PSIZE_DEFS_OFF 0x93c8
@@ -94,6 +112,47 @@
 #define PPC64_PSIZE_16M 10
 /* CONFIG_ILLEGAL_POINTER_VALUE of ppc64. */
 #define PPC64_POISON_DELTA UINT64_C(0x5deadbeef0000000)
+/* s390x DAT (asm/pgtable.h): a region or segment table has 2048 entries,
+ * a page table 256.  A region entry is the next table's origin | its own
+ * table type (TT: region-first 0xc, second 0x8, third 0x4) | table length
+ * 3 (the whole next table); a segment entry is the page table's origin
+ * (2 KiB aligned).  Unused entries are invalid (0x20) with their type, a
+ * page-table entry 0x400 (_PAGE_INVALID).  Leaves as the kernel's
+ * REGION3_KERNEL (2 GiB: FC 0x400, R W young dirty noexec), SEGMENT_KERNEL
+ * (1 MiB) and PAGE_KERNEL. */
+#define S390X_CRST_BITS 11
+#define S390X_PT_BITS 8
+#define S390X_INVALID UINT64_C(0x20)
+#define S390X_TT_SHIFT 2                 /* table type: bits 0x0c */
+#define S390X_TL_FULL UINT64_C(0x3)
+#define S390X_PAGE_INVALID UINT64_C(0x400)
+#define S390X_REGION3_KERNEL UINT64_C(0x3507)
+#define S390X_SEGMENT_KERNEL UINT64_C(0x3503)
+#define S390X_PAGE_KERNEL UINT64_C(0x13d)
+#define S390X_PT_SIZE 2048               /* a page table: 256 entries */
+/* s390x variables in the page of init_uts_ns: high_memory (a pointer),
+ * lowcore_ptr[NR_CPUS] (left NULL). */
+#define S390X_HIGH_MEMORY_OFF 0x400
+#define S390X_LOWCORE_PTR_OFF 0x800
+#define S390X_AMODE31_SIZE 0x3000        /* EAMODE31 - SAMODE31 */
+/* The printk ring's variables in the page of init_uts_ns: prb (a pointer
+ * to printk_rb_static), printk_rb_static (struct printk_ringbuffer, 88
+ * bytes), clear_seq (struct latched_seq, 24 bytes); the layout of every
+ * preset's VMCOREINFO (5.10 to 7.1). */
+#define LOG_PRB_OFF 0x600
+#define LOG_RB_OFF 0x640
+#define LOG_CLEAR_OFF 0x6c0
+#define LOG_DESC_SIZE 24
+#define LOG_INFO_SIZE 88
+#define LOG_DATA_BITS_MIN 17             /* CONFIG_LOG_BUF_SHIFT: 128 KiB */
+#define LOG_AVG_BITS 5                   /* PRB_AVGBITS: a descriptor per 32 bytes */
+#define LOG_SV_SHIFT 62                  /* state_var: state in the top 2 bits */
+#define LOG_ID_MASK ((UINT64_C(1) << LOG_SV_SHIFT) - 1)
+#define LOG_FINALIZED UINT64_C(2)
+#define LOG_REUSABLE UINT64_C(3)
+#define LOG_FAILED_LPOS UINT64_C(1)
+#define LOG_NEWLINE 2                    /* printk_info.flags */
+#define LOG_LEVEL_INFO 6
 #define SECTION_FLAGS UINT64_C(0xf)   /* PRESENT | HAS_MEM_MAP | ONLINE | EARLY */
 /* Poison pointers: POISON_POINTER_DELTA (CONFIG_ILLEGAL_POINTER_VALUE) + these. */
 #define POISON_DELTA UINT64_C(0xdead000000000000)
@@ -111,6 +170,7 @@
 
 struct gen_table {
 	uint64_t pa;
+	unsigned level;       /* 0 = the top */
 	unsigned n;           /* entries: 1 << bits of its level */
 	uint64_t *e;
 	int32_t *child;       /* index of the next-level table, or -1 */
@@ -127,6 +187,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_PPC64)
 		return GEN_PPC64_PAGE_OFFSET;
+	if (s->arch == GEN_ARCH_S390X)
+		return GEN_S390X_IMAGE + s->kaslr;   /* identity mapped */
 	if (s->arch == GEN_ARCH_ARM64)
 		return GEN_ARM64_KIMAGE_VADDR + s->kaslr;
 	if (s->arch == GEN_ARCH_RISCV64)
@@ -135,11 +197,13 @@ static uint64_t text_start_va(const struct gen_spec *s)
 }
 
 /* arm64 and riscv64 randomise the image's va and pa apart: kaslr moves
- * only the va. */
+ * only the va; s390x's (6.1) moves the image physically. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_PPC64)
 		return 0;
+	if (s->arch == GEN_ARCH_S390X)
+		return GEN_S390X_IMAGE + s->kaslr;
 	if (s->arch == GEN_ARCH_ARM64)
 		return 0x1000000 + (uint64_t)s->phys_base;
 	if (s->arch == GEN_ARCH_RISCV64)
@@ -165,6 +229,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return k->text_va + s->text_size - (UINT64_C(1) << 31);
 	case GEN_ARCH_PPC64:
 		return s->vmalloc_start;   /* Book3S-64 loads modules into vmalloc */
+	case GEN_ARCH_S390X:
+		return s->vmalloc_start;   /* unused: s390x refuses "kcore" */
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -244,6 +310,7 @@ static enum mdf_status table_new(struct gen_kernel *k, uint64_t pa, unsigned lev
 	}
 	struct gen_table *t = &k->tables[k->ntables];
 	t->pa = pa;
+	t->level = level;
 	t->n = 1u << k->bits[level];
 	t->e = calloc(t->n, sizeof(*t->e));
 	t->child = malloc(t->n * sizeof(*t->child));
@@ -265,12 +332,51 @@ static unsigned pt_index(const struct gen_kernel *k, unsigned level, uint64_t va
 	return (unsigned)(va >> k->shift[level]) & ((1u << k->bits[level]) - 1);
 }
 
+/* s390x: the type of the table at @level, counted from the page table up:
+ * 0 page table, 1 segment, 2 region-third, 3 region-second, 4 region-first. */
+static unsigned s390x_type(const struct gen_kernel *k, unsigned level)
+{
+	return k->levels - 1 - level;
+}
+
+/* s390x: the table-type bits (TT, 0x0c) of an entry of a table of @type. */
+static uint64_t s390x_tt(unsigned type)
+{
+	return type >= 2 ? (uint64_t)(type - 1) << S390X_TT_SHIFT : 0;
+}
+
+/* What an unused entry of a table of @level holds: 0 but on s390x, whose
+ * crst_table_init() fills region and segment tables with their invalid
+ * value and whose page tables hold _PAGE_INVALID. */
+static uint64_t pt_empty(const struct gen_kernel *k, unsigned level)
+{
+	unsigned type;
+
+	if (k->arch != GEN_ARCH_S390X)
+		return 0;
+	type = s390x_type(k, level);
+	return type ? S390X_INVALID | s390x_tt(type) : S390X_PAGE_INVALID;
+}
+
 /* The entry of @level mapping @pa: a leaf or the next level's table. */
 static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa, bool leaf)
 {
 	bool last = level == k->levels - 1;
 
 	switch (k->arch) {
+	case GEN_ARCH_S390X: {
+		unsigned type = s390x_type(k, level);
+
+		if (leaf && type == 0)
+			return (pa & ~UINT64_C(0xfff)) | S390X_PAGE_KERNEL;
+		if (leaf && type == 1)
+			return (pa & ~UINT64_C(0xfffff)) | S390X_SEGMENT_KERNEL;
+		if (leaf)   /* region-third: pt_map() asks no larger leaf */
+			return (pa & ~UINT64_C(0x7fffffff)) | S390X_REGION3_KERNEL;
+		/* A segment entry is the page table's origin; a region entry
+		 * its own type and the next table's length. */
+		return type == 1 ? pa : pa | s390x_tt(type) | S390X_TL_FULL;
+	}
 	case GEN_ARCH_PPC64:
 		if (leaf)
 			return (pa & PPC64_RPN_MASK) | PPC64_LEAF;
@@ -288,6 +394,30 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 	if (!leaf)
 		return pa | PTE_TABLE;
 	return (pa & PTE_ADDR_MASK) | (last ? PTE_LEAF_4K : PTE_LEAF_BIG);
+}
+
+/* The pages of a new table of @level: one page everywhere but on s390x,
+ * whose region and segment tables take four (16 KiB, aligned) and whose
+ * 2 KiB page tables share a page two by two (page_table_alloc()). */
+static enum mdf_status table_alloc(struct gen_kernel *k, unsigned level, uint64_t *pa,
+				   struct mdf_err *err)
+{
+	uint64_t bytes = UINT64_C(8) << k->bits[level], n;
+	enum mdf_status st;
+
+	if (k->arch == GEN_ARCH_S390X && bytes < k->page_size) {
+		if (k->pt_half_pa) {
+			*pa = k->pt_half_pa;
+			k->pt_half_pa = 0;
+			return MDF_OK;
+		}
+		st = alloc_pages(k, 1, 1, "a page table", pa, err);
+		if (!st)
+			k->pt_half_pa = *pa + bytes;
+		return st;
+	}
+	n = div_round_up(bytes, k->page_size);
+	return alloc_pages(k, n, n, "a page table", pa, err);
 }
 
 /* Map one leaf of @size (a page, or what a level above maps: 2M, 1G) at
@@ -316,7 +446,7 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 						   va);
 			uint64_t tpa;
 			int32_t c;
-			enum mdf_status st = alloc_pages(k, 1, 1, "a page table", &tpa, err);
+			enum mdf_status st = table_alloc(k, level + 1, &tpa, err);
 			if (st)
 				return st;
 			st = table_new(k, tpa, level + 1, &c, err);
@@ -427,20 +557,31 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 					   p, gen_spec_kind_name(k->kind[p]));
 		k->kind[p] = GEN_K_KERNEL;
 	}
-	/* init_top_pgt and init_uts_ns: the highest unclaimed text pages. */
-	uint64_t want[2];
-	unsigned got = 0;
-	for (uint64_t p = tend; p-- > tfirst && got < 2;)
-		if (!gen_bit_test(k->claimed, p))
-			want[got++] = p;
-	if (got < 2)
+	/* init_top_pgt and init_uts_ns: the highest unclaimed text pages
+	 * (s390x: the highest k->pgd_pages of them in a row, aligned, for its
+	 * 16 KiB swapper_pg_dir; the uts page any other). */
+	uint64_t n = k->pgd_pages, pgd = UINT64_MAX, uts = UINT64_MAX;
+	for (uint64_t c = align_down(tend - n, n); c >= tfirst && pgd == UINT64_MAX; c -= n) {
+		bool free = true;
+		for (uint64_t p = c; p < c + n && free; p++)
+			free = !gen_bit_test(k->claimed, p);
+		if (free)
+			pgd = c;
+		if (c < n)
+			break;
+	}
+	for (uint64_t p = tend; pgd != UINT64_MAX && p-- > tfirst && uts == UINT64_MAX;)
+		if (!gen_bit_test(k->claimed, p) && (p < pgd || p >= pgd + n))
+			uts = p;
+	if (uts == UINT64_MAX)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "kernel text: spec lines claim every page; init_top_pgt "
-				   "and init_uts_ns need two unclaimed pages");
-	k->pgd_pa = want[0] << k->page_shift;
-	k->uts_pa = want[1] << k->page_shift;
-	gen_bit_set(k->meta, want[0]);
-	gen_bit_set(k->meta, want[1]);
+				   "and init_uts_ns need %" PRIu64 " unclaimed pages", n + 1);
+	k->pgd_pa = pgd << k->page_shift;
+	k->uts_pa = uts << k->page_shift;
+	for (uint64_t p = pgd; p < pgd + n; p++)
+		gen_bit_set(k->meta, p);
+	gen_bit_set(k->meta, uts);
 	return MDF_OK;
 }
 
@@ -461,7 +602,7 @@ static enum mdf_status plan_vmemmap(const struct gen_spec *s, struct gen_kernel 
 	/* The base page when asked, or when the va is not aligned for the
 	 * big leaf (riscv64's vmemmap with a phys_ram_base not 128 MiB
 	 * aligned). */
-	bool small = s->pte4k || (va & ((UINT64_C(1) << 21) - 1));
+	bool small = s->pte4k || (va & (k->vmemmap_leaf - 1));
 	struct gen_vmemmap_block *b;
 	enum mdf_status st;
 
@@ -480,7 +621,8 @@ static enum mdf_status plan_vmemmap(const struct gen_spec *s, struct gen_kernel 
 		if (st)
 			return st;
 		if (!k->ppc64_hash)
-			st = map_range(k, va, b->pa, unit, small ? k->page_size : unit, err);
+			st = map_range(k, va, b->pa, unit, small ? k->page_size : k->vmemmap_leaf,
+				       err);
 		if (st)
 			return st;
 	}
@@ -503,6 +645,59 @@ static enum mdf_status plan_vmalloc(const struct gen_spec *s, struct gen_kernel 
 			return st;
 	}
 	return MDF_OK;
+}
+
+struct span64 {
+	uint64_t start, end;
+};
+
+static int span_cmp(const void *a, const void *b)
+{
+	const struct span64 *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * s390x: the identity map of every RAM range (and the crashkernel's, RAM
+ * of the crashed kernel), page aligned and merged, as vmem_add_range()
+ * maps it: at each address the largest leaf that is aligned and fits,
+ * a 2 GiB region-third entry, a 1 MiB segment or a 4 KiB page.
+ */
+static enum mdf_status plan_identity(const struct gen_spec *s, struct gen_kernel *k,
+				     struct mdf_err *err)
+{
+	static const uint64_t leaves[] = { UINT64_C(1) << 31, UINT64_C(1) << 20, GEN_PAGE_SIZE };
+	struct span64 *sp = calloc(s->nram + 1, sizeof(*sp));
+	size_t n = 0, m = 0;
+	enum mdf_status st = MDF_OK;
+
+	if (!sp)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "identity map: out of memory");
+	for (size_t i = 0; i < s->nram; i++)
+		sp[n++] = (struct span64){ align_down(s->ram[i].start, GEN_PAGE_SIZE),
+					   align_up(s->ram[i].start + s->ram[i].memsz, GEN_PAGE_SIZE) };
+	if (s->crash_size)
+		sp[n++] = (struct span64){ s->crash_start, s->crash_start + s->crash_size };
+	qsort(sp, n, sizeof(*sp), span_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (m && sp[i].start <= sp[m - 1].end)
+			sp[m - 1].end = MDF_MAX(sp[m - 1].end, sp[i].end);
+		else
+			sp[m++] = sp[i];
+	}
+	for (size_t i = 0; i < m && !st; i++) {
+		for (uint64_t va = sp[i].start; va < sp[i].end && !st;) {
+			size_t l = 0;
+
+			while (l < 2 && ((va & (leaves[l] - 1)) || sp[i].end - va < leaves[l]))
+				l++;
+			st = pt_map(k, va, va, leaves[l], err);
+			va += leaves[l];
+		}
+	}
+	free(sp);
+	return st ? mdf_err_push(err, "identity map") : MDF_OK;
 }
 
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
@@ -528,9 +723,11 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	/* A section's struct pages: 32768 of them = 2 MiB, one unit; ppc64's
 	 * 256 (16 KiB) share one. */
 	k->vmemmap_unit = k->pfn_per_section * GEN_STRUCT_PAGE;
-	if (ppc64)
+	if (ppc64) {
 		k->vmemmap_unit = s->pte4k ? k->page_size
 					   : UINT64_C(1) << (k->ppc64_hash ? 24 : 21);
+		k->vmemmap_leaf = k->vmemmap_unit;
+	}
 	for (uint64_t sec = 0; sec < k->nsections; sec++) {
 		bool present = false;
 		uint64_t first = sec * k->pfn_per_section;
@@ -557,6 +754,9 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 			return st;
 	}
 
+	if (s->arch == GEN_ARCH_S390X)
+		return plan_identity(s, k, err);   /* the image is in it */
+
 	/* Direct map with 1 GiB leaves over [0, highest RAM end); riscv64's
 	 * linear map from phys_ram_base, in 2 MiB leaves when that is not
 	 * 1 GiB aligned (a misaligned superpage does not translate).  The
@@ -580,6 +780,50 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	if (st)
 		return mdf_err_push(err, "kernel text mapping");
 	return MDF_OK;
+}
+
+/* ---- the printk ring ("dmesg" lines) ---- */
+
+static bool log_enabled(const struct gen_spec *s)
+{
+	return s->nlogs || s->log_clear_line;
+}
+
+/* A record's data block: its id (an unsigned long), then the text,
+ * rounded up to a long (to_blk_size()). */
+static uint64_t log_block_size(const struct gen_log *l)
+{
+	return align_up(8 + strlen(l->text), 8);
+}
+
+/*
+ * The ring's arrays, from RAM like a log_buf_len= buffer: a data ring of
+ * 128 KiB (CONFIG_LOG_BUF_SHIFT 17) or the next power of two that holds
+ * every record without wrapping, and a descriptor (and printk_info) per
+ * 32 bytes of it (PRB_AVGBITS), more than there are records.
+ */
+static enum mdf_status plan_log(const struct gen_spec *s, struct gen_kernel *k,
+				struct mdf_err *err)
+{
+	uint64_t total = 0, *pa[3] = { &k->log_descs_pa, &k->log_infos_pa, &k->log_data_pa };
+	unsigned dbits = LOG_DATA_BITS_MIN, cbits;
+	enum mdf_status st = MDF_OK;
+
+	for (size_t i = 0; i < s->nlogs; i++)
+		total += log_block_size(&s->logs[i]);
+	while ((UINT64_C(1) << dbits) <= total)
+		dbits++;
+	cbits = dbits - LOG_AVG_BITS;
+	while ((UINT64_C(1) << cbits) <= s->nlogs)
+		cbits++;
+	k->log_data_bits = dbits;
+	k->log_count_bits = cbits;
+	const uint64_t bytes[3] = { LOG_DESC_SIZE << cbits, LOG_INFO_SIZE << cbits,
+				    UINT64_C(1) << dbits };
+	for (size_t i = 0; i < 3 && !st; i++)
+		st = alloc_pages(k, div_round_up(bytes[i], k->page_size), 1, "the printk ring",
+				 pa[i], err);
+	return st;
 }
 
 /* Undeclared RAM: free buddy blocks (largest aligned order <= 10, ppc64
@@ -622,6 +866,10 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	unsigned shift = s->page_shift;
 
 	k->arch = s->arch;
+	k->big_endian = s->big_endian;
+	k->pt_big_endian = s->big_endian || s->arch == GEN_ARCH_PPC64;
+	k->pgd_pages = 1;
+	k->vmemmap_leaf = UINT64_C(1) << 21;
 	k->ppc64_hash = s->arch == GEN_ARCH_PPC64 && s->ppc64_hash;
 	k->page_shift = s->page_shift;
 	k->page_size = UINT64_C(1) << s->page_shift;
@@ -630,8 +878,18 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 						 : GEN_MAX_BUDDY_ORDER;
 	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
+	if (s->arch == GEN_ARCH_S390X) {
+		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
+		k->levels = s->levels;
+		k->pgd_pages = (UINT64_C(8) << S390X_CRST_BITS) >> GEN_PAGE_SHIFT;
+		k->vmemmap_leaf = UINT64_C(1) << 20;
+	}
 	for (unsigned l = k->levels; l-- > 0;) {
-		k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9 : k->ppc64_hash ? hash64k[l] : radix64k[l];
+		if (s->arch == GEN_ARCH_S390X)
+			k->bits[l] = l == k->levels - 1 ? S390X_PT_BITS : S390X_CRST_BITS;
+		else
+			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
+				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
 		k->shift[l] = shift;
 		shift += k->bits[l];
 	}
@@ -648,6 +906,9 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	if (s->arch == GEN_ARCH_PPC64) {
 		/* The image at physical 0: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_PPC64;
+	} else if (s->arch == GEN_ARCH_S390X) {
+		/* The image in the identity map: plan_kinds() checks it is RAM. */
+		k->nroots = GEN_SECTION_ROOTS_S390X;
 	} else if (s->arch == GEN_ARCH_RISCV64) {
 		k->nroots = GEN_SECTION_ROOTS_RISCV64;
 		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 56))
@@ -712,6 +973,8 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
+	if (!st && log_enabled(s))
+		st = plan_log(s, k, err);
 	if (st) {
 		gen_kernel_free(k);
 		return st;
@@ -722,15 +985,14 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 
 /* ---- struct page contents ---- */
 
-static void put64(uint8_t *p, unsigned off, uint64_t v)
+static void put64(bool big, uint8_t *p, unsigned off, uint64_t v)
 {
-	store_le64(p + off, v);
+	gen_store64(big, p + off, v);
 }
 
-static void put32(uint8_t *p, unsigned off, uint32_t v)
+static void put32(bool big, uint8_t *p, unsigned off, uint32_t v)
 {
-	for (int i = 0; i < 4; i++, v >>= 8)
-		p[off + i] = (uint8_t)v;
+	gen_store32(big, p + off, v);
 }
 
 static uint64_t bit(int nr)
@@ -749,15 +1011,21 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 		       uint8_t *pg)
 {
 	const struct gen_preset *ps = s->preset;
+	const bool be = k->big_endian;
 	uint64_t va = s->vmemmap + pfn * GEN_STRUCT_PAGE;
 	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone (DMA <
-	 * 16 MiB, DMA32 < 4 GiB, Normal; ppc64 has Normal only). */
+	 * 16 MiB, DMA32 < 4 GiB, Normal; ppc64 has Normal only; s390x DMA
+	 * below 2 GiB, then Normal). */
 	uint64_t pa = pfn << k->page_shift;
 	uint64_t zone = s->arch == GEN_ARCH_PPC64 ? 0 : pa < (UINT64_C(1) << 24) ? 0
 						: pa < (UINT64_C(1) << 32) ? 1 : 2;
+	if (s->arch == GEN_ARCH_S390X)
+		zone = pa < (UINT64_C(1) << 31) ? 0 : 1;
 	uint64_t flags = UINT64_C(0x1fffff) << 30 | zone << 51;
 	uint64_t po = s->page_offset;
-	uint64_t poison = s->arch == GEN_ARCH_PPC64 ? PPC64_POISON_DELTA : POISON_DELTA;
+	/* POISON_POINTER_DELTA: s390x sets no CONFIG_ILLEGAL_POINTER_VALUE. */
+	uint64_t poison = s->arch == GEN_ARCH_PPC64 ? PPC64_POISON_DELTA
+			: s->arch == GEN_ARCH_S390X ? 0 : POISON_DELTA;
 	int32_t mapcount = -1;
 	uint32_t refcount = 1;
 	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
@@ -767,7 +1035,7 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	memset(pg, 0, GEN_STRUCT_PAGE);
 	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
 		uint64_t h = block_head(k, pfn);
-		put64(pg, 8, (s->vmemmap + h * GEN_STRUCT_PAGE) | 1);   /* compound_head */
+		put64(be, pg, 8, (s->vmemmap + h * GEN_STRUCT_PAGE) | 1);   /* compound_head */
 		refcount = 0;
 		if (pfn == h + 1) {
 			if (ps->order_in_flags1) {
@@ -777,66 +1045,66 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 				int dtor = kind == GEN_K_HUGETLB ? ps->hugetlb_dtor : COMPOUND_DTOR_THP;
 				pg[16] = (uint8_t)dtor;
 				pg[17] = (uint8_t)order;
-				put32(pg, 20, UINT32_MAX);
-				put32(pg, 28, UINT32_C(1) << order);
+				put32(be, pg, 20, UINT32_MAX);
+				put32(be, pg, 28, UINT32_C(1) << order);
 			}
 		} else if (!ps->order_in_flags1) {
-			put64(pg, 24, poison + TAIL_MAPPING);
+			put64(be, pg, 24, poison + TAIL_MAPPING);
 		}
-		put64(pg, 0, flags);
-		put32(pg, 48, (uint32_t)mapcount);
-		put32(pg, 52, refcount);
+		put64(be, pg, 0, flags);
+		put32(be, pg, 48, (uint32_t)mapcount);
+		put32(be, pg, 52, refcount);
 		return;
 	}
 	switch (kind) {
 	case GEN_K_UNSET:
 	case GEN_K_KERNEL:
 		flags |= bit(ps->pg_reserved);
-		put64(pg, 8, va + 8);
-		put64(pg, 16, va + 8);
+		put64(be, pg, 8, va + 8);
+		put64(be, pg, 16, va + 8);
 		break;
 	case GEN_K_FREE:
 		refcount = 0;
 		if (head) {
-			put64(pg, 8, va + 8);
-			put64(pg, 16, va + 8);
-			put64(pg, 40, order);
+			put64(be, pg, 8, va + 8);
+			put64(be, pg, 16, va + 8);
+			put64(be, pg, 40, order);
 			mapcount = ps->buddy_mapcount;
 		} else {
-			put64(pg, 16, poison + LIST_POISON2);
+			put64(be, pg, 16, poison + LIST_POISON2);
 		}
 		break;
 	case GEN_K_CACHE:
 	case GEN_K_CACHE_PRIVATE:
 		flags |= bit(ps->pg_lru) | bit(ps->pg_uptodate) | bit(ps->pg_referenced);
-		put64(pg, 8, va + 8);
-		put64(pg, 16, va + 8);
-		put64(pg, 24, po + FAKE_ADDRESS_SPACE);
-		put64(pg, 32, pfn & 0xffff);
+		put64(be, pg, 8, va + 8);
+		put64(be, pg, 16, va + 8);
+		put64(be, pg, 24, po + FAKE_ADDRESS_SPACE);
+		put64(be, pg, 32, pfn & 0xffff);
 		if (kind == GEN_K_CACHE_PRIVATE) {
 			flags |= bit(ps->pg_private);
-			put64(pg, 40, po + FAKE_BUFFER_HEADS + (pfn & 0xff) * 0x68);
+			put64(be, pg, 40, po + FAKE_BUFFER_HEADS + (pfn & 0xff) * 0x68);
 			refcount = 2;
 		}
 		break;
 	case GEN_K_SWAPCACHE:
 		flags |= bit(ps->pg_swapcache) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate);
-		put64(pg, 40, (pfn & 0xffff) << 8);      /* swp_entry_t */
+		put64(be, pg, 40, (pfn & 0xffff) << 8);      /* swp_entry_t */
 		break;
 	case GEN_K_ANON:
 	case GEN_K_THP:
 		flags |= bit(ps->pg_lru) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate);
 		if (kind == GEN_K_THP)
 			flags |= bit(ps->pg_head);
-		put64(pg, 8, va + 8);
-		put64(pg, 16, va + 8);
-		put64(pg, 24, (po + FAKE_ANON_VMA) | 1);  /* PAGE_MAPPING_ANON */
-		put64(pg, 32, pfn);
+		put64(be, pg, 8, va + 8);
+		put64(be, pg, 16, va + 8);
+		put64(be, pg, 24, (po + FAKE_ANON_VMA) | 1);  /* PAGE_MAPPING_ANON */
+		put64(be, pg, 32, pfn);
 		mapcount = 0;
 		break;
 	case GEN_K_HUGETLB:
 		flags |= bit(ps->pg_head) | bit(ps->pg_uptodate);
-		put64(pg, 24, po + FAKE_HUGETLBFS_MAPPING);
+		put64(be, pg, 24, po + FAKE_HUGETLBFS_MAPPING);
 		if (ps->hugetlb_mapcount)
 			mapcount = ps->hugetlb_mapcount;
 		break;
@@ -846,9 +1114,9 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 		else
 			flags |= bit(ps->pg_slab);
 		/* 6.2+: what sits at page.mapping may have bit 0 set; not anon. */
-		put64(pg, 24, (po + FAKE_KMEM_CACHE) | (ps->slab_odd_mapping ? 1 : 0));
-		put64(pg, 8, poison + LIST_POISON1);
-		put64(pg, 16, poison + LIST_POISON2);
+		put64(be, pg, 24, (po + FAKE_KMEM_CACHE) | (ps->slab_odd_mapping ? 1 : 0));
+		put64(be, pg, 8, poison + LIST_POISON1);
+		put64(be, pg, 16, poison + LIST_POISON2);
 		break;
 	case GEN_K_HWPOISON:
 		flags |= bit(ps->pg_hwpoison);
@@ -859,21 +1127,23 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	case GEN_K_COUNT:
 		break;
 	}
-	put64(pg, 0, flags);
-	put32(pg, 48, (uint32_t)mapcount);
-	put32(pg, 52, refcount);
+	put64(be, pg, 0, flags);
+	put32(be, pg, 48, (uint32_t)mapcount);
+	put32(be, pg, 52, refcount);
 }
 
 /* utsname.machine, as uname -m prints it. */
-static const char *uts_machine(enum gen_arch arch)
+static const char *uts_machine(const struct gen_spec *s)
 {
-	switch (arch) {
+	switch (s->arch) {
 	case GEN_ARCH_ARM64:
 		return "aarch64";
 	case GEN_ARCH_RISCV64:
 		return "riscv64";
 	case GEN_ARCH_PPC64:
-		return "ppc64le";
+		return s->big_endian ? "ppc64" : "ppc64le";
+	case GEN_ARCH_S390X:
+		return "s390x";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -903,11 +1173,12 @@ static void ppc64_vmemmap_vars(const struct gen_spec *s, const struct gen_kernel
 				  : k->ppc64_hash ? PPC64_PSIZE_16M : PPC64_PSIZE_2M;
 
 	if (k->nunits)
-		store_le64(page + PPC64_VMEMMAP_LIST_OFF,
-			   linear_va(s, k->nodes_pa + (k->nunits - 1) * PPC64_BACKING_SIZE));
-	put32(page, PPC64_PSIZE_OFF, psize);
+		put64(k->big_endian, page, PPC64_VMEMMAP_LIST_OFF,
+		      linear_va(s, k->nodes_pa + (k->nunits - 1) * PPC64_BACKING_SIZE));
+	put32(k->big_endian, page, PPC64_PSIZE_OFF, psize);
 	for (size_t i = 0; i < sizeof(radix) / sizeof(radix[0]); i++)
-		put32(page, PPC64_PSIZE_DEFS_OFF + defs[i][0] * PPC64_PSIZE_DEF_SIZE, defs[i][1]);
+		put32(k->big_endian, page,
+		      PPC64_PSIZE_DEFS_OFF + defs[i][0] * PPC64_PSIZE_DEF_SIZE, defs[i][1]);
 }
 
 /* ppc64: the vmemmap_backing entries and the vmalloc pages' contents. */
@@ -926,9 +1197,9 @@ static enum mdf_status ppc64_write(const struct gen_spec *s, const struct gen_ke
 			uint8_t *e = page + (i - i0) * PPC64_BACKING_SIZE;
 			uint64_t prev = k->nodes_pa + (i - 1) * PPC64_BACKING_SIZE;
 
-			store_le64(e, i ? linear_va(s, prev) : 0);     /* list */
-			store_le64(e + 8, k->units[i].pa);             /* phys */
-			store_le64(e + 16, k->units[i].va);            /* virt_addr */
+			put64(k->big_endian, e, 0, i ? linear_va(s, prev) : 0);   /* list */
+			put64(k->big_endian, e, 8, k->units[i].pa);               /* phys */
+			put64(k->big_endian, e, 16, k->units[i].va);              /* virt_addr */
 		}
 		st = wr(ctx, k->nodes_pa + i0 * PPC64_BACKING_SIZE, page,
 			n * PPC64_BACKING_SIZE, err);
@@ -937,9 +1208,98 @@ static enum mdf_status ppc64_write(const struct gen_spec *s, const struct gen_ke
 		uint64_t va = s->vmalloc_start + i * k->page_size;
 
 		for (uint64_t off = 0; off < k->page_size; off += 8)
-			store_le64(page + off, va + off);
+			put64(k->big_endian, page, (unsigned)off, va + off);
 		st = wr(ctx, k->vmalloc_pa[i], page, k->page_size, err);
 	}
+	return st;
+}
+
+/* The kernel address of the page of init_uts_ns (in the image). */
+static uint64_t uts_va(const struct gen_kernel *k)
+{
+	return k->text_va + (k->uts_pa - k->text_pa);
+}
+
+/*
+ * The printk ring as the kernel leaves it after s->nlogs printk()s that
+ * never wrapped it (kernel/printk/printk_ringbuffer.c, 5.10 on): prb points
+ * at printk_rb_static; the descriptor ids start where DESC0_ID(count_bits)
+ * (the reusable descriptor in the last slot, the tail) leaves off, so
+ * record i has id 2^62 - count + i in slot i; data blocks (id, text) follow
+ * each other from BLK0_LPOS = -size.  Every record is finalized, level 6
+ * with LOG_NEWLINE (flags:5 level:3 share a byte: LSB first on a
+ * little-endian kernel, MSB first on a big-endian one), at (i + 1) * 0.1 s
+ * + i us.  The variables go into @page (the page of init_uts_ns).
+ */
+static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kernel *k,
+				 gen_phys_write_fn wr, void *ctx, uint8_t *page,
+				 struct mdf_err *err)
+{
+	const bool be = k->big_endian;
+	const uint64_t count = UINT64_C(1) << k->log_count_bits;
+	const uint64_t size = UINT64_C(1) << k->log_data_bits;
+	const uint64_t desc0 = (UINT64_C(0) - count - 1) & LOG_ID_MASK;
+	const uint8_t fl = be ? LOG_NEWLINE << 3 | LOG_LEVEL_INFO : LOG_LEVEL_INFO << 5 | LOG_NEWLINE;
+	uint8_t *descs = calloc(count, LOG_DESC_SIZE), *infos = calloc(count, LOG_INFO_SIZE);
+	uint8_t *data = calloc(1, size), *rb = page + LOG_RB_OFF;
+	uint64_t lpos = UINT64_C(0) - size, head = desc0;
+	enum mdf_status st;
+
+	if (!descs || !infos || !data) {
+		st = mdf_err_set(err, MDF_ERR_NOMEM, "printk ring: out of memory");
+		goto out;
+	}
+	/* DESC0: reusable, no data; the first info's seq as initialised. */
+	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE), LOG_REUSABLE << LOG_SV_SHIFT | desc0);
+	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 8), LOG_FAILED_LPOS);
+	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 16), LOG_FAILED_LPOS);
+	put64(be, infos, 0, UINT64_C(0) - count);
+	for (size_t i = 0; i < s->nlogs; i++) {
+		const char *text = s->logs[i].text;
+		uint64_t id = (desc0 + 1 + i) & LOG_ID_MASK, slot = id & (count - 1);
+		uint64_t next = lpos + log_block_size(&s->logs[i]);
+		uint8_t *d = descs + slot * LOG_DESC_SIZE, *in = infos + slot * LOG_INFO_SIZE;
+		uint8_t *blk = data + (lpos & (size - 1));
+
+		put64(be, blk, 0, id);
+		memcpy(blk + 8, text, strlen(text));
+		put64(be, d, 0, LOG_FINALIZED << LOG_SV_SHIFT | id);   /* state_var */
+		put64(be, d, 8, lpos);                                  /* text_blk_lpos */
+		put64(be, d, 16, next);
+		put64(be, in, 0, i);                                    /* seq */
+		put64(be, in, 8, UINT64_C(100000000) * (i + 1) + UINT64_C(1000) * i);
+		gen_store16(be, in + 16, (uint16_t)strlen(text));       /* text_len */
+		in[19] = fl;                                            /* flags, level */
+		put32(be, in, 20, 1);                                   /* caller_id */
+		lpos = next;
+		head = id;
+	}
+	/* prb, printk_rb_static: desc_ring (count_bits, descs, infos, head_id,
+	 * tail_id, last_finalized_id), text_data_ring (size_bits, data,
+	 * head_lpos, tail_lpos), fail; clear_seq: latch, val[2]. */
+	put64(be, page, LOG_PRB_OFF, uts_va(k) + LOG_RB_OFF);
+	put32(be, rb, 0, k->log_count_bits);
+	put64(be, rb, 8, linear_va(s, k->log_descs_pa));
+	put64(be, rb, 16, linear_va(s, k->log_infos_pa));
+	put64(be, rb, 24, head);
+	put64(be, rb, 32, desc0);
+	put64(be, rb, 40, head);
+	put32(be, rb, 48, k->log_data_bits);
+	put64(be, rb, 56, linear_va(s, k->log_data_pa));
+	put64(be, rb, 64, lpos);
+	put64(be, rb, 72, UINT64_C(0) - size);
+	put32(be, page, LOG_CLEAR_OFF, 2);
+	put64(be, page, LOG_CLEAR_OFF + 8, s->log_clear);
+	put64(be, page, LOG_CLEAR_OFF + 16, s->log_clear);
+	st = wr(ctx, k->log_descs_pa, descs, count * LOG_DESC_SIZE, err);
+	if (!st)
+		st = wr(ctx, k->log_infos_pa, infos, count * LOG_INFO_SIZE, err);
+	if (!st)
+		st = wr(ctx, k->log_data_pa, data, size, err);
+out:
+	free(descs);
+	free(infos);
+	free(data);
 	return st;
 }
 
@@ -948,7 +1308,7 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 				    struct mdf_err *err)
 {
 	const uint64_t psz = k->page_size;
-	enum mdf_status st;
+	enum mdf_status st = MDF_OK;
 
 	/* init_uts_ns: struct new_utsname at OFFSET(uts_namespace.name)=0. */
 	memset(page, 0, psz);
@@ -956,24 +1316,28 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 	put_str(page + 1 * 65, "mkvmcore", 65);
 	put_str(page + 2 * 65, s->preset ? s->preset->osrelease : "0.0.0-mkvmcore", 65);
 	put_str(page + 3 * 65, "#1 SMP PREEMPT_DYNAMIC mkvmcore", 65);
-	put_str(page + 4 * 65, uts_machine(s->arch), 65);
+	put_str(page + 4 * 65, uts_machine(s), 65);
 	put_str(page + 5 * 65, "(none)", 65);
 	if (s->arch == GEN_ARCH_PPC64)
 		ppc64_vmemmap_vars(s, k, page);
-	st = wr(ctx, k->uts_pa, page, psz, err);
+	if (s->arch == GEN_ARCH_S390X)   /* high_memory: the end of RAM */
+		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
+	if (log_enabled(s))
+		st = log_write(s, k, wr, ctx, page, err);
+	if (!st)
+		st = wr(ctx, k->uts_pa, page, psz, err);
 	if (st || s->no_struct_pages)
 		return st;
 
-	/* ppc64's entries are big-endian whatever the kernel's order. */
+	/* In the order of the page tables: ppc64's entries are big-endian
+	 * whatever the kernel's order.  An unused entry of an s390x table
+	 * holds its invalid value. */
 	for (size_t i = 0; i < k->ntables; i++) {
 		const struct gen_table *t = &k->tables[i];
+		uint64_t empty = pt_empty(k, t->level);
 
-		for (unsigned j = 0; j < t->n; j++) {
-			if (s->arch == GEN_ARCH_PPC64)
-				store_be64(page + 8 * j, t->e[j]);
-			else
-				store_le64(page + 8 * j, t->e[j]);
-		}
+		for (unsigned j = 0; j < t->n; j++)
+			gen_store64(k->pt_big_endian, page + 8 * j, t->e[j] ? t->e[j] : empty);
 		st = wr(ctx, t->pa, page, t->n * 8, err);
 		if (st)
 			return st;
@@ -988,7 +1352,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		for (size_t r = r0; r < r0 + nr; r++) {
 			if (!k->root_pa[r])
 				continue;
-			store_le64(page + 8 * (r - r0), linear_va(s, k->root_pa[r]));
+			put64(k->big_endian, page, (unsigned)(8 * (r - r0)),
+			      linear_va(s, k->root_pa[r]));
 			any = true;
 		}
 		st = any ? wr(ctx, k->roots_pa + 8 * r0, page, nr * 8, err) : MDF_OK;
@@ -1006,7 +1371,7 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 			/* mem_map - first pfn, in struct page units: the vmemmap base. */
 			uint64_t first = sec * k->pfn_per_section;
 			uint64_t enc = s->vmemmap + first * GEN_STRUCT_PAGE - first * GEN_STRUCT_PAGE;
-			store_le64(page + 32 * i, enc | SECTION_FLAGS);
+			put64(k->big_endian, page, (unsigned)(32 * i), enc | SECTION_FLAGS);
 		}
 		st = wr(ctx, k->root_pa[r], page, psz, err);
 		if (st)
@@ -1034,9 +1399,13 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 enum mdf_status gen_kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
 				 gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
 {
-	uint8_t *page = malloc(k->page_size);
+	/* A page, or a whole table when larger (s390x: 16 KiB). */
+	size_t size = (size_t)k->page_size;
 	enum mdf_status st;
 
+	for (size_t i = 0; i < k->ntables; i++)
+		size = MDF_MAX(size, (size_t)k->tables[i].n * 8);
+	uint8_t *page = malloc(size);
 	if (!page)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "kernel: out of memory");
 	st = kernel_write(s, k, wr, ctx, page, err);
@@ -1115,8 +1484,38 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, linear_va(s, k->uts_pa) + PPC64_PSIZE_DEFS_OFF);
 	if (strcmp(v, "@radix_mmu") == 0)
 		return xasprintf("%d", k->ppc64_hash ? 0 : 1);
+	if (strcmp(v, "@lowcore_ptr") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + S390X_LOWCORE_PTR_OFF);
+	if (strcmp(v, "@high_memory") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + S390X_HIGH_MEMORY_OFF);
+	/* The .amode31 section, right after the image. */
+	if (strcmp(v, "@samode31") == 0)
+		return xasprintf("%" PRIx64, k->text_pa + s->text_size);
+	if (strcmp(v, "@eamode31") == 0)
+		return xasprintf("%" PRIx64, k->text_pa + s->text_size + S390X_AMODE31_SIZE);
 	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
 		return xasprintf("%" PRIx64, k->text_va + ((x % s->text_size) & ~UINT64_C(7)));
+	return NULL;
+}
+
+/* With "dmesg" lines, the printk ring's variables are in the page of
+ * init_uts_ns; NULL for every other key (or no ring). */
+static char *log_symbol(const struct gen_spec *s, const struct gen_kernel *k, const char *key)
+{
+	static const struct {
+		const char *key;
+		unsigned off;
+	} syms[] = {
+		{ "SYMBOL(prb)", LOG_PRB_OFF },
+		{ "SYMBOL(printk_rb_static)", LOG_RB_OFF },
+		{ "SYMBOL(clear_seq)", LOG_CLEAR_OFF },
+	};
+
+	if (!key || !log_enabled(s))
+		return NULL;
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++)
+		if (strcmp(key, syms[i].key) == 0)
+			return xasprintf("%" PRIx64, uts_va(k) + syms[i].off);
 	return NULL;
 }
 
@@ -1180,7 +1579,9 @@ enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen
 		if (strcmp(eq + 1, "@radix_mmu") == 0 && !s->radix_number)
 			continue;
 		kv[n].key = strndup(tpl[i], (size_t)(eq - tpl[i]));
-		kv[n].value = template_value(s, k, eq + 1);
+		kv[n].value = log_symbol(s, k, kv[n].key);
+		if (!kv[n].value)
+			kv[n].value = template_value(s, k, eq + 1);
 		n++;
 		if (!kv[n - 1].key || !kv[n - 1].value) {
 			kv_free(kv, n);

@@ -4,7 +4,9 @@
  * 6.12.117, see /work/shared/vmcores, and 6.1.0-57-arm64,
  * 6.12.117+deb13-riscv64 and 6.1.0-57-powerpc64le from the lab) and the
  * struct page semantics that go with it.  arm64 and ppc64 have only 6.1,
- * riscv64 only 6.12.
+ * riscv64 only 6.12.  s390x has 6.1, written from the kernel's sources
+ * (no lab dump): see vmi_6_1_s390x.  ppc64 big-endian ("arch ppc64be")
+ * reuses the ppc64el text.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
@@ -13,8 +15,9 @@
  *   (decimal), @page_offset_num, @vmemmap_start, @va_bits, @modules_vaddr
  *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
  *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
- *   "radix_number yes"), and @T+HEX = start of the text + HEX (wrapped into
- *   the text).
+ *   "radix_number yes"), s390x's @lowcore_ptr, @high_memory, @samode31
+ *   and @eamode31, and @T+HEX = start of the text + HEX (wrapped into the
+ *   text).
  */
 #include <stddef.h>
 #include <string.h>
@@ -740,6 +743,133 @@ static const char *const vmi_6_1_ppc64[] = {
 	NULL,
 };
 
+/*
+ * s390x, as a Debian bookworm 6.1 kernel (6.1.0-57-s390x) would write it:
+ * no lab dump exists, so this is the generic 6.1 text (kernel/crash_core.c,
+ * the lines and struct page layout of the x86_64 6.1 text) with what an
+ * s390x 6.1 configuration changes, and the arch lines of
+ * arch_crash_save_vmcoreinfo() (arch/s390/kernel/machine_kexec.c in 6.1:
+ * lowcore_ptr, high_memory, LENGTH(lowcore_ptr) = NR_CPUS, SAMODE31,
+ * EAMODE31, KERNELOFFSET).  SECTION_SIZE_BITS 28 (asm/sparsemem.h),
+ * MAX_PHYSMEM_BITS 46 (CONFIG_MAX_PHYSMEM_BITS's default): 2048 roots of
+ * 128 sections.  No PG_hwpoison (s390 does not select
+ * ARCH_SUPPORTS_MEMORY_FAILURE), so its pageflags number as on arm64 up to
+ * PG_mlocked.  NUMA as on the other Debian kernels (no mem_map or
+ * contig_page_data line; s390 writes no node_data).  The structure sizes
+ * other than struct page and the printk ring, the NR_CPUS of 256, the
+ * BUILD-ID and the symbols' offsets from _stext are made up.
+ */
+static const char *const vmi_6_1_s390x[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=5e390a61c0ffee5ba5eba11deadc0de000006001",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+d1e5a8",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@T+d97c40",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=2048",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=28",
+	"NUMBER(MAX_PHYSMEM_BITS)=46",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=8064",
+	"SIZE(zone)=1728",
+	"SIZE(free_area)=104",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=5248",
+	"OFFSET(pglist_data.node_start_pfn)=5256",
+	"OFFSET(pglist_data.node_spanned_pages)=5272",
+	"OFFSET(pglist_data.node_id)=5280",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1536",
+	"OFFSET(zone.spanned_pages)=136",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=40",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+c6a2d8",
+	"SYMBOL(printk_rb_static)=@T+c6a300",
+	"SYMBOL(clear_seq)=@T+e3b1c0",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=6",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+a2f6e8",
+	"SYMBOL(kallsyms_num_syms)=@T+a2f6e0",
+	"SYMBOL(kallsyms_token_table)=@T+ae4d10",
+	"SYMBOL(kallsyms_token_index)=@T+ae50a0",
+	"SYMBOL(kallsyms_offsets)=@T+a01b38",
+	"SYMBOL(kallsyms_relative_base)=@T+a2f6d8",
+	"SYMBOL(lowcore_ptr)=@lowcore_ptr",
+	"SYMBOL(high_memory)=@high_memory",
+	"LENGTH(lowcore_ptr)=256",
+	"SAMODE31=@samode31",
+	"EAMODE31=@eamode31",
+	"KERNELOFFSET=@kaslr",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
 static const char *const vmi_7_1[] = {
 	"OSRELEASE=@osrelease",
@@ -896,6 +1026,29 @@ static const struct gen_preset presets[] = {
 		.order_in_flags1 = false, .slab_odd_mapping = false,
 	},
 	{
+		/* ppc64 big-endian 6.1 (Debian ports' powerpc64 flavour): the
+		 * ppc64el text and page flags. */
+		.name = "6.1", .arch = GEN_ARCH_PPC64, .big_endian = true,
+		.osrelease = "6.1.0-57-powerpc64", .vmcoreinfo = vmi_6_1_ppc64,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = 22, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
+		/* s390x 6.1: the x86_64 6.1 page flags, no PG_hwpoison. */
+		.name = "6.1", .arch = GEN_ARCH_S390X, .big_endian = true,
+		.osrelease = "6.1.0-57-s390x", .vmcoreinfo = vmi_6_1_s390x,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = -1, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
 		/* 6.12: one page type in the top byte of page_type/_mapcount
 		 * (buddy 0xf0, offline 0xf1, hugetlb 0xf4, slab 0xf5); folio
 		 * order in the low byte of page[1].flags (6.9+). */
@@ -931,10 +1084,14 @@ static const struct gen_preset presets[] = {
 	},
 };
 
-const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch)
+const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big)
 {
+	/* s390x is big-endian only: its preset says so. */
+	if (arch == GEN_ARCH_S390X)
+		big = true;
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++)
-		if (presets[i].arch == arch && strcmp(presets[i].name, name) == 0)
+		if (presets[i].arch == arch && presets[i].big_endian == big &&
+		    strcmp(presets[i].name, name) == 0)
 			return &presets[i];
 	return NULL;
 }
@@ -947,6 +1104,7 @@ const char *gen_preset_names(enum gen_arch arch)
 	case GEN_ARCH_RISCV64:
 		return "6.12 none";
 	case GEN_ARCH_PPC64:
+	case GEN_ARCH_S390X:
 		return "6.1 none";
 	case GEN_ARCH_X86_64:
 		break;

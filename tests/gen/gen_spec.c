@@ -189,7 +189,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->no_struct_pages = true;
 		} else {
 			/* The x86_64 preset; spec_finish() swaps in the arch's. */
-			s->preset = gen_preset_find(w[1], GEN_ARCH_X86_64);
+			s->preset = gen_preset_find(w[1], GEN_ARCH_X86_64, false);
 			if (!s->preset)
 				return mdf_err_set(err, MDF_ERR_FORMAT,
 						   "spec:%u: unknown kernel '%s' (one of: %s)",
@@ -197,16 +197,25 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		}
 	} else if (strcmp(d, "arch") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "x86_64") == 0)
+		/* The byte order goes with the arch: s390x and ppc64be are
+		 * big-endian. */
+		s->big_endian = false;
+		if (strcmp(w[1], "x86_64") == 0) {
 			s->arch = GEN_ARCH_X86_64;
-		else if (strcmp(w[1], "arm64") == 0)
+		} else if (strcmp(w[1], "arm64") == 0) {
 			s->arch = GEN_ARCH_ARM64;
-		else if (strcmp(w[1], "riscv64") == 0)
+		} else if (strcmp(w[1], "riscv64") == 0) {
 			s->arch = GEN_ARCH_RISCV64;
-		else if (strcmp(w[1], "ppc64") == 0)
+		} else if (strcmp(w[1], "ppc64") == 0 || strcmp(w[1], "ppc64be") == 0) {
 			s->arch = GEN_ARCH_PPC64;
-		else
-			return bad(err, line, "arch is x86_64, arm64, riscv64 or ppc64, not", w[1]);
+			s->big_endian = w[1][5] == 'b';
+		} else if (strcmp(w[1], "s390x") == 0) {
+			s->arch = GEN_ARCH_S390X;
+			s->big_endian = true;
+		} else {
+			return bad(err, line,
+				   "arch is x86_64, arm64, riscv64, ppc64, ppc64be or s390x, not", w[1]);
+		}
 	} else if (strcmp(d, "mmu") == 0) {
 		NEED(2);
 		if (strcmp(w[1], "radix") != 0 && strcmp(w[1], "hash") != 0)
@@ -226,6 +235,37 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			return bad(err, line, "va_bits is 39, 48 or 57, not", w[1]);
 		s->va_bits = (unsigned)v;
 		s->va_bits_line = line;
+	} else if (strcmp(d, "levels") == 0) {
+		NEED(2);
+		NUM(1, v);
+		if (v < 3 || v > 5)
+			return bad(err, line, "levels is 3, 4 or 5, not", w[1]);
+		s->levels = (unsigned)v;
+		s->levels_line = line;
+	} else if (strcmp(d, "dmesg") == 0) {
+		size_t len = 0;
+		char *text;
+
+		if (nw < 2)
+			return bad(err, line, "usage: dmesg TEXT", "");
+		for (int i = 1; i < nw; i++)
+			len += strlen(w[i]) + 1;
+		text = malloc(len);
+		if (!text)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "spec:%u: out of memory", line);
+		text[0] = '\0';
+		for (int i = 1; i < nw; i++) {
+			if (i > 1)
+				strcat(text, " ");
+			strcat(text, w[i]);
+		}
+		PUSH(s->logs, s->nlogs, err, line);
+		s->logs[s->nlogs - 1].text = text;
+		s->logs[s->nlogs - 1].line = line;
+	} else if (strcmp(d, "dmesg_clear") == 0) {
+		NEED(2);
+		NUM(1, s->log_clear);
+		s->log_clear_line = line;
 	} else if (strcmp(d, "cpus") == 0) {
 		NEED(2);
 		NUM(1, v);
@@ -512,7 +552,7 @@ static enum mdf_status swap_preset(struct gen_spec *s, const char *arch_name,
 
 	if (!s->preset)
 		return MDF_OK;
-	p = gen_preset_find(s->preset->name, s->arch);
+	p = gen_preset_find(s->preset->name, s->arch, s->big_endian);
 	if (!p)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: arch %s has no kernel '%s' (one of: %s)",
@@ -581,17 +621,8 @@ static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
 	s->vmemmap -= (s->phys_ram_base >> GEN_PAGE_SHIFT) * GEN_STRUCT_PAGE;
 	/* No "kernel" line: the lab's kernel, the only one. */
 	if (!s->kernel_line)
-		s->preset = gen_preset_find("6.12", GEN_ARCH_X86_64);
-	enum mdf_status st = swap_preset(s, "riscv64", err);
-	if (st)
-		return st;
-	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
-		if (s->pages[i].kind == GEN_K_HWPOISON)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "spec:%u: pages: kernel %s on riscv64 has no PG_hwpoison "
-					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
-					   s->pages[i].line, s->preset->name);
-	return MDF_OK;
+		s->preset = gen_preset_find("6.12", GEN_ARCH_X86_64, false);
+	return swap_preset(s, "riscv64", err);
 }
 
 /*
@@ -655,17 +686,96 @@ static enum mdf_status finish_ppc64(struct gen_spec *s, struct mdf_err *err)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "spec:%u: free order must be 0..%u with 64 KiB pages",
 					   s->pages[i].line, GEN_MAX_BUDDY_ORDER_PPC64);
-	return swap_preset(s, "ppc64", err);
+	return swap_preset(s, s->big_endian ? "ppc64be" : "ppc64", err);
+}
+
+/*
+ * s390x, Debian 6.1: where setup_kernel_memory_layout() (arch/s390/boot/
+ * startup.c, 6.1) puts the vmemmap and vmalloc for an identity map of
+ * @ident bytes and a kernel ASCE of @levels: from the top of the address
+ * space the tables reach (4 TiB with a region-third table on top, 8 PiB
+ * with a region-second one) down: the memcpy_real page, the absolute
+ * lowcores (NR_CPUS 256 x 8 KiB), 2 GiB of modules, vmalloc (512 GiB less
+ * the modules, or an eighth of memory), then the struct pages of every
+ * page below, rounded down to a top-level entry and at most 64 TiB
+ * (MAX_PHYSMEM_BITS).  A 5-level table (region-first) is not a layout 6.1
+ * makes for the kernel; it gets the 4-level addresses.
+ */
+static void s390x_layout(uint64_t ident, unsigned levels, uint64_t *vmemmap,
+			 uint64_t *vmalloc_start)
+{
+	const uint64_t seg = UINT64_C(1) << 20, r3 = UINT64_C(1) << 31;
+	const uint64_t modules_len = r3, abs_lowcore_map = 256 * 8192;
+	uint64_t vmax = levels == 3 ? UINT64_C(1) << 42 : UINT64_C(1) << 53;
+	uint64_t rte = levels == 3 ? r3 : UINT64_C(1) << 42;
+	uint64_t vsize = MDF_MAX(align_up(ident / 8, seg), (UINT64_C(512) << 30) - modules_len);
+	uint64_t lowcores = align_down(align_down(vmax - GEN_PAGE_SIZE, GEN_PAGE_SIZE) -
+					       abs_lowcore_map, 8192);
+	uint64_t vmalloc_end = align_down(lowcores, seg) - modules_len;
+	uint64_t start, pages;
+
+	vsize = MDF_MIN(vsize, align_down(vmalloc_end / 2, r3));
+	start = vmalloc_end - vsize;
+	pages = align_up(start / (GEN_PAGE_SIZE + GEN_STRUCT_PAGE),
+			 UINT64_C(1) << (GEN_SECTION_SHIFT_S390X - GEN_PAGE_SHIFT));
+	*vmemmap = MDF_MIN(align_down(start - pages * GEN_STRUCT_PAGE, rte), UINT64_C(1) << 46);
+	*vmalloc_start = start;
+}
+
+/*
+ * s390x, as Debian bookworm's 6.1 (big-endian, 4 KiB pages, 256 MiB
+ * sections): the kernel runs in the identity map (va = pa, no image
+ * PT_LOAD, no phys_base; KASLR moves the image physically), and the
+ * vmemmap sits above the identity map where s390x_layout() puts it.
+ */
+static enum mdf_status finish_s390x(struct gen_spec *s, struct mdf_err *err)
+{
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: the s390x identity map is at 0" },
+		{ s->phys_base_line, "phys_base: s390x has none (its KASLR moves the image physically)" },
+		{ s->kcore_line, "kcore: not made for s390x" },
+	};
+	uint64_t top = s->crash_start + s->crash_size, vmemmap, vmalloc_start;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	if (!s->levels)
+		s->levels = 4;
+	s->section_shift = GEN_SECTION_SHIFT_S390X;
+	s->page_offset = 0;
+	s->text_phdr = false;
+	for (size_t i = 0; i < s->nram; i++)
+		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
+	s390x_layout(top, s->levels, &vmemmap, &vmalloc_start);
+	if (!s->vmemmap_set)
+		s->vmemmap = vmemmap;
+	if (!s->vmalloc_set)
+		s->vmalloc_start = vmalloc_start;
+	uint64_t span = gen_spec_npfn(s) * GEN_STRUCT_PAGE;
+	if (s->vmemmap < align_up(top, UINT64_C(1) << 31) ||
+	    (s->levels < 5 && s->vmemmap + span > UINT64_C(1) << (s->levels == 3 ? 42 : 53)))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: s390x vmemmap 0x%" PRIx64 " must be above the identity map "
+				   "(RAM up to 0x%" PRIx64 ") and its struct pages within the %u-level "
+				   "tables' reach", s->vmemmap, top, s->levels);
+	return swap_preset(s, "s390x", err);
 }
 
 /* thp and hugetlb without order=: the arch's PMD leaf (2 MiB; ppc64 hash
- * 16 MiB, radix 2 MiB of 64 KiB pages), whole blocks of it. */
+ * 16 MiB, radix 2 MiB of 64 KiB pages; s390x 1 MiB), whole blocks of it. */
 static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
 {
 	unsigned order = 9;
 
 	if (s->arch == GEN_ARCH_PPC64)
 		order = s->ppc64_hash ? 24 - GEN_PPC64_PAGE_SHIFT : 21 - GEN_PPC64_PAGE_SHIFT;
+	if (s->arch == GEN_ARCH_S390X)
+		order = 20 - GEN_PAGE_SHIFT;   /* a 1 MiB segment */
 	for (size_t i = 0; i < s->npages; i++) {
 		struct gen_pages *p = &s->pages[i];
 		uint64_t n = UINT64_C(1) << order;
@@ -691,6 +801,9 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	if (s->va_bits_line && s->arch != GEN_ARCH_RISCV64)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: va_bits is for arch riscv64 only", s->va_bits_line);
+	if (s->levels_line && s->arch != GEN_ARCH_S390X)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: levels is for arch s390x only", s->levels_line);
 	if ((s->mmu_line || s->radix_number_line) && s->arch != GEN_ARCH_PPC64)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s is for arch ppc64 only",
 				   s->mmu_line ? s->mmu_line : s->radix_number_line,
@@ -722,7 +835,23 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		st = finish_ppc64(s, err);
 		if (st)
 			return st;
+	} else if (s->arch == GEN_ARCH_S390X) {
+		st = finish_s390x(s, err);
+		if (st)
+			return st;
+		levels = s->levels;
 	}
+	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
+		if (s->pages[i].kind == GEN_K_HWPOISON)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: pages: kernel %s on %s has no PG_hwpoison "
+					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
+					   s->pages[i].line, s->preset->name,
+					   s->arch == GEN_ARCH_S390X ? "s390x" : "riscv64");
+	if ((s->nlogs || s->log_clear_line) && !s->preset)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: dmesg needs a kernel (its VMCOREINFO has no printk ring)",
+				   s->nlogs ? s->logs[0].line : s->log_clear_line);
 	st = finish_orders(s, err);
 	if (st)
 		return st;
@@ -744,7 +873,7 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 static void spec_defaults(struct gen_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->preset = gen_preset_find("6.1", GEN_ARCH_X86_64);
+	s->preset = gen_preset_find("6.1", GEN_ARCH_X86_64, false);
 	s->cpus = 1;
 	s->seed = 1;
 	s->page_offset = UINT64_C(0xffff888000000000);
@@ -823,6 +952,11 @@ void gen_spec_free(struct gen_spec *spec)
 	free(spec->fills);
 	free(spec->pages);
 	free(spec->pokes);
+	for (size_t i = 0; i < spec->nlogs; i++)
+		free(spec->logs[i].text);
+	free(spec->logs);
+	spec->logs = NULL;
+	spec->nlogs = 0;
 	spec->pokes = NULL;
 	spec->npokes = 0;
 	spec->edits = NULL;

@@ -1,13 +1,29 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
-# (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh) after lib.sh: the
-# checks every architecture's synthetic dump gets once its own shape is
-# checked, and the names they share: GEN (the generator), KPY (the
-# independent kdump reader), V (the main dump) and HAVE_PY.
+# (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh)
+# after lib.sh: the checks every architecture's synthetic dump gets once
+# its own shape is checked, and the names they share: GEN (the generator),
+# KPY (the independent kdump reader; little-endian dumps only), KPAGES (its
+# page check for either byte order, tests/tools/kdump_pages.py), V (the
+# main dump) and HAVE_PY.
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 KPY="$MDF_SHARED/tools/kdump.py"
+KPAGES="$MDF_SRC/tests/tools/kdump_pages.py"
 V="$T/vmcore"
 HAVE_PY=1
 command -v python3 >/dev/null || HAVE_PY=
+
+# genarch_big VMCORE: true if the ELF file is big-endian (EI_DATA 2).
+genarch_big() {
+	[ "$(od -An -tu1 -j5 -N1 "$1" 2>/dev/null | tr -d ' ')" = 2 ]
+}
+
+# genarch_pages KDUMP VMCORE: the independent page check of a kdump file
+# against its ELF ("... N differ"): kdump.py for a little-endian dump,
+# kdump_pages.py for a big-endian one (kdump.py reads only the former).
+genarch_pages() {
+	if genarch_big "$2"; then python3 "$KPAGES" pages "$1" "$2"
+	else python3 "$KPY" pages "$1" "$2"; fi
+}
 
 # genarch_l_d31 TAG VMCORE UTS: -l -d 31 keeps every page as in the ELF,
 # the kdump header's utsname.machine is UTS, two threads give the same file
@@ -20,7 +36,7 @@ genarch_l_d31() {
 	fi
 	if [ ! -f "$KPY" ] || [ -z "$HAVE_PY" ]; then
 		skip "$tag-l-d31-pages" "no $KPY (or python3)"
-	elif out=$(python3 "$KPY" pages "$T/d31" "$v" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
+	elif out=$(genarch_pages "$T/d31" "$v" 2>&1) && [[ "$out" == *" 0 differ"* ]]; then
 		ok "$tag-l-d31-pages ($(echo "$out" | tail -n1))"
 	else notok "$tag-l-d31-pages" "$(echo "$out" | tail -n2 | tr '\n' ' ')"; fi
 	m=$(dd if="$T/d31" bs=1 skip=$((12 + 4 * 65)) count=$((${#uts} + 1)) 2>/dev/null | tr -d '\0')
@@ -35,8 +51,8 @@ genarch_l_d31() {
 }
 
 # genarch_E_d31 TAG VMCORE MACHINE: -E -d 31 writes an ELF of readelf's
-# MACHINE ("AArch64", "RISC-V", "PowerPC64") whose data equals the input's
-# at the same physical addresses.
+# MACHINE ("AArch64", "RISC-V", "PowerPC64", "IBM S/390") in the input's
+# byte order, whose data equals the input's at the same physical addresses.
 genarch_E_d31() {
 	local tag=$1 v=$2 mach=$3 why
 	if ! "$MDF" -E -d 31 --message-level 0 "$v" "$T/e31" >"$T/e.log" 2>&1; then
@@ -52,13 +68,16 @@ genarch_E_d31() {
 import mmap, struct, sys
 def loads(path):
     f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    phoff, = struct.unpack_from("<Q", d, 32); n, = struct.unpack_from("<H", d, 56)
+    e = "<" if d[5] == 1 else ">"
+    phoff, = struct.unpack_from(e + "Q", d, 32); n, = struct.unpack_from(e + "H", d, 56)
     out = []
     for i in range(n):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from("<IIQQQQQQ", d, phoff + 56 * i)
+        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
         if t == 1: out.append((va, pa, fs, off))
     return d, out
 od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])
+if od[5] != idata[5]:
+    print("output EI_DATA %d, input %d" % (od[5], idata[5])); sys.exit()
 bad, n = 0, 0
 for va, pa, fs, off in ol:
     src = [s for s in il if s[0] - s[1] == va - pa and s[1] <= pa and pa + fs <= s[1] + s[2]]
