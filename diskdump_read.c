@@ -428,13 +428,13 @@ enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
 		goto fail;
 	memcpy(&di->header, head, sizeof(di->header));
 	/* The writing machine's byte order (an s390x dump is big-endian):
-	 * a header version that is only valid swapped says it is not ours. */
+	 * a header version that is only a small number swapped (1 to 6 are
+	 * known; a later one is then refused as newer) says it is not ours. */
 	{
 		int32_t v = di->header.header_version;
 		uint32_t sw = __builtin_bswap32((uint32_t)v);
 
-		di->swapped = (v < 1 || v > KDUMP_HEADER_VERSION) &&
-			      sw >= 1 && sw <= KDUMP_HEADER_VERSION;
+		di->swapped = (v < 1 || v > 0xffff) && sw >= 1 && sw <= 0xffff;
 		di->big_endian = MDF_HOST_BIG_ENDIAN != di->swapped;
 		if (di->swapped)
 			kdump_header_bswap(&di->header);

@@ -532,9 +532,36 @@ static enum mdf_status open_img(struct dd *d, const unsigned char *img,
 struct mut {
 	unsigned char *img;
 	size_t len;
-	struct disk_dump_header h;
-	struct kdump_sub_header s;
+	struct disk_dump_header h;      /* in host order: mut_commit() writes */
+	struct kdump_sub_header s;      /* them in the image's */
+	bool swapped;                   /* the image is not in host order */
 };
+
+/* A kdump image is in the dumped machine's byte order: on a big-endian
+ * host (tests/cross.sh s390x) the x86_64 dumps here are the other one. */
+static bool img_swapped(const unsigned char *img)
+{
+	int32_t v;
+
+	memcpy(&v, img + 8, sizeof(v));
+	return v < 1 || v > KDUMP_HEADER_VERSION;
+}
+
+static void get_desc(const unsigned char *img, uint64_t off, struct page_desc *pd)
+{
+	memcpy(pd, img + off, sizeof(*pd));
+	if (img_swapped(img))
+		kdump_page_desc_bswap(pd, 1);
+}
+
+static void put_desc(unsigned char *img, uint64_t off, const struct page_desc *pd)
+{
+	struct page_desc c = *pd;
+
+	if (img_swapped(img))
+		kdump_page_desc_bswap(&c, 1);
+	memcpy(img + off, &c, sizeof(c));
+}
 
 static bool mut_start(struct mut *m)
 {
@@ -547,13 +574,33 @@ static bool mut_start(struct mut *m)
 	m->len = good_len;
 	memcpy(&m->h, m->img, sizeof(m->h));
 	memcpy(&m->s, m->img + 4096, sizeof(m->s));
+	m->swapped = img_swapped(m->img);
+	if (m->swapped) {
+		kdump_header_bswap(&m->h);
+		kdump_sub_header_bswap(&m->s);
+	}
 	return true;
+}
+
+/* The sub header as the good image has it. */
+static void mut_reset_sub(struct mut *m)
+{
+	memcpy(&m->s, good_img + 4096, sizeof(m->s));
+	if (m->swapped)
+		kdump_sub_header_bswap(&m->s);
 }
 
 static void mut_commit(struct mut *m)
 {
-	memcpy(m->img, &m->h, sizeof(m->h));
-	memcpy(m->img + 4096, &m->s, sizeof(m->s));
+	struct disk_dump_header h = m->h;
+	struct kdump_sub_header s = m->s;
+
+	if (m->swapped) {
+		kdump_header_bswap(&h);
+		kdump_sub_header_bswap(&s);
+	}
+	memcpy(m->img, &h, sizeof(h));
+	memcpy(m->img + 4096, &s, sizeof(s));
 }
 
 /* Open the mutated image; expect @want and @frag in the message. */
@@ -649,16 +696,16 @@ static void t_refuse_open(void)
 	m.s.size_note = good_len;  /* from 0x1068: one past */
 	m.s.offset_note = 1;
 	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "note copy at 0x1+");
-	memcpy(&m.s, good_img + 4096, sizeof(m.s));
+	mut_reset_sub(&m);
 	m.s.offset_vmcoreinfo = -5;
 	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "VMCOREINFO at 0xfffffffffffffffb+");
-	memcpy(&m.s, good_img + 4096, sizeof(m.s));
+	mut_reset_sub(&m);
 	m.s.size_eraseinfo = 10;
 	m.s.offset_eraseinfo = (int64_t)good_len - 9;
 	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "eraseinfo at");
 	m.s.offset_eraseinfo = (int64_t)good_len - 10;
 	EXPECT_OPEN(&m, MDF_OK, NULL);
-	memcpy(&m.s, good_img + 4096, sizeof(m.s));
+	mut_reset_sub(&m);
 	m.h.nr_cpus = -1;
 	EXPECT_OPEN(&m, MDF_ERR_FORMAT, "nr_cpus -1");
 	m.h.nr_cpus = 3;
@@ -928,7 +975,7 @@ static bool find_desc(const struct diskdump_info *di, const unsigned char *img,
 		if (!diskdump_dumpable(di, p))
 			continue;
 		o = diskdump_desc_offset(di, p);
-		memcpy(&pd, img + o, sizeof(pd));
+		get_desc(img, o, &pd);
 		if (flags == ~0u ||
 		    (pd.flags == flags && pd.size > 200 && pd.size < 4096)) {
 			*pfn = p;
@@ -952,7 +999,7 @@ static bool desc_expect(struct mut *m, uint64_t pfn, uint64_t doff,
 	bool ok;
 
 	memcpy(&save, m->img + doff, sizeof(save));
-	memcpy(m->img + doff, pd, sizeof(*pd));
+	put_desc(m->img, doff, pd);
 	st = open_img(&d, m->img, m->len, &err);
 	memcpy(m->img + doff, &save, sizeof(save));
 	if (st == MDF_OK)
@@ -999,14 +1046,14 @@ static void t_refuse_pages(void)
 	/* The page whose data ends the file. */
 	for (uint64_t p = 0; p < d.di.max_mapnr; p++) {
 		if (diskdump_dumpable(&d.di, p)) {
-			memcpy(&pd, m.img + diskdump_desc_offset(&d.di, p), sizeof(pd));
+			get_desc(m.img, diskdump_desc_offset(&d.di, p), &pd);
 			if ((uint64_t)pd.offset + pd.size == m.len)
 				last = p;
 		}
 	}
 	dd_close(&d);
 	T_ASSERT(last != UINT64_MAX);
-	memcpy(&orig, m.img + doff, sizeof(orig));
+	get_desc(m.img, doff, &orig);
 
 	pd = orig;
 	pd.size = 4097;
@@ -1086,7 +1133,7 @@ static void t_incomplete(void)
 	T_ASSERT(find_desc(&d.di, m.img, ~0u, &pfn, &doff));
 	dd_close(&d);
 	memset(&zero, 0, sizeof(zero));
-	memcpy(m.img + doff, &zero, sizeof(zero));
+	put_desc(m.img, doff, &zero);
 	T_OK(open_img(&d, m.img, m.len, &err), &err);
 	T_ASSERT(diskdump_read_page(&d.di, &d.cache, pfn, page, &err) == MDF_ERR_NODATA);
 	T_ASSERT(strstr(err.msg, "page lost (the dump is incomplete)"));
