@@ -329,23 +329,31 @@ static enum mdf_status ew_pass1(const struct elf_write_params *p,
 
 /* ---- pass 2: writing ---------------------------------------------- */
 
+/* What each output PT_LOAD keeps of its input PT_LOAD's header, as
+ * makedumpfile does: p_flags and p_align (0 in kexec-tools' headers, 4096
+ * in the ones s390x's capture kernel writes itself). */
+struct ew_load_phdr {
+	uint32_t flags;
+	uint64_t align;
+};
+
 struct ew_writer {
 	const struct elf_write_params *p;
 	const struct dump_source *src;
 	struct out_sink *out;
 	struct elf_write_layout lay;
 	struct ew_segs segs;
-	uint32_t *pflags;        /* per input segment */
+	struct ew_load_phdr *lph; /* per input segment */
 	struct elf_write_stats *stats;
 };
 
-static uint32_t ew_load_flags(const struct elf_info *in, size_t i)
+static struct ew_load_phdr ew_load_phdr(const struct elf_info *in, size_t i)
 {
 	GElf_Phdr ph;
 
 	if (in->elf && gelf_getphdr(in->elf, (int)in->loads[i].phdr_index, &ph))
-		return ph.p_flags;
-	return PF_R | PF_W | PF_X;
+		return (struct ew_load_phdr){ ph.p_flags, ph.p_align };
+	return (struct ew_load_phdr){ PF_R | PF_W | PF_X, 0 };
 }
 
 /* File offsets of the segments; checks ELF32 limits. */
@@ -436,13 +444,13 @@ static enum mdf_status ew_write_headers(struct ew_writer *w, struct mdf_err *err
 			fill = 0;
 		}
 		ph.type = PT_LOAD;
-		ph.flags = w->pflags[s->load];
+		ph.flags = w->lph[s->load].flags;
 		ph.offset = s->offset;
 		ph.vaddr = l->vaddr + s->start;
 		ph.paddr = l->paddr + s->start;
 		ph.filesz = s->filesz;
 		ph.memsz = s->memsz;
-		ph.align = 0;
+		ph.align = w->lph[s->load].align;
 		elf_write_encode_phdr(&w->lay, &ph, buf + fill);
 		fill += w->lay.phentsize;
 	}
@@ -555,11 +563,11 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 	st = ew_check(p, src, err);
 	if (st != MDF_OK)
 		return st;
-	w.pflags = calloc(p->in->nloads ? p->in->nloads : 1, sizeof(*w.pflags));
-	if (!w.pflags)
+	w.lph = calloc(p->in->nloads ? p->in->nloads : 1, sizeof(*w.lph));
+	if (!w.lph)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "ELF output: out of memory");
 	for (size_t i = 0; i < p->in->nloads; i++)
-		w.pflags[i] = ew_load_flags(p->in, i);
+		w.lph[i] = ew_load_phdr(p->in, i);
 
 	st = ew_pass1(p, src, &w.segs, err);
 	if (st == MDF_OK)
@@ -587,6 +595,6 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 	if (st == MDF_ERR_NOSPC && out->full)
 		st = ew_incomplete(&w, err);
 	free(w.segs.v);
-	free(w.pflags);
+	free(w.lph);
 	return st;
 }
