@@ -1,16 +1,19 @@
 #!/bin/bash
-# Real kdumps of ppc64el and riscv64 (tests/lab/foreign.sh boots Debian's
-# kernels under qemu/TCG through ../shared/lab, crashes them and captures
-# /proc/vmcore with kexec-tools of that architecture):
+# Real kdumps of ppc64el, riscv64 and s390x (tests/lab/foreign.sh boots
+# Debian's kernels under qemu/TCG through ../shared/lab, crashes them and
+# captures /proc/vmcore with kexec-tools of that architecture):
 #   ppc64el  bookworm's 6.1 (64 KiB pages) on pseries, POWER9 (radix MMU)
 #            and POWER8 (hash MMU)
 #   riscv64  trixie's 6.12 (Sv57) on virt
+#   s390x    bookworm's 6.1 source and config plus CRASH_DUMP (Debian's
+#            s390x kernels have no kdump; built once into the cache, see
+#            foreign_kbuild) on s390-ccw-virtio: big-endian
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture; threads,
 # refiltering, -F | -R, --dump-dmesg and --mem-usage; and byte for byte
 # against Debian's makedumpfile of that architecture under qemu-user
-# (1.7.2 for ppc64el; sid's for riscv64, only where its own classes agree
+# (1.7.2 for ppc64el and s390x; sid's for riscv64, only where its own classes agree
 # with kpageflags).  Our program cross-built for the architecture also runs
 # in its capture kernel on the live /proc/vmcore (the lab's hook, through
 # tests/lab/foreign/cpio) and writes the same -l file and dmesg as ours on
@@ -18,14 +21,14 @@
 # program and unit tests built with the cross compiler run under qemu-user,
 # and write the same files as the x86_64 build, on these dumps.
 # Takes a few minutes, so it only runs with MDF_FOREIGN_TEST=1
-# (MDF_FOREIGN_ARCHES="ppc64el riscv64" by default).  Packages go to
+# (MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" by default).  Packages go to
 # MDF_FOREIGN_CACHE (default /var/tmp/mdf-foreign), never installed.
 . "$(dirname "$0")/../lib/lib.sh"
 LABDIR="$MDF_SHARED/lab"
 CACHE=${MDF_FOREIGN_CACHE:-/var/tmp/mdf-foreign}
 
 if [ "${MDF_FOREIGN_TEST:-0}" != 1 ]; then
-	skip "foreign" "real ppc64el and riscv64 kdumps under qemu take minutes; run with MDF_FOREIGN_TEST=1 make check TESTS=foreign"
+	skip "foreign" "real ppc64el, riscv64 and s390x kdumps under qemu take minutes; run with MDF_FOREIGN_TEST=1 make check TESTS=foreign"
 	exit 0
 fi
 if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
@@ -36,21 +39,21 @@ DEB_ARCH=none
 . "$MDF_SRC/tests/lab/labcheck.sh"
 . "$MDF_SRC/tests/lab/foreign.sh"
 
-for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64}; do
+for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 	foreign_arch "$arch" || { notok "foreign-$arch" "unknown architecture"; continue; }
 	missing=""
 	for t in "$QEMU_SYS" "$TRIPLET-gcc" "$QEMU_USER" cpio gzip mkfs.ext4 debugfs readelf busybox; do
 		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 	done
 	if [ -n "$missing" ]; then
-		skip "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-user gcc-$TRIPLET)"
+		skip "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-user gcc-$TRIPLET libc6-dev-$DEB_ARCH-cross)"
 		continue
 	fi
 	c=$CACHE/$arch
 	mkdir -p "$c"
 	t0=$SECONDS
 	if [ ! -f "$c/staged" ] && ! foreign_stage "$c"; then
-		skip "$arch" "cannot fetch the $arch packages: $(tail -n 2 "$T/apt-$arch.log" | tr '\n' ' ')"
+		skip "$arch" "cannot stage the $arch packages or kernel: $(tail -n 2 "$T/apt-$arch.log" | tr '\n' ' ')"
 		continue
 	fi
 	foreign_upstream "$c"
@@ -76,7 +79,14 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64}; do
 		name=mdf-$arch-$v
 		foreign_lab "$c" "$name" "$v" || continue
 		elf=$T/lab-$arch/vmcores/$name.elf
-		check_dump "$elf" "$arch-$v"
+		if [ "$BIG_ENDIAN" = 1 ]; then
+			# The Python readers of ELF and kdump files assume
+			# little-endian ones: tests/lab/foreign/py/usercustomize.py.
+			MDF_FOREIGN_BIG_ENDIAN=1 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
+				check_dump "$elf" "$arch-$v"
+		else
+			check_dump "$elf" "$arch-$v"
+		fi
 		vms="$vms $elf"
 		# The cross-built program ran in the capture kernel on the live
 		# /proc/vmcore: the same file as ours from the copy.

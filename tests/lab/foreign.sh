@@ -1,6 +1,7 @@
 # tests/lab/foreign.sh - sourced by tests/e2e/foreign.sh (after
 # tests/lib/lib.sh and tests/lab/labcheck.sh): real kdumps of the
-# architectures ../shared/lab does not boot itself, ppc64el and riscv64.
+# architectures ../shared/lab does not boot itself, ppc64el, riscv64 and
+# s390x.
 #
 # The lab's arm64 path (mkvmcore.sh --arch arm64) is a virt-style machine:
 # -M virt, -kernel and -initrd, virtio-blk-pci disks, a workload
@@ -8,13 +9,17 @@
 # staged root of foreign packages.  Other architectures fit the same path:
 # tests/lab/foreign/ holds stand-ins for qemu-system-aarch64 and
 # aarch64-linux-gnu-gcc, first on PATH, that run the architecture's qemu
-# (with its machine and CPU arguments) and cross compiler instead, and a
-# cpio stand-in that fixes what kexec-tools gets wrong on riscv64.
+# (with its machine and CPU arguments, and s390x's virtio-ccw disks) and
+# cross compiler instead, and a cpio stand-in that fixes what kexec-tools
+# gets wrong on riscv64.  s390x is big-endian: the lab's Python step reads
+# its vmcore through tests/lab/foreign/py/usercustomize.py, and foreign_lab
+# turns the guest's kpageflags snapshot into the lab's little-endian files.
 #
 # foreign_arch ARCH      set the facts of ARCH (variables below)
 # foreign_stage CACHE    fetch kernel, busybox, kexec-tools and libc into
 #                        CACHE/stage and CACHE/kernel (apt-get download,
-#                        dpkg -x; nothing is installed)
+#                        dpkg -x; nothing is installed); s390x also builds
+#                        CACHE/kdump-kernel (foreign_kbuild, ~12 min once)
 # foreign_upstream CACHE Debian's makedumpfile of ARCH into CACHE/upstream:
 #                        sets UP (its command under qemu-user) or UP_WHY
 # foreign_lab CACHE NAME VARIANT  boot, crash and capture: $T/lab-$FA/vmcores/NAME.elf
@@ -23,6 +28,7 @@
 
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
+	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -45,6 +51,22 @@ foreign_arch() {
 		# 64 KiB pages: the capture kernel and its initramfs need more room.
 		CK=384M
 		;;
+	s390x)
+		DEB_ARCH=s390x TRIPLET=s390x-linux-gnu QEMU_USER=qemu-s390x
+		QEMU_SYS=qemu-system-s390x CONSOLE=ttysclp0 LK_ARCH=s390x DRGN_ARCH=S390X
+		SOURCES=("http://deb.debian.org/debian bookworm main"
+			 "http://deb.debian.org/debian-security bookworm-security main")
+		KPAT='^linux-image-6\.1\.0-[0-9]*-s390x$'
+		# Debian's s390x kernels cannot do kdump: the lab boots the same
+		# 6.1 built with CRASH_DUMP (foreign_kbuild).
+		KDIR=kdump-kernel BIG_ENDIAN=1
+		# s390-ccw-virtio: the disks are virtio-blk-ccw
+		# (tests/lab/foreign/qemu-system-aarch64).
+		VIRTIO=ccw
+		# qemu's TCG has no EDAT-1 (1 MiB segments): the guest has no
+		# THP and no hugetlbfs ("hugetlbfs: disabling because there are
+		# no supported hugepage sizes"), labwork's hugetlb part fails.
+		;;
 	*) return 1 ;;
 	esac
 }
@@ -55,6 +77,7 @@ foreign_machine() {
 	riscv64/*) echo "-M virt -cpu rv64" ;;
 	ppc64el/hash) echo "-M pseries -cpu power8" ;;
 	ppc64el/*) echo "-M pseries -cpu power9" ;;
+	s390x/*) echo "-M s390-ccw-virtio -cpu max" ;;
 	esac
 }
 
@@ -101,9 +124,61 @@ foreign_stage() {
 	foreign_libs "$c/stage" || return 1
 	# The lab boots DIR/boot/vmlinuz-*: ppc64el and riscv64 name it vmlinux.
 	for k in "$c"/kernel/boot/vmlinux-*; do
+		[ -e "$k" ] || continue
 		ln -sf "${k##*/}" "$c/kernel/boot/vmlinuz-${k##*/vmlinux-}"
 	done
+	if [ "$KDIR" = kdump-kernel ] && [ ! -f "$c/kdump-kernel/built" ]; then
+		foreign_kbuild "$c" >>"$T/apt-$FA.log" 2>&1 || return 1
+	fi
 	touch "$c/staged"
+}
+
+# foreign_kbuild CACHE: a kernel that can do kdump, CACHE/kdump-kernel laid
+# out like an extracted linux-image .deb (boot/vmlinuz-KVER, lib/modules/KVER).
+# Debian's s390x kernels cannot: bookworm's 6.1 is built without
+# CONFIG_CRASH_DUMP, so setup.c reserves no crashkernel= ("kexec -p:
+# Memory for crashkernel is not reserved") and a capture kernel would have
+# no /proc/vmcore; trixie's 6.12 and sid's 7.x have no KEXEC at all.  So
+# the staged linux-image's own source (linux-source-6.1 of its version)
+# with its own config plus CRASH_DUMP: the built-in part as Debian's, as
+# modules only what the lab loads (virtio_blk, ext4 and what it needs),
+# no debug info.  The build log stays in CACHE/kbuild.log.
+foreign_kbuild() {
+	local c=$1 ver src kver t0=$SECONDS m
+	local mk=(make -C "$c/ksrc/linux-source-6.1" ARCH=s390 CROSS_COMPILE="$TRIPLET-")
+	for m in flex bison bc openssl depmod "$TRIPLET-gcc"; do
+		command -v "$m" >/dev/null || { echo "kernel build: no $m (apt-get install flex bison bc libssl-dev kmod gcc-$TRIPLET)"; return 1; }
+	done
+	[ -f /usr/include/openssl/ssl.h ] || { echo "kernel build: no libssl-dev"; return 1; }
+	ver=$(dpkg-deb -f "$c"/kdeb/*.deb Version) || return 1
+	rm -rf "$c/ksrc" "$c/kdump-kernel"
+	mkdir -p "$c/ksrc" || return 1
+	(cd "$c/ksrc" && apt-get "${AA[@]}" download "linux-source-6.1=$ver") || return 1
+	dpkg-deb --fsys-tarfile "$c"/ksrc/linux-source-6.1_*.deb |
+		tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$c/ksrc" || return 1
+	rm -f "$c"/ksrc/*.deb
+	src=$c/ksrc/linux-source-6.1
+	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$c"/kernel/boot/config-* >"$src/.config"
+	(cd "$src" && scripts/config --enable CRASH_DUMP \
+		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
+		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE \
+		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
+		--set-str LOCALVERSION "-s390x-kdump" \
+		--module VIRTIO_BLK --module EXT4_FS --module JBD2 --module FS_MBCACHE \
+		--module CRC16 --module CRYPTO_CRC32C --module LIBCRC32C) || return 1
+	"${mk[@]}" olddefconfig >"$c/kbuild.log" 2>&1 &&
+	grep -q '^CONFIG_CRASH_DUMP=y' "$src/.config" &&
+	"${mk[@]}" -j"$(nproc)" bzImage modules >>"$c/kbuild.log" 2>&1 &&
+	kver=$("${mk[@]}" -s kernelrelease) &&
+	"${mk[@]}" INSTALL_MOD_PATH="$c/kdump-kernel" INSTALL_MOD_STRIP=1 modules_install \
+		>>"$c/kbuild.log" 2>&1 &&
+	mkdir -p "$c/kdump-kernel/boot" &&
+	cp "$src/arch/s390/boot/bzImage" "$c/kdump-kernel/boot/vmlinuz-$kver" &&
+	cp "$src/System.map" "$c/kdump-kernel/boot/System.map-$kver" &&
+	cp "$src/.config" "$c/kdump-kernel/boot/config-$kver" || {
+		echo "kernel build failed: $(grep -m 1 -E 'error|Error' "$c/kbuild.log")"; return 1; }
+	rm -rf "$c/ksrc"
+	echo "built $kver in $((SECONDS - t0)) s" | tee "$c/kdump-kernel/built"
 }
 
 foreign_upstream() {
@@ -142,17 +217,39 @@ foreign_lab() {
 	local c=$1 name=$2 t0=$SECONDS rc
 	PATH="$MDF_SRC/tests/lab/foreign:$PATH" MDF_FOREIGN_QEMU=$QEMU_SYS \
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
-		MDF_FOREIGN_IOMEM=$IOMEM LAB_DATA="$T/lab-$FA" \
+		MDF_FOREIGN_IOMEM=$IOMEM MDF_FOREIGN_VIRTIO=$VIRTIO LAB_DATA="$T/lab-$FA" \
 		MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
+		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
-		--kernel "$c/kernel" --name "$name" --mem 1G --crashkernel "$CK" \
+		--kernel "$c/$KDIR" --name "$name" --mem 1G --crashkernel "$CK" \
 		--append "console=$CONSOLE" --capture-append "console=$CONSOLE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
 	echo "# lab run $name: rc $rc in $((SECONDS - t0)) s"
+	# the serial console of both kernels outlives the run directory
+	cp "$T/lab-$FA/runs/$name/serial.log" "$T/lab-$name.serial.log" 2>/dev/null
 	rm -rf "$T/lab-$FA/runs"
 	if [ $rc -ne 0 ] || [ ! -f "$T/lab-$FA/vmcores/$name.elf" ]; then
 		notok "$name-lab-run" "mkvmcore.sh rc $rc: $(tail -n 5 "$T/lab-$name.log" | tr '\n' ' ')"
 		return 1
+	fi
+	# The guest's labwork saved /proc/kpageflags and kpagecount as they
+	# are, in its byte order; the lab's files (and kpf-oracle.py) are
+	# little-endian.  (kpf-le.txt: swapped once, a rerun finds the dump.)
+	local s1=$T/lab-$FA/vmcores/$name.d/stage1
+	if [ "$BIG_ENDIAN" = 1 ] && [ -f "$s1/kpageflags.bin" ] && [ ! -f "$s1/kpf-le.txt" ]; then
+		python3 - "$s1"/kpageflags.bin "$s1"/kpagecount.bin <<-'PY' >"$s1/kpf-le.txt" || return 1
+	import array, os, sys
+	for path in sys.argv[1:]:
+	    if not os.path.exists(path):
+	        continue
+	    a = array.array('Q')
+	    with open(path, 'rb') as f:
+	        a.frombytes(f.read())
+	    a.byteswap()
+	    with open(path, 'wb') as f:
+	        f.write(a.tobytes())
+	    print('%s: %d big-endian u64 swapped to little-endian' % (os.path.basename(path), len(a)))
+	PY
 	fi
 }

@@ -22,13 +22,15 @@ descriptors' offsets differ.  Everything else must not:
     snappy, zstd), page_flags equal;
   - every page decompresses to the same bytes.
 Independent of the project's C code: the format is read from its published
-layout (x86_64 and other LP64 little-endian dumps), zlib with Python's zlib,
+layout (LP64, in the byte order its header version shows), zlib with Python's zlib,
 lzo/snappy/zstd with their libraries through ctypes.
 """
 import ctypes, ctypes.util, mmap, struct, sys, zlib
 
-HDR = struct.Struct("<8si" + "65s" * 6 + "6xqqIiiIIIIIIi")  # up to nr_cpus
-SUB = struct.Struct("<QiiQQqQqQqQQQQ")
+# In the dumped machine's byte order: '<' for x86_64 and the others, '>'
+# for s390x (the header version, 1 to 6, says which).
+HDR_FMT = "8si" + "65s" * 6 + "6xqqIiiIIIIIIi"  # up to nr_cpus
+SUB_FMT = "QiiQQqQqQqQQQQ"
 
 
 def lib(name, soname):
@@ -77,12 +79,13 @@ class Dump:
     def __init__(self, path):
         f = open(path, "rb")
         self.m = m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        self.hdr = HDR.unpack_from(m, 0)
-        if self.hdr[0] != b"KDUMP   ":
+        if m[:8] != b"KDUMP   ":
             raise ValueError("%s: not a kdump-compressed file" % path)
+        self.o = "<" if 1 <= int.from_bytes(m[8:12], "little") <= 6 else ">"
+        self.hdr = struct.unpack_from(self.o + HDR_FMT, m, 0)
         self.B = B = self.hdr[11]
         self.sub_hdr_size, self.bitmap_blocks = self.hdr[12], self.hdr[13]
-        self.sub = list(SUB.unpack_from(m, B))
+        self.sub = list(struct.unpack_from(self.o + SUB_FMT, m, B))
         off_note, size_note = self.sub[7], self.sub[8]
         off_erase, size_erase = self.sub[9], self.sub[10]
         self.notes = m[off_note:off_note + size_note]
@@ -95,7 +98,7 @@ class Dump:
         self.ndump = sum(bin(b).count("1") for b in self.bm2)
 
     def page(self, i):
-        off, size, flags, pflags = struct.unpack_from("<qIIQ", self.m, self.desc + 24 * i)
+        off, size, flags, pflags = struct.unpack_from(self.o + "qIIQ", self.m, self.desc + 24 * i)
         return flags, pflags, decode(flags, self.m[off:off + size], self.B)
 
 
