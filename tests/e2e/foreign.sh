@@ -52,7 +52,7 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 	c=$CACHE/$arch
 	mkdir -p "$c"
 	t0=$SECONDS
-	if [ ! -f "$c/staged" ] && ! foreign_stage "$c"; then
+	if { [ ! -f "$c/staged" ] && ! foreign_stage "$c"; } || ! foreign_kernel "$c"; then
 		skip "$arch" "cannot stage the $arch packages or kernel: $(tail -n 2 "$T/apt-$arch.log" | tr '\n' ' ')"
 		continue
 	fi
