@@ -14,43 +14,10 @@ of the project's C code: disk_dump_header (464 bytes), kdump_sub_header at
 one block, the two bitmaps, then a 24-byte page_desc per dumpable page;
 zlib with Python's zlib, lzo, snappy and zstd through ctypes.
 """
-import ctypes, ctypes.util, mmap, struct, sys, zlib
+import mmap, os, struct, sys
 
-
-def lib(name, soname):
-    try:
-        return ctypes.CDLL(ctypes.util.find_library(name) or soname)
-    except OSError:
-        return None
-
-
-LZO, ZSTD, SNAPPY = lib("lzo2", "liblzo2.so.2"), lib("zstd", "libzstd.so.1"), lib("snappy", "libsnappy.so.1")
-
-
-def decompress(flags, raw, n):
-    if flags & 0x1:
-        return zlib.decompress(raw)
-    out = ctypes.create_string_buffer(n)
-    olen = ctypes.c_size_t(n)
-    if flags & 0x2:
-        if LZO is None or LZO.lzo1x_decompress_safe(raw, ctypes.c_size_t(len(raw)), out,
-                                                    ctypes.byref(olen), None) != 0:
-            raise ValueError("lzo page")
-        return out.raw[:olen.value]
-    if flags & 0x20:
-        ZSTD.ZSTD_decompress.restype = ctypes.c_size_t
-        r = ZSTD.ZSTD_decompress(out, ctypes.c_size_t(n), raw, ctypes.c_size_t(len(raw)))
-        if ZSTD.ZSTD_isError(ctypes.c_size_t(r)):
-            raise ValueError("zstd page")
-        return out.raw[:r]
-    if flags & 0x4:
-        if SNAPPY is None or SNAPPY.snappy_uncompress(raw, ctypes.c_size_t(len(raw)), out,
-                                                      ctypes.byref(olen)) != 0:
-            raise ValueError("snappy page")
-        return out.raw[:olen.value]
-    if len(raw) != n:
-        raise ValueError("raw page of %d bytes" % len(raw))
-    return raw
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kdump_same import decode  # noqa: E402  (one page decoder for both tools)
 
 
 def kdump(path):
@@ -91,7 +58,7 @@ def pages(kpath, epath):
     zero, diff = bytes(bs), 0
     for i, pfn in enumerate(pfns):
         off, size, flags, _ = struct.unpack_from(e + "qIIQ", m, descs + 24 * i)
-        got = decompress(flags, m[off:off + size], bs)
+        got = decode(flags, m[off:off + size], bs)
         pa, want = pfn * bs, None
         for start, foff, fs, ms in loads:
             if start <= pa and pa + bs <= start + ms:
