@@ -38,13 +38,7 @@ SPEC
 # What the spec declares, as --mem-usage counts it.
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 512)) PRI_CACHE=256 USER=$((512 + 1024 + 512 + 1 + 512 + 128))"
 
-if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
-	notok "gen-arm64" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; exit 0
-fi
-ok "gen-arm64"
-
-if readelf -h "$V" 2>/dev/null | grep -q 'Machine: *AArch64'; then ok "gen-arm64-elf-machine"
-else notok "gen-arm64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -i machine)"; fi
+genarch_make arm64 AArch64 || exit 0
 
 # The generator's arm64 shape, read without the program: VMCOREINFO lines,
 # PT_LOAD offsets, and a stage-1 walk from swapper_pg_dir to struct pages.

@@ -43,14 +43,7 @@ SPEC
 # What the spec declares, as --mem-usage counts it.
 WANT_ROWS="NON_PRI_CACHE=$((32 + 16 + 64)) PRI_CACHE=32 USER=$((64 + 64 + 32 + 1 + 32 + 16))"
 
-if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
-	notok "gen-ppc64" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; exit 0
-fi
-ok "gen-ppc64"
-
-if readelf -h "$V" 2>/dev/null | grep -q 'Machine: *PowerPC64' &&
-	readelf -h "$V" 2>/dev/null | grep -q 'Data: .*little endian'; then ok "gen-ppc64-elf-machine"
-else notok "gen-ppc64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|data')"; fi
+genarch_make ppc64 PowerPC64 little || exit 0
 
 # The generator's ppc64 shape, read without the program: VMCOREINFO
 # lines, PT_LOADs, the tables from swapper_pg_dir (big-endian entries, the

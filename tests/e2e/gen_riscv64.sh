@@ -37,13 +37,7 @@ SPEC
 # What the spec declares, as --mem-usage counts it.
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 512)) PRI_CACHE=256 USER=$((512 + 1024 + 512 + 1 + 512 + 128))"
 
-if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
-	notok "gen-riscv64" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; exit 0
-fi
-ok "gen-riscv64"
-
-if readelf -h "$V" 2>/dev/null | grep -q 'Machine: *RISC-V'; then ok "gen-riscv64-elf-machine"
-else notok "gen-riscv64-elf-machine" "$(readelf -h "$V" 2>&1 | grep -i machine)"; fi
+genarch_make riscv64 RISC-V || exit 0
 
 # The generator's riscv64 shape, read without the program: VMCOREINFO
 # lines, PT_LOADs, and a walk of the Sv39/48/57 tables from swapper_pg_dir

@@ -57,14 +57,7 @@ awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
 	printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' \
 	"$T/spec" >"$T/dmesg.want"
 
-if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
-	notok "gen-s390x" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; exit 0
-fi
-ok "gen-s390x"
-
-if readelf -h "$V" 2>/dev/null | grep -q 'Machine: *IBM S/390' &&
-	readelf -h "$V" 2>/dev/null | grep -q 'Data: .*big endian'; then ok "gen-s390x-elf-machine"
-else notok "gen-s390x-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|data')"; fi
+genarch_make s390x 'IBM S/390' big || exit 0
 
 # The generator's s390x shape, read without the program: the notes,
 # VMCOREINFO lines, PT_LOADs, the DAT tables from swapper_pg_dir (every

@@ -12,6 +12,21 @@ V="$T/vmcore"
 HAVE_PY=1
 command -v python3 >/dev/null || HAVE_PY=
 
+# genarch_make NAME MACHINE [ENDIAN]: the generator makes $V (and its
+# reference bitmaps in $T/ref) from $T/spec, "gen-NAME"; readelf -h says
+# Machine MACHINE and, when given, "ENDIAN endian" data.  False when the
+# generator failed (the caller stops there).
+genarch_make() {
+	if ! "$GEN" "$T/spec" "$V" --ref "$T/ref" >"$T/gen.log" 2>&1; then
+		notok "gen-$1" "mkvmcore failed: $(tail -n1 "$T/gen.log")"; return 1
+	fi
+	ok "gen-$1"
+	if readelf -h "$V" 2>/dev/null | grep -q "Machine: *$2" &&
+		{ [ -z "${3:-}" ] || readelf -h "$V" 2>/dev/null | grep -q "Data: .*$3 endian"; }
+	then ok "gen-$1-elf-machine"
+	else notok "gen-$1-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|data')"; fi
+}
+
 # genarch_big VMCORE: true if the ELF file is big-endian (EI_DATA 2).
 genarch_big() {
 	[ "$(od -An -tu1 -j5 -N1 "$1" 2>/dev/null | tr -d ' ')" = 2 ]
