@@ -92,8 +92,10 @@ struct arch_vmemmap_block {
 };
 
 /**
- * Everything translation needs, filled by arch_init() and read-only
- * afterwards.  Plain data: copy it, share it between threads.  A field
+ * Everything translation needs, filled by arch_init() (and once by
+ * arch_init_mem()) and read-only afterwards.  Copy it, share it between
+ * threads: a copy shares the one table init_mem may allocate (ppc64's
+ * vmemmap blocks), which only the original releases (arch_release()).  A field
  * with an "_exact"/"have_"/"valid" flag beside it is a guess (or unknown)
  * when the flag is false; callers that need certainty check the flag.
  */
