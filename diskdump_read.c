@@ -435,7 +435,6 @@ enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
 		uint32_t sw = __builtin_bswap32((uint32_t)v);
 
 		di->swapped = (v < 1 || v > 0xffff) && sw >= 1 && sw <= 0xffff;
-		di->big_endian = MDF_HOST_BIG_ENDIAN != di->swapped;
 		if (di->swapped)
 			kdump_header_bswap(&di->header);
 	}
@@ -741,7 +740,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo_len = di->vmcoreinfo_len;
 	/* The kdump header names the machine only in utsname (uname -m):
 	 * the kernel layer maps it (machine 0 here). */
-	f->big_endian = di->big_endian;
+	f->big_endian = MDF_HOST_BIG_ENDIAN != di->swapped;
 	f->max_paddr = di->max_mapnr * di->block_size;
 	f->block_size = di->block_size;
 	f->have_uts = true;

@@ -63,7 +63,6 @@ struct diskdump_info {
 
 	bool swapped;            /* written by a host of the other byte order:
 				    the copies above are swapped to ours */
-	bool big_endian;         /* the file's (the dumped machine's) order */
 	uint32_t block_size;     /* page size of the dumped machine */
 	unsigned block_shift;    /* log2(block_size) */
 	uint64_t max_mapnr;      /* pfns 0 .. max_mapnr-1: sub.max_mapnr_64 for

@@ -848,7 +848,7 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "%s: the kernel log can only be read from 64-bit dumps",
 				   in);
-	mem.big_endian = ctx->k.big_endian;  /* known once the dump is open */
+	mem.big_endian = ctx->k.ki.big_endian;  /* known once the dump is open */
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");

@@ -447,7 +447,7 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 	ctx->ds.built_valid = false; /* new rules: every cycle is built anew */
 	ctx->ds.rules_valid = false;
 	st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
-			       ctx->k.big_endian, &ctx->ds.fwarn, &ctx->err);
+			       ctx->k.ki.big_endian, &ctx->ds.fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	ctx->ds.rules_valid = true;
@@ -580,7 +580,6 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	sc.cache = &cc;
 	sc.elf = &ctx->elf;
 	sc.arch = ctx->k.have_arch ? &ctx->k.arch : NULL;
-	sc.big_endian = ctx->k.big_endian;
 	sc.page_size = ctx->k.page_size;
 	sc.page_struct_size = ctx->ds.rules.page_struct_size;
 	st = scan_pool_create(&ctx->ds.scan, &sc, &ctx->err);
@@ -1048,7 +1047,7 @@ static enum mdf_status elf_notes_with_eraseinfo(struct mdf_ctx *ctx, unsigned ch
 	nh[1] = (uint32_t)es->info_len;
 	nh[2] = 0;
 	for (int i = 0; i < 3; i++) { /* in the dump's byte order */
-		if (ctx->k.big_endian)
+		if (ctx->k.ki.big_endian)
 			store_be32(p + base + 4 * i, nh[i]);
 		else
 			store_le32(p + base + 4 * i, nh[i]);
@@ -1123,7 +1122,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		return st;
 	memset(&kp, 0, sizeof(kp));
 	kp.page_size = ctx->k.page_size;
-	kp.big_endian = ctx->k.big_endian;
+	kp.big_endian = ctx->k.ki.big_endian;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;

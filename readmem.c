@@ -16,6 +16,7 @@ void readmem_init_input(struct readmem *rm, const struct input_ops *in,
 	rm->in_obj = in_obj;
 	rm->cache = cache;
 	rm->arch = arch;
+	rm->big_endian = arch && arch->big_endian;
 	rm->page_size = page_size;
 }
 

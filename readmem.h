@@ -27,8 +27,8 @@ struct readmem {
 	struct cache *cache;
 	const struct arch_state *arch;   /* NULL: physical reads only */
 	uint64_t page_size;
-	bool big_endian;                 /* the dump's byte order: page-table
-					  * entries and readmem_u64 values */
+	bool big_endian;                 /* the dump's byte order (arch's; every
+					  * read of a target word translates) */
 	/* last walk: [tlb_va, tlb_va + tlb_size) -> tlb_pa */
 	uint64_t tlb_va, tlb_pa, tlb_size;
 	bool tlb_valid;

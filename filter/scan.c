@@ -60,7 +60,6 @@ static enum mdf_status worker_init(void *arg, unsigned idx, void **state,
 		return st;
 	}
 	readmem_init(&w->rm, cfg->elf, &w->cache, cfg->arch, cfg->page_size);
-	w->rm.big_endian = cfg->big_endian;
 	(void)idx;
 	*state = w;
 	return MDF_OK;

@@ -52,7 +52,6 @@ struct scan_config {
 	const struct cache_config *cache; /* as the main cache's (NULL: defaults) */
 	const struct elf_info *elf;     /* read-only while the pool lives */
 	const struct arch_state *arch;  /* read-only; NULL: no translation */
-	bool big_endian;                /* the dump's byte order (readmem's) */
 	uint64_t page_size;
 	uint64_t page_struct_size;      /* SIZE(page), 1 .. 4096 */
 };

@@ -171,7 +171,6 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 
 	memset(k, 0, sizeof(*k));
 	in->ops->facts(in->obj, &f);
-	k->big_endian = f.big_endian;
 	/* A kdump file names its machine as uname -m does. */
 	if (!f.machine && f.have_uts)
 		f.machine = arch_machine_from_uts(f.uts.machine);
@@ -224,7 +223,6 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		return st;
 	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
 			   k->have_arch ? &k->arch : NULL, k->page_size);
-	k->rm.big_endian = k->big_endian;
 	/* What translation needs from the dump's memory, read once. */
 	if (k->have_arch) {
 		st = arch_init_mem(&k->arch, readmem_read_pte, &k->rm, err);

@@ -46,7 +46,6 @@ struct kernel {
 	struct kinfo ki;
 	uint64_t page_size;             /* PAGESIZE, else 4096 */
 	uint64_t max_pfn;               /* pfns 0 .. max_pfn-1 */
-	bool big_endian;                /* the dumped machine's byte order */
 	struct arch_state arch;
 	bool have_arch;
 	char no_arch[160];              /* why not, when !have_arch */

@@ -258,6 +258,7 @@ static void test_writer_other_byte_order(void)
 	struct mdf_err err;
 	const unsigned char *page;
 	struct fsrc fs = { .fail_pfn = UINT64_MAX };
+	struct input_facts facts;
 
 	T_ASSERT(write_order(MDF_CODEC_ZLIB, 1, 0, UINT64_MAX, 0, MDF_HOST_BIG_ENDIAN, &nat));
 	T_ASSERT(write_order(MDF_CODEC_ZLIB, 1, 2, UINT64_MAX, 0, !MDF_HOST_BIG_ENDIAN, &oth));
@@ -299,7 +300,8 @@ static void test_writer_other_byte_order(void)
 	T_EQ_U64(cache_init(&cache, fd, path, &cfg, &err), MDF_OK);
 	T_EQ_U64(diskdump_open(&di, fd, path, &cache, &err), MDF_OK);
 	T_ASSERT(di.swapped);
-	T_ASSERT(di.big_endian == !MDF_HOST_BIG_ENDIAN);
+	diskdump_input_ops.facts(&di, &facts);
+	T_ASSERT(facts.big_endian == !MDF_HOST_BIG_ENDIAN);
 	T_EQ_U64(di.max_mapnr, MAXPFN);
 	T_EQ_U64(di.dump_level, 1);
 	for (uint64_t pfn = 100; pfn < 140; pfn++) {
