@@ -20,6 +20,14 @@ const char *mdf_status_text(enum mdf_status status)
 	return status_texts[status];
 }
 
+void mdf_err_keep(const struct mdf_err *err, char *dst, size_t cap)
+{
+	size_t n = strnlen(err->msg, cap - 1);
+
+	memcpy(dst, err->msg, n);
+	dst[n] = '\0';
+}
+
 void mdf_err_clear(struct mdf_err *err)
 {
 	err->status = MDF_OK;

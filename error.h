@@ -62,6 +62,10 @@ const char *mdf_status_text(enum mdf_status status);
 /** Reset @err to "no error". */
 void mdf_err_clear(struct mdf_err *err);
 
+/** Keep @err's message in @dst (@cap bytes, @cap > 0), cut short if it
+ *  does not fit: a reason stored for later (why a feature is off). */
+void mdf_err_keep(const struct mdf_err *err, char *dst, size_t cap);
+
 /** Record a failure: replaces any earlier message.  Returns @status. */
 enum mdf_status mdf_err_set(struct mdf_err *err, enum mdf_status status,
 			    const char *fmt, ...) MDF_PRINTF(3, 4);

@@ -37,7 +37,6 @@
 
 #include <elf.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "util.h"
 
@@ -309,21 +308,16 @@ static enum mdf_status ppc64_init_mem(struct arch_state *st, arch_read_pte_fn rd
 				      void *arg, struct mdf_err *err)
 {
 	struct mdf_err lerr;
-	uint64_t e;
+	bool radix;
 
 	if (st->ppc64_mmu == PPC64_MMU_UNKNOWN && st->have_pgd) {
-		if (rd(arg, st->pgd_paddr, &e, err) != MDF_OK)
-			return mdf_err_push(err, "swapper_pg_dir at paddr 0x%llx",
-					    (unsigned long long)st->pgd_paddr);
-		st->ppc64_mmu = e != 0 ? PPC64_MMU_RADIX : PPC64_MMU_HASH;
+		if (ppc64_is_radix(st, rd, arg, &radix, err) != MDF_OK)
+			return err->status;
+		st->ppc64_mmu = radix ? PPC64_MMU_RADIX : PPC64_MMU_HASH;
 	}
 	if (st->ppc64_vmemmap.valid &&
-	    ppc64_read_vmemmap_list(st, rd, arg, &lerr) != MDF_OK) {
-		size_t n = strnlen(lerr.msg, sizeof(st->ppc64_vmemmap.why) - 1);
-
-		memcpy(st->ppc64_vmemmap.why, lerr.msg, n);
-		st->ppc64_vmemmap.why[n] = '\0';
-	}
+	    ppc64_read_vmemmap_list(st, rd, arg, &lerr) != MDF_OK)
+		mdf_err_keep(&lerr, st->ppc64_vmemmap.why, sizeof(st->ppc64_vmemmap.why));
 	return MDF_OK;
 }
 

@@ -94,7 +94,6 @@
 #include "arch/arch.h"
 
 #include <elf.h>
-#include <string.h>
 
 #include "util.h"
 
@@ -413,6 +412,19 @@ static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
 	return MDF_OK;
 }
 
+/* The levels of the kernel's tables: the table-type bits of entry 0 of
+ * the top table at @root (Linux fills every entry, empty ones too). */
+static enum mdf_status s390x_top_levels(uint64_t root, arch_read_pte_fn rd, void *arg,
+					unsigned *levels, struct mdf_err *err)
+{
+	uint64_t e0;
+	enum mdf_status s = rd(arg, root, &e0, err);
+
+	if (s == MDF_OK)
+		*levels = (unsigned)S390X_RSTE_TT(e0) + 2;
+	return s;
+}
+
 /*
  * Once the dump can be read: the root from os_info when init could not
  * place it, and the top table's type (entry 0 of swapper_pg_dir), so that
@@ -423,7 +435,7 @@ static enum mdf_status s390x_init_mem(struct arch_state *st, arch_read_pte_fn rd
 				      void *arg, struct mdf_err *err)
 {
 	struct mdf_err lerr;
-	uint64_t root = 0, e0;
+	uint64_t root = 0;
 
 	(void)err;
 	if (!st->have_pgd && st->s390x.root_via_os_info) {
@@ -431,16 +443,12 @@ static enum mdf_status s390x_init_mem(struct arch_state *st, arch_read_pte_fn rd
 			st->pgd_paddr = root;
 			st->have_pgd = true;
 		} else {
-			size_t n = strnlen(lerr.msg, sizeof(st->s390x.why) - 1);
-
-			memcpy(st->s390x.why, lerr.msg, n);
-			st->s390x.why[n] = '\0';
+			mdf_err_keep(&lerr, st->s390x.why, sizeof(st->s390x.why));
 		}
 	}
-	if (st->have_pgd && rd(arg, st->pgd_paddr, &e0, &lerr) == MDF_OK) {
-		st->levels = (unsigned)S390X_RSTE_TT(e0) + 2;
+	if (st->have_pgd &&
+	    s390x_top_levels(st->pgd_paddr, rd, arg, &st->levels, &lerr) == MDF_OK)
 		st->va_bits = s390x_shift(st->levels - 1) + 11;
-	}
 	return MDF_OK;
 }
 
@@ -457,7 +465,7 @@ static enum mdf_status s390x_walk(const struct arch_state *st, uint64_t vaddr,
 				  arch_read_pte_fn rd, void *arg,
 				  struct arch_walk *walk, struct mdf_err *err)
 {
-	uint64_t table = st->pgd_paddr, e0;
+	uint64_t table = st->pgd_paddr;
 	unsigned top, levels = st->levels;
 	enum mdf_status s;
 
@@ -471,12 +479,9 @@ static enum mdf_status s390x_walk(const struct arch_state *st, uint64_t vaddr,
 				   (unsigned long long)vaddr);
 	/* The top table's type: the table-type bits of its entry 0 (init_mem
 	 * read it, unless it did not run or could not). */
-	if (!levels) {
-		if (rd(arg, table, &e0, err) != MDF_OK)
-			return mdf_err_push(err, "virtual address 0x%llx: table type from entry 0 of swapper_pg_dir at paddr 0x%llx",
-					    (unsigned long long)vaddr, (unsigned long long)table);
-		levels = (unsigned)S390X_RSTE_TT(e0) + 2;
-	}
+	if (!levels && s390x_top_levels(table, rd, arg, &levels, err) != MDF_OK)
+		return mdf_err_push(err, "virtual address 0x%llx: table type from entry 0 of swapper_pg_dir at paddr 0x%llx",
+				    (unsigned long long)vaddr, (unsigned long long)table);
 	top = levels - 2;
 	if (top != S390X_TT_REGION1 && (vaddr >> (s390x_shift(levels - 1) + 11)) != 0)
 		return mdf_err_set(err, MDF_ERR_NODATA,

@@ -151,10 +151,7 @@ static enum mdf_status debuginfo_from_dump(struct kernel *k, const struct kernel
 /* Levels 0 and 1 need no translation: carry on without, keeping why. */
 static void carry_on_without_arch(struct kernel *k, struct mdf_err *err)
 {
-	size_t n = strnlen(err->msg, sizeof(k->no_arch) - 1);
-
-	memcpy(k->no_arch, err->msg, n);
-	k->no_arch[n] = '\0';
+	mdf_err_keep(err, k->no_arch, sizeof(k->no_arch));
 	k->have_arch = false;
 	mdf_err_clear(err);
 }

@@ -453,10 +453,8 @@ enum mdf_status vmcoreinfo_parse(const char *text, size_t len,
 					if (!ret->ignored_key[0]) {
 						snprintf(ret->ignored_key, sizeof(ret->ignored_key),
 							 "%.*s", (int)kn, p);
-						size_t m = strnlen(err->msg, sizeof(ret->ignored_msg) - 1);
-
-						memcpy(ret->ignored_msg, err->msg, m);
-						ret->ignored_msg[m] = '\0';
+						mdf_err_keep(err, ret->ignored_msg,
+							     sizeof(ret->ignored_msg));
 					}
 					mdf_err_clear(err);
 				} else if (st != MDF_OK) {
