@@ -86,6 +86,11 @@ static void fill_sub_header(const struct kdump_write_params *p,
  * order (as makedumpfile running there writes its in-memory structs);
  * these write (or patch) a host-order copy so.
  */
+static bool other_order(const struct kdump_write_params *p)
+{
+	return p->big_endian != MDF_HOST_BIG_ENDIAN;
+}
+
 static enum mdf_status put_header(const struct kdump_write_params *p,
 				  struct out_sink *out, bool patch,
 				  const struct disk_dump_header *h,
@@ -93,7 +98,7 @@ static enum mdf_status put_header(const struct kdump_write_params *p,
 {
 	struct disk_dump_header c = *h;
 
-	if (p->big_endian != MDF_HOST_BIG_ENDIAN)
+	if (other_order(p))
 		kdump_header_bswap(&c);
 	return (patch ? out_patch : out_write)(out, 0, &c, sizeof(c), err);
 }
@@ -105,7 +110,7 @@ static enum mdf_status put_sub_header(const struct kdump_write_params *p,
 {
 	struct kdump_sub_header c = *s;
 
-	if (p->big_endian != MDF_HOST_BIG_ENDIAN)
+	if (other_order(p))
 		kdump_sub_header_bswap(&c);
 	return (patch ? out_patch : out_write)(out, at, &c, sizeof(c), err);
 }
@@ -174,12 +179,12 @@ static enum mdf_status flush_descs(struct writer *w, struct mdf_err *err)
 	if (!n)
 		return MDF_OK;
 	w->out->reserved -= n;
-	if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+	if (other_order(w->p))
 		kdump_page_desc_bswap(w->descs, w->ndescs);
 	st = out_write(w->out, w->desc_pos, w->descs, n, err);
 	if (st != MDF_OK) {
 		/* kept for finish_incomplete(), in host order */
-		if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+		if (other_order(w->p))
 			kdump_page_desc_bswap(w->descs, w->ndescs);
 		w->out->reserved += n;
 		return st;
@@ -557,7 +562,7 @@ static enum mdf_status finish_incomplete(struct writer *w,
 	 * full disk it is lost). */
 	if (why != MDF_ERR_NOSPC)
 		mdf_best_effort(out_flush(w->out, &ignore));
-	if (w->p->big_endian != MDF_HOST_BIG_ENDIAN)
+	if (other_order(w->p))
 		kdump_page_desc_bswap(w->descs, w->ndescs);
 	if (w->ndescs &&
 	    out_patch(w->out, w->desc_pos, w->descs,
