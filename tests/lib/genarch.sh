@@ -27,6 +27,21 @@ genarch_make() {
 	else notok "gen-$1-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|data')"; fi
 }
 
+# genarch_spec_errors NAME 'SPEC|MESSAGE'...: each SPEC (lines joined by
+# \n) is refused, exit 1 and "mkvmcore: -: spec:...MESSAGE...",
+# "gen-NAME-spec-error-N".
+genarch_spec_errors() {
+	local name=$1 n=0 s out rc
+	shift
+	for s in "$@"; do
+		n=$((n + 1))
+		out=$(printf "${s%|*}\n" | "$GEN" - "$T/err.elf" 2>&1); rc=$?
+		if [ $rc = 1 ] && [[ "$out" == "mkvmcore: -: spec:"*"${s##*|}"* ]]; then ok "gen-$name-spec-error-$n"
+		else notok "gen-$name-spec-error-$n" "'${s%|*}': rc $rc: $out"; fi
+	done
+	rm -f "$T/err.elf"
+}
+
 # genarch_big VMCORE: true if the ELF file is big-endian (EI_DATA 2).
 genarch_big() {
 	[ "$(od -An -tu1 -j5 -N1 "$1" 2>/dev/null | tr -d ' ')" = 2 ]
