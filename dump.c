@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compress/compress.h"
+#include "filter/explain.h"
 #include "write/elf_write.h"
 #include "write/kdump_write.h"
 #include "write/output.h"
@@ -450,6 +451,8 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 			       ctx->k.ki.big_endian, &ctx->ds.fwarn, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	if (ctx->ds.use_freelist)
+		filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
 	ctx->ds.rules_valid = true;
 	return MDF_OK;
 }
@@ -513,6 +516,8 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			/* Only hwpoison/offline pages were to be found: keep them. */
 			pi_debug(&ctx->pr, "no struct pages: %s\n", ctx->err.msg);
 			mdf_err_clear(&ctx->err);
+			for (unsigned i = 0; i < PR_COUNT; i++)
+				filter_rules_drop_gap(&ctx->ds.rules, (enum page_rule)i);
 		}
 	}
 	if (ctx->ds.fwarn.no_layout[0])
@@ -535,8 +540,15 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			ctx->err = fe;
 			return st;
 		}
+		/* Lists that hold no zone found nothing: a kernel has one. */
+		if (st == MDF_OK && !ctx->ds.freelist.zones) {
+			st = mdf_err_set(&fe, MDF_ERR_FORMAT, "free lists: no zone in %u nodes",
+					 ctx->ds.freelist.nodes);
+			freelist_result_release(&ctx->ds.freelist);
+		}
 		if (st == MDF_OK) {
 			ctx->ds.use_freelist = true;
+			filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
 			pi_debug(&ctx->pr, "free lists: %llu blocks, %llu pages in %u nodes, %u zones\n",
 				 (unsigned long long)ctx->ds.freelist.blocks,
 				 (unsigned long long)ctx->ds.freelist.pages,
@@ -724,7 +736,9 @@ static void prepare_cycle(struct mdf_ctx *ctx, uint64_t start, uint64_t end,
 			  struct filter_counts *counts)
 {
 	fill_cycle_bitmaps(ctx, start, end);
-	if (ctx->ds.use_freelist)
+	/* The free lists were walked for the first level of a -d list; a
+	 * retry at a level without 16 keeps free pages. */
+	if (ctx->ds.use_freelist && (ctx->ds.rules.dump_level & DL_EXCLUDE_FREE))
 		counts->cls[PC_FREE] += freelist_apply(&ctx->ds.freelist, &ctx->ds.dumpable);
 }
 
@@ -831,6 +845,8 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	pc->present += bitmap_count(&ctx->ds.present, start, end);
 	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
 		pc->excluded[c] += counts.cls[c];
+	for (unsigned i = 0; i < PR_COUNT; i++)
+		pc->kept[i] += counts.kept[i];
 	pc->dumpable += bitmap_count(&ctx->ds.dumpable, start, end);
 	if (drop_zero)
 		pc->zero += z;
@@ -863,6 +879,8 @@ static void finish_counts(struct mdf_ctx *ctx)
 	if (ctx->ds.no_memmap)
 		pi_warn(&ctx->pr, "%s: %llu pages kept: no mem_section maps a struct page for them.\n",
 			ctx->opts.vmcore, (unsigned long long)ctx->ds.no_memmap);
+	if (ctx->ds.rules_valid)
+		memcpy(ctx->report.gaps, ctx->ds.rules.gap, sizeof(ctx->report.gaps));
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.have_cache = true;
 }
@@ -1218,6 +1236,44 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 	}
 	finish_counts(ctx);
 	return debug_close(ctx, st);
+}
+
+enum mdf_status dump_explain(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	struct explain_input in;
+	struct mdf_explain *ex;
+	enum mdf_status st;
+
+	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
+	st = open_input(ctx);
+	if (st != MDF_OK)
+		return st;
+	st = learn_kernel(ctx);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "--explain reads what -d 31 reads");
+	ex = calloc(1, sizeof(*ex));
+	if (!ex)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	memset(&in, 0, sizeof(in));
+	in.name = o->vmcore;
+	in.ki = &ctx->k.ki;
+	in.rm = &ctx->k.rm;
+	in.mm = &ctx->k.mm;
+	in.in = ctx->in;
+	in.in_obj = ctx->in_obj;
+	in.elf = ctx->is_kdump ? NULL : &ctx->elf;
+	in.input_level = ctx->is_kdump ? ctx->dd.dump_level : -1;
+	in.old_level = ctx->old_level;
+	in.page_size = ctx->k.page_size;
+	in.max_pfn = ctx->k.max_pfn;
+	in.free_lists = ctx->ds.use_freelist ? &ctx->ds.freelist : NULL;
+	st = explain_page(&in, o->explain_value, o->explain_paddr, o->explain_levels,
+			  o->nexplain_levels, ex, &ctx->err);
+	if (st == MDF_OK)
+		pi_explain(&ctx->pr, ex);
+	free(ex);
+	return st;
 }
 
 void dump_close(struct mdf_ctx *ctx)

@@ -68,6 +68,10 @@ enum mdf_status dump_dry_run(struct mdf_ctx *ctx) MDF_MUST_CHECK;
  *  stdout), retrying at the next level of a -d list when the disk fills. */
 enum mdf_status dump_write(struct mdf_ctx *ctx) MDF_MUST_CHECK;
 
+/** --explain: open the input as for -d 31 and print why the page
+ *  opts.explain_value names is kept or excluded (filter/explain.h). */
+enum mdf_status dump_explain(struct mdf_ctx *ctx) MDF_MUST_CHECK;
+
 /** Free everything dump_open() set up; safe after a partial open. */
 void dump_close(struct mdf_ctx *ctx);
 

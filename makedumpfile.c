@@ -100,6 +100,9 @@ int main(int argc, char **argv)
 		if (st == MDF_OK)
 			pi_completed(&ctx->pr, NULL);
 		break;
+	case MDF_ACT_EXPLAIN: /* its text is all it prints */
+		st = ctx->opts.check_params ? MDF_OK : dump_explain(ctx);
+		break;
 	case MDF_ACT_MEM_USAGE: /* no "Completed" line after its table */
 	case MDF_ACT_DUMP:
 	default:

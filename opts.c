@@ -28,6 +28,7 @@ enum {
 	OPT_VTOP,
 	OPT_CONFIG,
 	OPT_SPLITBLOCK_SIZE,
+	OPT_EXPLAIN,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -220,6 +221,84 @@ static enum mdf_status check_not_filtering(const struct mdf_opts *o,
 
 #define COPIES_PAGES "it writes the pages the input holds, as they are"
 
+/* A number of --explain's argument: decimal digits, or hex digits after
+ * "0x" (never octal: "010" is ten). */
+static bool parse_explain_number(const char *s, uint64_t *ret)
+{
+	const char *digits = "0123456789";
+	int base = 10;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		digits = "0123456789abcdefABCDEF";
+		base = 16;
+	}
+	return *s && s[strspn(s, digits)] == '\0' && util_parse_u64_base(s, base, ret);
+}
+
+/*
+ * --explain ARG: a plain decimal number is a pfn, a 0x number a physical
+ * address (the issue's "PFN|0xPADDR"); "pfn:" and "paddr:" say which
+ * explicitly, with either base ("pfn:0x1234" is a hex pfn).
+ */
+static enum mdf_status parse_explain(const char *arg, struct mdf_opts *o,
+				     struct mdf_err *err)
+{
+	const char *num = arg;
+	bool paddr = arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X');
+
+	if (o->explain)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--explain is given twice (one page per run)");
+	if (strncmp(arg, "pfn:", 4) == 0) {
+		num = arg + 4;
+		paddr = false;
+	} else if (strncmp(arg, "paddr:", 6) == 0) {
+		num = arg + 6;
+		paddr = true;
+	}
+	if (!parse_explain_number(num, &o->explain_value))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "invalid value '%s' for option --explain: give a pfn "
+				   "(1234, pfn:0x4d2) or a physical address (0x4d2000, "
+				   "paddr:5054464)", arg);
+	o->explain = true;
+	o->explain_paddr = paddr;
+	return MDF_OK;
+}
+
+/*
+ * --explain ARG VMCORE: it reads one page's struct page and says what
+ * each dump level does with it; nothing is written, so options that
+ * choose an output, or how a whole run is paced, do not go with it.
+ * -d adds levels to the ones shown; the input is opened as for -d 31.
+ */
+static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
+				     struct mdf_err *err)
+{
+	if (o->action != MDF_ACT_DUMP || o->split || o->dump_dmesg || o->mem_usage ||
+	    o->dry_run || o->flatten || o->force || o->format != MDF_FMT_KDUMP ||
+	    o->codec != MDF_CODEC_NONE || o->size_limit || o->debug_bitmap ||
+	    o->debug_bitmap1 || o->config_file || o->generate_file || o->vtop ||
+	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, "
+				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
+				   "--dry-run, --debug-bitmap, --config, --vtop, --num-threads or "
+				   "--cyclic-buffer");
+	if (nargs != 1)
+		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
+				   "too many operands: --explain needs only VMCORE" :
+				   "missing operand: --explain needs VMCORE");
+	o->action = MDF_ACT_EXPLAIN;
+	o->vmcore = args[0];
+	memcpy(o->explain_levels, o->dump_levels, sizeof(o->explain_levels));
+	o->nexplain_levels = o->ndump_levels;
+	o->dump_levels[0] = 31;
+	o->ndump_levels = 1;
+	return MDF_OK;
+}
+
 /* -g FILE -x VMLINUX: nothing else (as upstream). */
 static enum mdf_status check_generate(struct mdf_opts *o, int nargs, struct mdf_err *err)
 {
@@ -244,6 +323,8 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->explain)
+		return check_explain(o, nargs, args, err);
 	if (o->splitblock_kib && !o->split)
 		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
 	if (o->generate_file)
@@ -354,6 +435,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "reassemble", no_argument, NULL, OPT_REASSEMBLE },
 		{ "mem-usage", no_argument, NULL, OPT_MEM_USAGE },
 		{ "splitblock-size", required_argument, NULL, OPT_SPLITBLOCK_SIZE },
+		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		/* recognised but not provided */
 		{ "vtop", required_argument, NULL, OPT_VTOP },
 		{ "config", required_argument, NULL, OPT_CONFIG },
@@ -458,6 +540,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
 		case OPT_CONFIG: o->config_file = optarg; break;
+		case OPT_EXPLAIN: st = parse_explain(optarg, o, err); break;
 		case OPT_VTOP:
 			/* strtoul(, 0) as upstream: 0x hex, 0 octal, decimal. */
 			if (!util_parse_u64_base(optarg, 0, &o->vtop) || o->vtop == 0)

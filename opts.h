@@ -26,6 +26,8 @@ enum mdf_action {
 	MDF_ACT_MEM_USAGE, /* --mem-usage VMCORE (usually /proc/kcore): page
 			      counts by type at dump level 31, nothing written */
 	MDF_ACT_GENERATE,  /* -g FILE -x VMLINUX: VMCOREINFO text from DWARF */
+	MDF_ACT_EXPLAIN,   /* --explain PFN|0xPADDR VMCORE: why one page is
+			      kept or excluded at each dump level */
 };
 
 enum mdf_format {
@@ -75,6 +77,16 @@ struct mdf_opts {
 	const char *config_file;     /* --config FILE: erase commands */
 	uint64_t vtop;               /* --vtop VADDR: print its translation
 					before the dump; 0: none */
+	/* --explain ARG (action MDF_ACT_EXPLAIN): ARG is a pfn ("1234",
+	 * "pfn:1234", "pfn:0x4d2") or a physical address ("0x4d2000",
+	 * "paddr:0x4d2000", "paddr:5054464").  Its -d levels are
+	 * explain_levels, shown besides the usual ones; dump_levels is set
+	 * to 31, so that the input is opened as for a -d 31 run. */
+	bool explain;
+	bool explain_paddr;          /* explain_value is a physical address */
+	uint64_t explain_value;
+	unsigned explain_levels[MDF_MAX_DUMP_LEVELS];
+	unsigned nexplain_levels;
 	const char *argv0;
 };
 

@@ -1,6 +1,7 @@
 /*
- * pageclass.h - the classes a page falls in: one word for the filter
- * that decides them, the report that counts them and the tests.
+ * pageclass.h - the classes a page falls in, and the rules that may
+ * lack the VMCOREINFO entries they need: one word for the filter that
+ * decides them, the report that counts them and the tests.
  *
  * X(name, report label, shown): shown is 0 for the classes that are
  * kept (never in the report), 1 for a line always printed, 2 for a line
@@ -8,6 +9,8 @@
  */
 #ifndef MDF_PAGECLASS_H
 #define MDF_PAGECLASS_H
+
+#include <stdbool.h>
 
 #define PAGE_CLASSES(X)                                 \
 	X(KEEP, "kept", 0)                              \
@@ -25,6 +28,49 @@ enum page_class {
 	PAGE_CLASSES(PAGE_CLASS_ENUM)
 #undef PAGE_CLASS_ENUM
 	PC_COUNT
+};
+
+/*
+ * Rules a dump level asks for that VMCOREINFO may leave without what they
+ * need; the pages they then keep are counted and reported by these names.
+ * X(name, report name):
+ *   FREE           free (buddy) pages, -d 16
+ *   CACHE          page cache and swap cache, -d 2 and 4
+ *   USER           anonymous pages, -d 8
+ *   HUGETLB        hugetlbfs pages, -d 8
+ *   COMPOUND_TAIL  the tail pages of an excluded compound page, -d 2, 4, 8
+ *   HWPOISON       hwpoisoned pages, any level that reads struct pages
+ *   OFFLINE        logically offline pages, the same
+ */
+#define PAGE_RULES(X)                                   \
+	X(FREE, "free")                                 \
+	X(CACHE, "cache")                               \
+	X(USER, "user")                                 \
+	X(HUGETLB, "hugetlb")                           \
+	X(COMPOUND_TAIL, "compound-tail")               \
+	X(HWPOISON, "hwpoison")                         \
+	X(OFFLINE, "offline")
+
+enum page_rule {
+#define PAGE_RULE_ENUM(name, label) PR_##name,
+	PAGE_RULES(PAGE_RULE_ENUM)
+#undef PAGE_RULE_ENUM
+	PR_COUNT
+};
+
+#define RULE_GAP_KEYS 6
+
+/*
+ * Why a rule cannot run: the VMCOREINFO entries it would need, none of
+ * which is there ("OFFSET(page.mapping)": string literals).  untested:
+ * nothing narrows down the pages it might have excluded, so every page
+ * the scan keeps is counted for it.
+ */
+struct rule_gap {
+	bool off;
+	bool untested;
+	unsigned nkeys;
+	const char *keys[RULE_GAP_KEYS];
 };
 
 #endif

@@ -75,6 +75,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  makedumpfile -R DUMPFILE < STREAM\n"
 "  makedumpfile --dry-run [-d DL] [options] VMCORE\n"
 "  makedumpfile --mem-usage [options] VMCORE\n"
+"  makedumpfile --explain PFN|0xPADDR [-d DL] VMCORE\n"
 "  makedumpfile --dump-dmesg [--partial-dmesg] VMCORE DMESGFILE\n"
 "  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
@@ -101,6 +102,10 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --dry-run       do everything but write the dump\n"
 "  --mem-usage     count the pages of each type that -d 31 would drop, in\n"
 "                  a table; VMCORE is usually /proc/kcore (Linux 4.11 on)\n"
+"  --explain PFN|0xPADDR  why that page is kept or excluded at dump levels\n"
+"                  0, 1, 2, 4, 8, 16, 31 and those of -d; a decimal number is\n"
+"                  a pfn, a 0x number a physical address; pfn:0x12, paddr:4096\n"
+"                  say which explicitly\n"
 "  --show-stats    print the final report (message level 16)\n"
 "  --check-params  only check the command line\n"
 "  --dump-dmesg    write the kernel log of VMCORE to DMESGFILE\n"
@@ -189,6 +194,35 @@ static const unsigned char class_shown[PC_COUNT] = {
 	PAGE_CLASSES(PAGE_CLASS_SHOWN)
 #undef PAGE_CLASS_SHOWN
 };
+static const char *const rule_name[PR_COUNT] = {
+#define PAGE_RULE_NAME(name, label) label,
+	PAGE_RULES(PAGE_RULE_NAME)
+#undef PAGE_RULE_NAME
+};
+
+/* "Kept, rule cache could not run (VMCOREINFO has no NUMBER(PG_lru) or
+ * OFFSET(page.mapping)): 12 pages", one line per rule with a gap; "pages
+ * not tested" when nothing narrowed the count down.  Then a blank line. */
+static void gap_lines(FILE *f, const struct mdf_report *r)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < PR_COUNT; i++) {
+		const struct rule_gap *g = &r->gaps[i];
+
+		if (!g->off)
+			continue;
+		any = true;
+		fprintf(f, "Kept, rule %s could not run (VMCOREINFO has no ", rule_name[i]);
+		for (unsigned k = 0; k < g->nkeys; k++)
+			fprintf(f, "%s%s", k == 0 ? "" : k + 1 < g->nkeys ? ", " : " or ",
+				g->keys[k]);
+		fprintf(f, "): %llu pages%s\n", (unsigned long long)r->pages.kept[i],
+			g->untested ? " not tested" : "");
+	}
+	if (any)
+		fputc('\n', f);
+}
 
 void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	       bool force)
@@ -219,6 +253,7 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 		fprintf(f, "Write bytes     : %llu\n",
 			(unsigned long long)r->write_bytes);
 	fputc('\n', f);
+	gap_lines(f, r);
 	if (r->have_cache) {
 		const struct cache_stats *s = &r->cache;
 		uint64_t lookups = s->hits + s->misses;
@@ -328,4 +363,200 @@ void pi_failed(const struct mdf_printer *p)
 		fprintf(p->err, "\nmakedumpfile Failed.\n");
 		fflush(p->err);
 	}
+}
+
+/* ---- --explain ------------------------------------------------------ */
+
+static const char *const class_word[PC_COUNT] = {
+#define PAGE_CLASS_WORD(name, label, shown) #name,
+	PAGE_CLASSES(PAGE_CLASS_WORD)
+#undef PAGE_CLASS_WORD
+};
+
+/* A class as one lower-case word: "free", "cache_private". */
+static void put_class(FILE *f, enum page_class c)
+{
+	for (const char *s = (unsigned)c < PC_COUNT ? class_word[c] : "?"; *s; s++)
+		fputc(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s, f);
+}
+
+static unsigned log2_u64(uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+static void explain_verdict(FILE *f, const struct mdf_explain *e,
+			    const struct mdf_explain_level *l)
+{
+	unsigned order = log2_u64(l->nr_pages);
+
+	switch (l->how) {
+	case MDF_EXPLAIN_HOLE:
+		fputs("not in the dump: no memory there (a hole)", f);
+		break;
+	case MDF_EXPLAIN_NO_DATA:
+		if (e->input_level >= 0)
+			fprintf(f, "not in the dump: excluded already in %s (dump level %d)",
+				e->vmcore, e->input_level);
+		else
+			fputs("not in the dump: its PT_LOAD has no data for it (past p_filesz)", f);
+		break;
+	case MDF_EXPLAIN_FREE_LIST:
+		fputs("excluded: free (on the buddy free lists, which were walked: "
+		      "VMCOREINFO has no buddy marker)", f);
+		break;
+	case MDF_EXPLAIN_EXCLUDED:
+		fputs("excluded: ", f);
+		put_class(f, l->cls);
+		if (l->cls == PC_FREE)
+			fprintf(f, " (buddy block head pfn 0x%" PRIx64 " order %u)", l->head, order);
+		else if (l->cls == PC_UNACCEPTED)
+			fprintf(f, " (unaccepted block head pfn 0x%" PRIx64 " order %u)", l->head,
+				order);
+		else if (l->nr_pages > 1 && l->head == e->pfn)
+			fprintf(f, " (compound head pfn 0x%" PRIx64 " order %u)", l->head, order);
+		else if (l->nr_pages > 1)
+			fprintf(f, " (tail of compound head pfn 0x%" PRIx64 " order %u)", l->head,
+				order);
+		else if (l->head != e->pfn)
+			fprintf(f, " (by pfn 0x%" PRIx64 ")", l->head);
+		break;
+	case MDF_EXPLAIN_ZERO:
+		fputs("excluded: zero (all its bytes are zero)", f);
+		break;
+	case MDF_EXPLAIN_KEPT:
+		fputs(l->cls == PC_TAIL ? "kept (a compound tail: no exclusion of its head reached it)"
+					: "kept", f);
+		break;
+	case MDF_EXPLAIN_UNREADABLE:
+		fputs("kept: its struct pages cannot be read", f);
+		break;
+	case MDF_EXPLAIN_NO_MEMMAP:
+		fputs("kept: no mem_section maps a struct page for it", f);
+		break;
+	case MDF_EXPLAIN_NOT_SCANNED:
+		fputs("kept: this level reads no struct pages", f);
+		break;
+	}
+	if (l->free_unknown && l->how != MDF_EXPLAIN_HOLE && l->how != MDF_EXPLAIN_NO_DATA)
+		fputs("; free pages are kept: no buddy marker in VMCOREINFO, and the "
+		      "free lists could not be walked", f);
+}
+
+static void explain_where(FILE *f, const struct mdf_explain *e)
+{
+	fputs("  in the dump: ", f);
+	if (e->input_level >= 0) {
+		if (!e->present)
+			fprintf(f, "no: a hole in %s's bitmap1\n", e->vmcore);
+		else if (!e->has_data)
+			fprintf(f, "no: present in bitmap1, excluded in bitmap2 (written at dump level %d)\n",
+				e->input_level);
+		else
+			fputs("yes: present in bitmap1 and stored (bitmap2)\n", f);
+		return;
+	}
+	if (!e->present) {
+		fputs("no: in no PT_LOAD (a hole)\n", f);
+		return;
+	}
+	fputs(e->has_data ? "yes" : "no data", f);
+	if (e->have_load) {
+		fprintf(f, ": PT_LOAD (program header %u) [0x%" PRIx64 "-0x%" PRIx64 ")",
+			e->load_index, e->load_start, e->load_end);
+		if (e->in_file)
+			fprintf(f, ", file offset 0x%" PRIx64, e->file_off);
+		else
+			fprintf(f, ", past its p_filesz (data up to 0x%" PRIx64 ")",
+				e->load_filesz_end);
+	}
+	fputc('\n', f);
+}
+
+static void explain_page_fields(FILE *f, const struct mdf_explain *e)
+{
+	if (!e->have_page) {
+		fprintf(f, "  struct page: not read: %s\n", e->no_page);
+		return;
+	}
+	fprintf(f, "  struct page at 0x%016" PRIx64 " (%" PRIu64 " bytes):\n", e->page_vaddr,
+		e->page_struct_size);
+	fprintf(f, "    flags      0x%016" PRIx64, e->flags);
+	for (unsigned i = 0; i < e->nflag_names; i++)
+		fprintf(f, "%s%s", i ? " " : "  ", e->flag_names[i]);
+	fputc('\n', f);
+	if (e->has_mapping)
+		fprintf(f, "    mapping    0x%016" PRIx64 "%s\n", e->mapping,
+			e->mapping & 1 ? "  (bit 0 set: anon, unless slab)" : "");
+	if (e->has_private)
+		fprintf(f, "    private    0x%016" PRIx64 "\n", e->private_);
+	if (e->has_mapcount) {
+		fprintf(f, "    _mapcount  0x%08" PRIx32, e->mapcount);
+		if (e->page_type)
+			fprintf(f, "  (page_type: %s)", e->page_type);
+		fputc('\n', f);
+	}
+	fputs("    compound   ", f);
+	if (e->head_flag)
+		fprintf(f, "head: order %u, hugetlb %s", e->order, e->hugetlb ? "yes" : "no");
+	else if (!e->tail)
+		fputs("no head flag, not a tail", f);
+	if (e->tail) {
+		fprintf(f, "%stail: compound_head 0x%016" PRIx64, e->head_flag ? "; " : "",
+			e->head_word);
+		if (!e->head_known)
+			fputs(", no struct page of this memory map", f);
+		else if (!e->head_read)
+			fprintf(f, " = pfn 0x%" PRIx64 " (not read)", e->head_pfn);
+		else if (!e->head_is_head)
+			fprintf(f, " = pfn 0x%" PRIx64 ", which has no head flag", e->head_pfn);
+		else
+			fprintf(f, " = pfn 0x%" PRIx64 ": order %u, hugetlb %s", e->head_pfn,
+				e->head_order, e->head_hugetlb ? "yes" : "no");
+	} else if (e->has_head_word && e->head_word) {
+		fprintf(f, " (compound_head 0x%016" PRIx64 ")", e->head_word);
+	}
+	fputc('\n', f);
+}
+
+void pi_explain(const struct mdf_printer *p, const struct mdf_explain *e)
+{
+	FILE *f = p->msg;
+
+	if (!(p->level & ML_COMMON))
+		return;
+	fprintf(f, "pfn 0x%" PRIx64 " of %s (%s), physical 0x%" PRIx64 "-0x%" PRIx64,
+		e->pfn, e->vmcore, e->kind, e->paddr, e->paddr + e->page_size - 1);
+	if (e->by_paddr)
+		fprintf(f, " (asked: 0x%" PRIx64 ")", e->asked_paddr);
+	fputc('\n', f);
+	explain_where(f, e);
+	explain_page_fields(f, e);
+	if (e->have_content)
+		fprintf(f, "  content: %s\n", e->zero ? "all bytes zero" : "not all zero");
+	else if (e->present && e->has_data)
+		fprintf(f, "  content: not read: %s\n", e->no_content);
+	if (e->input_level > 0)
+		fprintf(f, "  (a run on this input adds its dump level %d: in parentheses)\n",
+			e->input_level);
+	fputs("  dump level  verdict\n", f);
+	for (unsigned i = 0; i < e->nlevels; i++) {
+		const struct mdf_explain_level *l = &e->levels[i];
+		char lv[32];
+
+		if (l->effective != l->level)
+			snprintf(lv, sizeof(lv), "%u (%u)", l->level, l->effective);
+		else
+			snprintf(lv, sizeof(lv), "%u", l->level);
+		fprintf(f, "  -d %-8s  ", lv);
+		explain_verdict(f, e, l);
+		fputc('\n', f);
+	}
+	fflush(f);
 }

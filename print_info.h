@@ -44,12 +44,17 @@ struct mdf_page_counts {
 	uint64_t excluded[PC_COUNT]; /* pages dropped, by class (pageclass.h) */
 	uint64_t remaining;   /* present minus every excluded class */
 	uint64_t dumpable;    /* set in the dumpable bitmap (zero pages included) */
+	uint64_t kept[PR_COUNT]; /* pages kept that a rule unable to run
+				    (mdf_report.gaps) might have excluded */
 };
 
 #define MDF_MAX_PHASES 12
 
 struct mdf_report {
 	struct mdf_page_counts pages;
+	/* The rules the dump level asked for that could not run, and why:
+	 * one line each after the page counts. */
+	struct rule_gap gaps[PR_COUNT];
 	struct cache_stats cache;
 	bool have_cache;
 	uint64_t map_peak;      /* input bytes mapped at once, at most */
@@ -106,5 +111,84 @@ void pi_failed(const struct mdf_printer *p);
 
 /** Monotonic seconds. */
 double pi_now(void);
+
+/* ---- --explain: one page as the filter sees it ----------------------
+ * filter/explain.c finds it out, pi_explain() says it. */
+
+#define MDF_EXPLAIN_MAX_LEVELS 16
+#define MDF_EXPLAIN_MAX_FLAGS 24
+
+/* What one dump level does with the page. */
+enum mdf_explain_how {
+	MDF_EXPLAIN_HOLE,        /* not in the dump's memory (bitmap1 clear) */
+	MDF_EXPLAIN_NO_DATA,     /* present, but the input holds no data for it */
+	MDF_EXPLAIN_FREE_LIST,   /* excluded: on the kernel's free lists (walked) */
+	MDF_EXPLAIN_EXCLUDED,    /* excluded as cls by the struct page of head */
+	MDF_EXPLAIN_ZERO,        /* kept by the rules, dropped: all bytes zero */
+	MDF_EXPLAIN_KEPT,        /* its struct page says cls (KEEP or TAIL) */
+	MDF_EXPLAIN_UNREADABLE,  /* kept: its struct pages cannot be read */
+	MDF_EXPLAIN_NO_MEMMAP,   /* kept: no mem_section maps its struct page */
+	MDF_EXPLAIN_NOT_SCANNED, /* kept: the level reads no struct pages */
+};
+
+struct mdf_explain_level {
+	unsigned level;          /* as shown (-d) */
+	unsigned effective;      /* what a run uses: with the input's own level */
+	enum mdf_explain_how how;
+	enum page_class cls;     /* EXCLUDED: the class; KEPT: KEEP or TAIL */
+	uint64_t head;           /* EXCLUDED: the pfn whose struct page decided */
+	uint64_t nr_pages;       /* ... and the pages that verdict covers */
+	bool free_unknown;       /* the level drops free pages, no rule finds them */
+};
+
+struct mdf_explain {
+	const char *vmcore;
+	const char *kind;        /* the input format: "ELF", "kdump-compressed" */
+	uint64_t pfn, paddr;     /* paddr: the page's first byte */
+	bool by_paddr;           /* asked for by this physical address: */
+	uint64_t asked_paddr;
+	uint64_t page_size;
+
+	/* Where the input has it. */
+	bool present;            /* bitmap1 */
+	bool has_data;           /* the input holds its bytes (bitmap2's start) */
+	bool have_load;          /* ELF: the PT_LOAD that owns its first byte */
+	unsigned load_index;
+	uint64_t load_start, load_end, load_filesz_end, file_off;
+	bool in_file;            /* false: past p_filesz */
+	int input_level;         /* kdump-compressed input: its dump level; -1 */
+
+	/* Its struct page, read as the rules read it. */
+	bool have_page;
+	char no_page[192];       /* why not */
+	uint64_t page_vaddr, page_struct_size;
+	uint64_t flags;
+	const char *flag_names[MDF_EXPLAIN_MAX_FLAGS]; /* VMCOREINFO's PG_ bits set */
+	unsigned nflag_names;
+	bool has_mapping, has_private, has_mapcount, has_head_word;
+	uint64_t mapping, private_, head_word;
+	uint32_t mapcount;
+	const char *page_type;   /* the marker _mapcount equals, or NULL */
+	bool head_flag;          /* a compound head (PG_head), with: */
+	unsigned order;
+	bool hugetlb;
+	bool tail;               /* head_word bit 0: a tail, of: */
+	bool head_known;         /* the head's pfn found from head_word */
+	uint64_t head_pfn;
+	bool head_read;          /* the head's struct page read, saying: */
+	bool head_is_head;
+	unsigned head_order;
+	bool head_hugetlb;
+
+	/* Its bytes. */
+	bool have_content, zero;
+	char no_content[192];
+
+	struct mdf_explain_level levels[MDF_EXPLAIN_MAX_LEVELS];
+	unsigned nlevels;
+};
+
+/** --explain: print @e (message level 2). */
+void pi_explain(const struct mdf_printer *p, const struct mdf_explain *e);
 
 #endif

@@ -8,6 +8,9 @@
  *
  * A missing VMCOREINFO number disables the rule that needs it, so the page
  * is kept: a wrongly excluded page is worse than a bigger dump.
+ * find_gaps() records which rules a level loses so, and for want of which
+ * entries; the scan then counts, for each, the kept pages it might have
+ * excluded (filter_kept_gaps()), for the report.
  */
 #include "filter/filter.h"
 
@@ -68,6 +71,142 @@ static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
 					   (unsigned long long)size);
 	}
 	return MDF_OK;
+}
+
+static void gap_key(struct filter_rules *r, enum page_rule rule, const char *key)
+{
+	struct rule_gap *g = &r->gap[rule];
+
+	g->off = true;
+	if (g->nkeys < RULE_GAP_KEYS)
+		g->keys[g->nkeys++] = key;
+	r->gap_mask |= 1u << rule;
+}
+
+static void gap_untested(struct filter_rules *r, enum page_rule rule)
+{
+	if (!r->gap[rule].off)
+		return;
+	r->gap[rule].untested = true;
+	r->untested_mask |= 1u << rule;
+}
+
+/* The hugetlb marker the kernel version calls for, all of them when the
+ * version is unknown: from 6.9 the page_type, 6.6 to 6.8 PG_hugetlb, 6.3
+ * to 6.5 folio._folio_dtor, page[1].compound_dtor before (the commits
+ * are named in filter_rules_init()). */
+static void hugetlb_keys(struct filter_rules *r, const struct kinfo *ki)
+{
+	unsigned v = r->kver;
+
+	if (r->dtor_src == DTOR_PAGE1_FIELD || r->dtor_src == DTOR_FOLIO_FIELD) {
+		if (!r->has_hugetlb_dtor)
+			gap_key(r, PR_HUGETLB, "NUMBER(HUGETLB_PAGE_DTOR)");
+		return;
+	}
+	if (r->dtor_src != DTOR_NONE)
+		return;
+	if (!v || v >= util_kver(6, 9, 0)) {
+		if (!ki->num.PAGE_HUGETLB_MAPCOUNT_VALUE.set)
+			gap_key(r, PR_HUGETLB, "NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)");
+		else
+			gap_key(r, PR_HUGETLB, "OFFSET(page._mapcount)");
+	}
+	if (!v || (v >= util_kver(6, 6, 0) && v < util_kver(6, 9, 0)))
+		gap_key(r, PR_HUGETLB, "NUMBER(PG_hugetlb)");
+	if (!v || (v >= util_kver(6, 3, 0) && v < util_kver(6, 6, 0)))
+		gap_key(r, PR_HUGETLB, "OFFSET(folio._folio_dtor)");
+	if (!v || v < util_kver(6, 3, 0))
+		gap_key(r, PR_HUGETLB, "OFFSET(page.compound_dtor)");
+}
+
+/*
+ * The rules the dump level asks for that cannot run, each with the
+ * VMCOREINFO entries it lacks (where either of two would do, both are
+ * named), so that the report can say how many pages were kept for want
+ * of them.  Entries only exported when a feature is built in, such as
+ * NUMBER(PG_hwpoison) (CONFIG_MEMORY_FAILURE) or the hugetlb markers,
+ * count as missing all the same: nothing in the dump tells a kernel
+ * without the feature from a VMCOREINFO that lost the line.  Two are
+ * left out: NUMBER(PAGE_UNACCEPTED_MAPCOUNT_VALUE), exported only with
+ * CONFIG_UNACCEPTED_MEMORY since Linux 6.16 (247021624a99), and
+ * NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE) before 5.1, which had no offline
+ * pages (e04b742f74c2).
+ */
+static void find_gaps(struct filter_rules *r, const struct kinfo *ki)
+{
+	unsigned dl = r->dump_level;
+
+	if (!r->scan)
+		return;   /* no struct page is read: no rule runs */
+	if ((dl & DL_EXCLUDE_FREE) && !r->can_find_free) {
+		if (!r->has_private)
+			gap_key(r, PR_FREE, "OFFSET(page.private)");
+		if (!r->has_buddy_mc && !r->m_buddy) {
+			gap_key(r, PR_FREE, ki->num.PAGE_BUDDY_MAPCOUNT_VALUE.set ?
+				"OFFSET(page._mapcount)" : "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)");
+			gap_key(r, PR_FREE, "NUMBER(PG_buddy)");
+		}
+		gap_untested(r, PR_FREE);
+	}
+	if (dl & (DL_EXCLUDE_CACHE | DL_EXCLUDE_CACHE_PRI)) {
+		if (!r->has_mapping)
+			gap_key(r, PR_CACHE, "OFFSET(page.mapping)");
+		if (!r->m_lru)
+			gap_key(r, PR_CACHE, "NUMBER(PG_lru)");
+		if (!r->m_swapcache)
+			gap_key(r, PR_CACHE, "NUMBER(PG_swapcache)");
+		/* -d 2 alone keeps private cache: it must be told apart. */
+		if (!(dl & DL_EXCLUDE_CACHE_PRI) && !r->m_private)
+			gap_key(r, PR_CACHE, "NUMBER(PG_private)");
+	}
+	if (dl & DL_EXCLUDE_USER_DATA) {
+		if (!r->has_mapping)
+			gap_key(r, PR_USER, "OFFSET(page.mapping)");
+		if (!r->m_head) {
+			gap_key(r, PR_HUGETLB, "NUMBER(PG_head_mask)");
+			gap_key(r, PR_HUGETLB, "NUMBER(PG_head)");
+		}
+		hugetlb_keys(r, ki);
+		/* No head flag and no tail marker: no way to see a head. */
+		if (!r->m_head && !r->has_head)
+			gap_untested(r, PR_HUGETLB);
+	}
+	if (dl & (DL_EXCLUDE_CACHE | DL_EXCLUDE_CACHE_PRI | DL_EXCLUDE_USER_DATA)) {
+		if (!r->m_head) {
+			gap_key(r, PR_COMPOUND_TAIL, "NUMBER(PG_head_mask)");
+			gap_key(r, PR_COMPOUND_TAIL, "NUMBER(PG_head)");
+		}
+		if (r->order_src == ORDER_NONE) {
+			gap_key(r, PR_COMPOUND_TAIL, "OFFSET(page.compound_order)");
+			gap_key(r, PR_COMPOUND_TAIL, "OFFSET(folio._folio_order)");
+			if (!ki->osrelease[0])
+				gap_key(r, PR_COMPOUND_TAIL, "OSRELEASE");
+		}
+		/* Without the tail marker a tail is judged as a page of
+		 * its own: which pages were tails is not known. */
+		if (!r->has_head)
+			gap_untested(r, PR_COMPOUND_TAIL);
+	}
+	if (!r->m_hwpoison) {
+		gap_key(r, PR_HWPOISON, "NUMBER(PG_hwpoison)");
+		gap_untested(r, PR_HWPOISON);
+	}
+	if (!r->has_offline_mc && (!r->kver || r->kver >= util_kver(5, 1, 0))) {
+		if (!ki->num.PAGE_OFFLINE_MAPCOUNT_VALUE.set)
+			gap_key(r, PR_OFFLINE, "NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)");
+		if (!r->has_mapcount) {
+			gap_key(r, PR_OFFLINE, "OFFSET(page._mapcount)");
+			gap_untested(r, PR_OFFLINE);
+		}
+	}
+}
+
+void filter_rules_drop_gap(struct filter_rules *r, enum page_rule rule)
+{
+	memset(&r->gap[rule], 0, sizeof(r->gap[rule]));
+	r->gap_mask &= ~(1u << rule);
+	r->untested_mask &= ~(1u << rule);
 }
 
 enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki,
@@ -209,6 +348,7 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 
 	if (r->kver && (r->kver >> 16) > FILTER_NEWEST_KNOWN_KVER_MAJOR)
 		warn->unknown_kernel = true;
+	find_gaps(r, ki);
 	return MDF_OK;
 }
 
@@ -328,6 +468,21 @@ static void compound_info(const struct filter_rules *r, const unsigned char *pag
 	*hugetlb_ret = hugetlb;
 }
 
+bool filter_compound(const struct filter_rules *r, const unsigned char *page,
+		     const unsigned char *next, size_t nnext, uint64_t pfn,
+		     unsigned *order, bool *hugetlb)
+{
+	uint64_t flags = rd64(r, page + r->off_flags);
+	uint32_t mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
+
+	*order = 0;
+	*hugetlb = false;
+	if (!r->m_head || !(flags & r->m_head))
+		return false;
+	compound_info(r, page, next, nnext, pfn, mc, order, hugetlb);
+	return true;
+}
+
 void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     struct page_verdict *ret)
@@ -368,8 +523,10 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		ret->nr_pages = 1ULL << r->max_order;
 		return;
 	}
-	if ((dl & DL_EXCLUDE_CACHE) && is_cache(r, flags) && !(flags & r->m_private) &&
-	    !is_anon(r, mapping, flags, mc)) {
+	/* -d 2 keeps private cache: without PG_private it cannot be told
+	 * apart, so the rule does not run (find_gaps()). */
+	if ((dl & DL_EXCLUDE_CACHE) && r->m_private && is_cache(r, flags) &&
+	    !(flags & r->m_private) && !is_anon(r, mapping, flags, mc)) {
 		ret->cls = PC_CACHE;
 	} else if ((dl & DL_EXCLUDE_CACHE_PRI) && is_cache(r, flags) &&
 		   !is_anon(r, mapping, flags, mc)) {
@@ -390,6 +547,131 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 	ret->nr_pages = 1ULL << order;
 }
 
+/* ---- pages kept because a rule could not run ------------------------- */
+
+/* Could the cache rule have excluded this kept page?  What is known must
+ * fit; what is not is taken to.  Page cache points at its address_space
+ * (bit 0 marks anon, bit 1 movable-ops pages), and hugetlb pages are
+ * user data, not cache. */
+static bool cache_maybe(const struct filter_rules *r, uint64_t flags,
+			uint64_t mapping, uint32_t mc, bool hugetlb)
+{
+	bool lru, swap;
+
+	if (hugetlb || is_slab(r, flags, mc) || is_anon(r, mapping, flags, mc))
+		return false;
+	if (!(r->dump_level & DL_EXCLUDE_CACHE_PRI) && (flags & r->m_private))
+		return false;
+	if (r->m_lru)
+		lru = (flags & r->m_lru) != 0;
+	else
+		lru = !r->has_mapping || (mapping != 0 && (mapping & 3) == 0);
+	if (r->m_swapcache)
+		swap = (flags & r->m_swapcache) &&
+		       (!r->has_swapbacked || (flags & r->m_swapbacked));
+	else
+		swap = !r->has_swapbacked || (flags & r->m_swapbacked);
+	return lru || swap;
+}
+
+/* The user rule without page.mapping: an anonymous page is on an LRU or
+ * swap backed (or both). */
+static bool user_maybe(const struct filter_rules *r, uint64_t flags,
+		       uint32_t mc, bool hugetlb)
+{
+	uint64_t m = r->m_lru | r->m_swapbacked;
+
+	if (hugetlb || is_slab(r, flags, mc))
+		return false;
+	return !m || (flags & m);
+}
+
+/* A page type in _mapcount has the top nibble 0xf (the 6.1 VMCOREINFO
+ * gives PAGE_OFFLINE_MAPCOUNT_VALUE -257, 6.12's 0xf1000000); -1 is an
+ * unmapped page.  Types we know are not offline. */
+static bool offline_maybe(const struct filter_rules *r, uint32_t mc)
+{
+	if ((mc >> 28) != 0xf || mc == 0xffffffffu)
+		return false;
+	return !(r->has_buddy_mc && mc == r->buddy_mc) &&
+	       !(r->has_slab_mc && mc == r->slab_mc) &&
+	       !(r->has_hugetlb_mc && mc == r->hugetlb_mc) &&
+	       !(r->has_unaccepted_mc && mc == r->unaccepted_mc);
+}
+
+unsigned filter_kept_gaps(const struct filter_rules *r, const unsigned char *page,
+			  const unsigned char *next, size_t nnext, uint64_t pfn,
+			  enum page_class cls, unsigned tail_gaps)
+{
+	unsigned precise = r->gap_mask & ~r->untested_mask, m = r->untested_mask;
+	uint64_t flags, mapping;
+	uint32_t mc;
+	unsigned order = 0;
+	bool head, hugetlb = false;
+
+	if (cls == PC_TAIL)
+		return m | (tail_gaps & r->gap_mask);
+	if (!precise)
+		return m;
+	flags = rd64(r, page + r->off_flags);
+	mapping = r->has_mapping ? rd64(r, page + r->off_mapping) : 0;
+	mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
+	if (r->m_head)
+		head = (flags & r->m_head) != 0;
+	else    /* a head is followed by a tail */
+		head = r->has_head && nnext >= 1 && (rd64(r, next + r->off_head) & 1);
+	if (head && r->m_head)
+		compound_info(r, page, next, nnext, pfn, mc, &order, &hugetlb);
+	if ((precise & (1u << PR_CACHE)) && cache_maybe(r, flags, mapping, mc, hugetlb))
+		m |= 1u << PR_CACHE;
+	if ((precise & (1u << PR_USER)) && user_maybe(r, flags, mc, hugetlb))
+		m |= 1u << PR_USER;
+	/* A hugetlb page is a compound head off every LRU. */
+	if ((precise & (1u << PR_HUGETLB)) && head && !is_slab(r, flags, mc) &&
+	    !(flags & r->m_lru))
+		m |= 1u << PR_HUGETLB;
+	if ((precise & (1u << PR_OFFLINE)) && offline_maybe(r, mc))
+		m |= 1u << PR_OFFLINE;
+	return m;
+}
+
+void filter_counts_add(struct filter_counts *a, const struct filter_counts *b)
+{
+	for (unsigned i = 0; i < PC_COUNT; i++)
+		a->cls[i] += b->cls[i];
+	for (unsigned i = 0; i < PR_COUNT; i++)
+		a->kept[i] += b->kept[i];
+	a->unreadable += b->unreadable;
+	a->no_memmap += b->no_memmap;
+}
+
+/* A page the scan keeps: count it for the rules with a gap that might
+ * have excluded it.  A tail page counts for what its head's page did,
+ * when it follows the head (or the tail before it) directly. */
+static void count_kept(const struct filter_rules *r, const unsigned char *page,
+		       const unsigned char *next, size_t nnext, uint64_t pfn,
+		       enum page_class cls, struct filter_carry *carry,
+		       struct filter_counts *counts)
+{
+	unsigned tail = cls == PC_TAIL && pfn == carry->tail_next ? carry->tail_gaps : 0;
+	unsigned m = filter_kept_gaps(r, page, next, nnext, pfn, cls, tail);
+
+	if (cls != PC_TAIL)
+		carry->tail_gaps = m & ~r->untested_mask;
+	carry->tail_next = pfn + 1;
+	for (unsigned i = 0; m; i++, m >>= 1)
+		counts->kept[i] += m & 1;
+}
+
+/* An excluded page: its tails, if they come (its order was not known),
+ * are kept although the exclusion was meant for them too. */
+static void count_excluded_head(const struct filter_rules *r, uint64_t pfn,
+				struct filter_carry *carry)
+{
+	carry->tail_gaps = r->gap_mask & ~r->untested_mask & (1u << PR_COMPOUND_TAIL);
+	carry->tail_next = pfn + 1;
+}
+
 /* Clear [start, end) as class @cls; the part past the window is carried. */
 static void exclude(struct bitmap *dumpable, uint64_t start, uint64_t end,
 		    enum page_class cls, struct filter_carry *carry,
@@ -402,6 +684,19 @@ static void exclude(struct bitmap *dumpable, uint64_t start, uint64_t end,
 	}
 }
 
+/* Tell @obs, if there is one, what was decided for [pfn, end). */
+static void tell(const struct filter_observer *obs, enum filter_event_kind kind,
+		 uint64_t pfn, uint64_t end, const struct page_verdict *v)
+{
+	struct filter_event ev = { .kind = kind, .pfn = pfn, .end = end };
+
+	if (!obs)
+		return;
+	if (v)
+		ev.v = *v;
+	obs->seen(obs->arg, &ev);
+}
+
 enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			     struct readmem *rm, const struct bitmap *present,
 			     struct bitmap *dumpable, unsigned char *buf,
@@ -409,15 +704,30 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			     struct filter_counts *counts,
 			     struct mdf_err *err)
 {
+	return filter_cycle_observed(r, mm, rm, present, dumpable, buf, carry, counts,
+				     NULL, err);
+}
+
+enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memmap *mm,
+				      struct readmem *rm, const struct bitmap *present,
+				      struct bitmap *dumpable, unsigned char *buf,
+				      struct filter_carry *carry,
+				      struct filter_counts *counts,
+				      const struct filter_observer *obs,
+				      struct mdf_err *err)
+{
 	uint64_t start = present->start_pfn, end = present->end_pfn;
 	size_t psz = (size_t)r->page_struct_size;
+	const unsigned gaps = r->gap_mask;  /* usually 0: no counting */
 	uint64_t pfn;
 
 	/* An exclusion begun in the previous cycle. */
 	if (carry->end_pfn > start) {
 		uint64_t e = carry->end_pfn;
+		struct page_verdict cv = { .cls = carry->cls, .nr_pages = e - start };
 
 		carry->end_pfn = 0;
+		tell(obs, FILTER_EV_CARRIED, start, e, &cv);
 		exclude(dumpable, start, e, carry->cls, carry, counts);
 		start = e < end ? e : end;
 	}
@@ -443,6 +753,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			/* mem_section itself is not in the dump (a page lost
 			 * in an incomplete input): keep the pages. */
 			counts->unreadable += bitmap_count(present, batch, bend);
+			tell(obs, FILTER_EV_UNREADABLE, pfn, bend, NULL);
 			pfn = bitmap_next_set(present, bend);
 			continue;
 		}
@@ -456,6 +767,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 					memmap_section_pfns(mm);
 
 			counts->no_memmap += bitmap_count(present, pfn, MDF_MIN(send, end));
+			tell(obs, FILTER_EV_NO_MEMMAP, pfn, MDF_MIN(send, end), NULL);
 			pfn = bitmap_next_set(present, send);
 			continue;
 		}
@@ -465,6 +777,7 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 				return mdf_err_push(err, "struct pages of pfn 0x%llx",
 						    (unsigned long long)batch);
 			counts->unreadable += bitmap_count(present, batch, bend);
+			tell(obs, FILTER_EV_UNREADABLE, pfn, bend, NULL);
 			pfn = bitmap_next_set(present, bend);
 			continue;
 		}
@@ -478,10 +791,17 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			}
 			filter_classify(r, sp + i * psz, sp + (i + 1) * psz,
 					n - i - 1, pfn, &v);
+			tell(obs, FILTER_EV_PAGE, pfn, pfn + (v.cls == PC_KEEP ||
+					v.cls == PC_TAIL ? 1 : v.nr_pages), &v);
 			if (v.cls == PC_KEEP || v.cls == PC_TAIL) {
+				if (gaps)
+					count_kept(r, sp + i * psz, sp + (i + 1) * psz,
+						   n - i - 1, pfn, v.cls, carry, counts);
 				pfn = bitmap_next_set(present, pfn + 1);
 				continue;
 			}
+			if (gaps)
+				count_excluded_head(r, pfn, carry);
 			exclude(dumpable, pfn, pfn + v.nr_pages, v.cls, carry, counts);
 			pfn = bitmap_next_set(present, pfn + v.nr_pages);
 		}

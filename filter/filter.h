@@ -63,6 +63,14 @@ struct filter_rules {
 	bool scan;                   /* read struct pages: the level needs them, or
 					hwpoison/offline pages can be seen (dropped
 					at every level, as makedumpfile does) */
+
+	/* Rules the level asks for that VMCOREINFO leaves unable to run
+	 * (pageclass.h): the scan counts the pages they might have
+	 * excluded.  gap_mask has bit 1 << rule for each gap[rule].off,
+	 * untested_mask for each gap[rule].untested; both 0 in the common
+	 * case, and then the scan does no extra work. */
+	struct rule_gap gap[PR_COUNT];
+	unsigned gap_mask, untested_mask;
 };
 
 /* Why a rule set is weaker than asked: reported as warnings. */
@@ -96,6 +104,21 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     struct page_verdict *ret);
 
+/** The rule @rule runs after all, another way (the free lists were
+ *  walked for PR_FREE; no struct pages to scan for any): no gap. */
+void filter_rules_drop_gap(struct filter_rules *r, enum page_rule rule);
+
+/**
+ * For a page the scan keeps (@cls KEEP or TAIL, as filter_classify() said
+ * for the same arguments): the rules with a gap that might have excluded
+ * it, as bits 1 << enum page_rule.  A tail page (TAIL) counts for
+ * @tail_gaps: what its head's page counted for, besides COMPOUND_TAIL
+ * when the head was excluded without its tails.  0 when r->gap_mask is.
+ */
+unsigned filter_kept_gaps(const struct filter_rules *r, const unsigned char *page,
+			  const unsigned char *next, size_t nnext, uint64_t pfn,
+			  enum page_class cls, unsigned tail_gaps);
+
 /** Newest kernel whose struct page rules this file knows. */
 #define FILTER_NEWEST_KNOWN_KVER_MAJOR 7
 
@@ -110,12 +133,21 @@ struct filter_counts {
 	uint64_t cls[PC_COUNT];
 	uint64_t unreadable;   /* struct pages we could not read: kept */
 	uint64_t no_memmap;    /* present pages no mem_section maps: kept */
+	uint64_t kept[PR_COUNT]; /* pages kept that a rule with a gap
+				    (filter_rules.gap) might have excluded */
 };
+
+/** Add the counts of @b to @a. */
+void filter_counts_add(struct filter_counts *a, const struct filter_counts *b);
 
 /* An exclusion that runs past the end of a cycle continues in the next. */
 struct filter_carry {
 	uint64_t end_pfn;
 	enum page_class cls;
+	/* The tail pages after the last head seen count for these rules
+	 * (filter_kept_gaps()), in this cycle and the next. */
+	unsigned tail_gaps;
+	uint64_t tail_next;    /* ... when they follow on at this pfn */
 };
 
 /**
@@ -132,6 +164,50 @@ enum mdf_status filter_cycle(const struct filter_rules *r, struct memmap *mm,
 			     struct filter_carry *carry,
 			     struct filter_counts *counts,
 			     struct mdf_err *err) MDF_MUST_CHECK;
+
+/*
+ * What the scan decides, in pfn order, for a caller that wants to know why
+ * (--explain, filter/explain.h).  Every pfn the scan decides is in exactly
+ * one event; pfns it skips (not present, not dumpable, or inside an
+ * exclusion already made) are in none.
+ */
+enum filter_event_kind {
+	FILTER_EV_PAGE,       /* the struct page of pfn was classified: v */
+	FILTER_EV_CARRIED,    /* [pfn, end) excluded as v.cls: an exclusion
+				 begun in an earlier cycle */
+	FILTER_EV_UNREADABLE, /* [pfn, end) kept: struct pages unreadable */
+	FILTER_EV_NO_MEMMAP,  /* [pfn, end) kept: no mem_section maps them */
+};
+
+struct filter_event {
+	enum filter_event_kind kind;
+	uint64_t pfn, end;    /* the pfns it decides (PAGE: pfn + v.nr_pages
+				 when excluded, pfn + 1 when kept) */
+	struct page_verdict v;
+};
+
+struct filter_observer {
+	void (*seen)(void *arg, const struct filter_event *ev);
+	void *arg;
+};
+
+/** filter_cycle() telling @obs (may be NULL) each decision as it is made. */
+enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memmap *mm,
+				      struct readmem *rm, const struct bitmap *present,
+				      struct bitmap *dumpable, unsigned char *buf,
+				      struct filter_carry *carry,
+				      struct filter_counts *counts,
+				      const struct filter_observer *obs,
+				      struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The compound head as filter_classify() reads it: true when @page has the
+ * head flag, with *@order (0 when the order is not believed: misaligned
+ * for @pfn, or not in the @nnext struct pages at @next) and *@hugetlb.
+ */
+bool filter_compound(const struct filter_rules *r, const unsigned char *page,
+		     const unsigned char *next, size_t nnext, uint64_t pfn,
+		     unsigned *order, bool *hugetlb);
 
 #define FILTER_BATCH 512
 /* The largest SIZE(page) accepted (filter_rules_init). */

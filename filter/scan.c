@@ -285,15 +285,15 @@ enum mdf_status scan_cycle(struct scan_pool *pool, const struct filter_rules *r,
 		*result = SCAN_REDO;
 		return MDF_OK;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		for (unsigned c = 0; c < PC_COUNT; c++)
-			counts->cls[c] += pool->jobs[i].counts.cls[c];
-		counts->unreadable += pool->jobs[i].counts.unreadable;
-	}
+	for (unsigned i = 0; i < n; i++)
+		filter_counts_add(counts, &pool->jobs[i].counts);
 	/* What the serial scan leaves: an exclusion past the cycle's end,
-	 * else the first part's carry (spent, or stale and harmless). */
+	 * else the first part's carry (spent, or stale and harmless); the
+	 * compound page being walked at the end is the last part's. */
 	*carry = pool->jobs[n - 1].carry.end_pfn ? pool->jobs[n - 1].carry
 						  : pool->jobs[0].carry;
+	carry->tail_gaps = pool->jobs[n - 1].carry.tail_gaps;
+	carry->tail_next = pool->jobs[n - 1].carry.tail_next;
 	*result = SCAN_DONE;
 	return MDF_OK;
 }

@@ -9,9 +9,11 @@
  * ("poke page|table|phys").  A spec the generator refuses, one whose
  * RAM is over FUZZ_RAM_MAX or one reaching past FUZZ_NPFN_MAX pfns (64 GiB
  * of address space) is skipped.  The dump it makes is filtered
- * with -l -d 31 into a file and with --dry-run at -d 31 and 4 threads;
- * every run must end with a status (any), never a crash or a sanitizer
- * report.  `make check` replays tests/fuzz/corpus/pipeline.
+ * with -l -d 31 into a file and with --dry-run at -d 31 and 4 threads, and
+ * --explain looks at a pfn inside the first "pages" line and at each
+ * struct page poked (up to FUZZ_EXPLAIN_MAX pfns); every run must end
+ * with a status (any), never a crash or a sanitizer report.  `make check`
+ * replays tests/fuzz/corpus/pipeline.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +30,7 @@
 #define FUZZ_RAM_MAX (64ULL << 20)
 /* The plan's tables grow with the highest address, not with the RAM. */
 #define FUZZ_NPFN_MAX (UINT64_C(16) << 20)
+#define FUZZ_EXPLAIN_MAX 4
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -42,9 +45,23 @@ static void run(int argc, char **argv)
 	ctx->in_fd = -1;
 	pi_init(&ctx->pr, 0, false);
 	if (opts_parse(argc, argv, &ctx->opts, &ctx->err) == MDF_OK) {
-		st = dump_open(ctx);
-		if (st == MDF_OK)
-			st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+		if (ctx->opts.action == MDF_ACT_EXPLAIN) {
+			/* Its text is formatted, into nothing. */
+			FILE *null = fopen("/dev/null", "w");
+
+			if (null) {
+				ctx->pr.msg = null;
+				ctx->pr.level = 2;
+			}
+			st = dump_explain(ctx);
+			if (null)
+				fclose(null);
+			ctx->pr.msg = stdout;
+		} else {
+			st = dump_open(ctx);
+			if (st == MDF_OK)
+				st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+		}
 		(void)st;
 		scan_pool_stop(ctx->ds.scan, &ctx->cache.stats);
 	}
@@ -58,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gen_spec spec;
 	struct gen_kernel k;
 	struct mdf_err err;
-	uint64_t ram = 0;
+	uint64_t ram = 0, explain[FUZZ_EXPLAIN_MAX];
+	size_t nexplain = 0;
 	bool ok;
 
 	if (size > FUZZ_SPEC_MAX)
@@ -74,6 +92,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (size_t i = 0; i < spec.nram; i++)
 		ram += spec.ram[i].memsz;
+	if (spec.npages)
+		explain[nexplain++] = spec.pages[0].first + (spec.pages[0].last > spec.pages[0].first);
+	for (size_t i = 0; i < spec.npokes && nexplain < FUZZ_EXPLAIN_MAX; i++)
+		if (spec.pokes[i].at == GEN_POKE_PAGE)
+			explain[nexplain++] = spec.pokes[i].addr;
 	if (ram > FUZZ_RAM_MAX || gen_spec_npfn(&spec) > FUZZ_NPFN_MAX ||
 	    gen_kernel_plan(&spec, &k, &err) != MDF_OK) {
 		gen_spec_free(&spec);
@@ -97,6 +120,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		run(9, write_argv);
 		run(9, dry_argv);
+		for (size_t i = 0; i < nexplain; i++) {
+			char arg[32];
+			char *explain_argv[] = { (char *)"makedumpfile", (char *)"--explain", arg,
+						 vm, NULL };
+
+			snprintf(arg, sizeof(arg), "pfn:0x%llx", (unsigned long long)explain[i]);
+			run(4, explain_argv);
+		}
 	}
 	unlink(vm);
 	unlink(out);

@@ -483,6 +483,101 @@ static void mem_usage(void)
 	T_EQ_U64(o.action, MDF_ACT_HELP);
 }
 
+/* --explain ARG VMCORE: a pfn or a physical address, one operand,
+ * nothing that writes; -d adds levels and the input opens as for 31. */
+static void explain(void)
+{
+	static const char *const no_writes =
+		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
+		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
+		"--config, --vtop, --num-threads or --cyclic-buffer";
+	static const char *const bad =
+		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
+		"physical address (0x4d2000, paddr:5054464)";
+	static const char *const bad_args[] = {
+		"", "x", "12x", "0x", "0xg", "0x0x12", "-5", "+5", " 5", "pfn:", "pfn:x",
+		"paddr:", "pfn:-1", "PFN:12", "pfn:0x", "18446744073709551616",
+		"0x10000000000000000", "1.5",
+	};
+	char want[300];
+
+	OK("--explain", "1234", "vmcore");
+	T_EQ_U64(o.action, MDF_ACT_EXPLAIN);
+	T_EQ_STR(o.vmcore, "vmcore");
+	T_ASSERT(o.dumpfile == NULL);
+	T_ASSERT(o.explain && !o.explain_paddr);
+	T_EQ_U64(o.explain_value, 1234);
+	T_EQ_U64(o.nexplain_levels, 0);
+	T_EQ_U64(opts_dump_level(&o), 31);
+	/* Decimal is never octal. */
+	OK("--explain", "010", "vmcore");
+	T_EQ_U64(o.explain_value, 10);
+	T_ASSERT(!o.explain_paddr);
+	OK("--explain", "0x4d2000", "vmcore");
+	T_ASSERT(o.explain_paddr);
+	T_EQ_U64(o.explain_value, 0x4d2000);
+	OK("--explain=0X4D2000", "vmcore");
+	T_ASSERT(o.explain_paddr);
+	T_EQ_U64(o.explain_value, 0x4d2000);
+	OK("--explain", "pfn:0x4d2", "vmcore");
+	T_ASSERT(!o.explain_paddr);
+	T_EQ_U64(o.explain_value, 0x4d2);
+	OK("--explain", "pfn:1234", "vmcore");
+	T_EQ_U64(o.explain_value, 1234);
+	OK("--explain", "paddr:5054464", "vmcore");
+	T_ASSERT(o.explain_paddr);
+	T_EQ_U64(o.explain_value, 5054464);
+	OK("--explain", "paddr:0x4d2000", "vmcore");
+	T_EQ_U64(o.explain_value, 0x4d2000);
+	OK("--explain", "18446744073709551615", "vmcore");
+	T_EQ_U64(o.explain_value, UINT64_MAX);
+	/* -d: levels shown besides the usual ones; the run opens as -d 31. */
+	OK("vmcore", "-d", "3,24", "--explain", "7");
+	T_EQ_U64(o.action, MDF_ACT_EXPLAIN);
+	T_EQ_U64(o.nexplain_levels, 2);
+	T_EQ_U64(o.explain_levels[0], 3);
+	T_EQ_U64(o.explain_levels[1], 24);
+	T_EQ_U64(opts_dump_level(&o), 31);
+	T_EQ_U64(o.ndump_levels, 1);
+	/* What only changes how the input is read or what is printed. */
+	OK("--explain", "7", "--non-mmap", "--message-level", "31", "-D", "-i", "vi",
+	   "vmcore");
+	T_EQ_U64(o.mmap, MDF_MMAP_NEVER);
+	T_EQ_STR(o.vmcoreinfo_file, "vi");
+	OK("--explain", "7", "--check-params", "vmcore");
+	T_ASSERT(o.check_params);
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_args); i++) {
+		snprintf(want, sizeof(want), bad, bad_args[i]);
+		T_REJECT(MDF_ERR_ARG, want, "--explain", bad_args[i], "vmcore");
+	}
+	T_REJECT(MDF_ERR_ARG, "option '--explain' needs an argument", "--explain");
+	T_REJECT(MDF_ERR_ARG, "missing operand: --explain needs VMCORE", "--explain", "12");
+	T_REJECT(MDF_ERR_ARG, "too many operands: --explain needs only VMCORE",
+		 "--explain", "12", "vmcore", "out");
+	T_REJECT(MDF_ERR_ARG, "--explain is given twice (one page per run)",
+		 "--explain", "12", "--explain", "13", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-l", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-E", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-F", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-f", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-L", "1M", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--dry-run", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--mem-usage", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--dump-dmesg", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--split", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--reassemble", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-R", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--num-threads", "2", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--cyclic-buffer", "8", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--debug-bitmap", "b", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "--vtop", "4096", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-g", "vi", "-x", "vml");
+	/* -h and -v win, as with every other option. */
+	OK("--explain", "12", "-h");
+	T_EQ_U64(o.action, MDF_ACT_HELP);
+}
+
 static void unknown(void)
 {
 	T_REJECT(MDF_ERR_ARG, "unrecognized option '--foo'", "--foo", "in", "out");
@@ -557,6 +652,7 @@ int main(void)
 	T_RUN(unsupported);
 	T_RUN(debuginfo);
 	T_RUN(mem_usage);
+	T_RUN(explain);
 	T_RUN(unknown);
 	T_RUN(operands);
 	T_RUN(repeated_calls);

@@ -208,9 +208,7 @@ static enum mdf_status run_pass(struct machine *m, struct scan_pool *pool,
 			if (st != MDF_OK)
 				break;
 		}
-		for (unsigned i = 0; i < PC_COUNT; i++)
-			p->counts.cls[i] += c.cls[i];
-		p->counts.unreadable += c.unreadable;
+		filter_counts_add(&p->counts, &c);
 		memcpy(p->bits + start / 8, dumpable.bits, bitmap_bytes(&dumpable));
 	}
 	bitmap_release(&present);
@@ -236,6 +234,13 @@ static bool same_pass(const struct machine *m, const struct pass *a,
 			snprintf(why_buf, n, "class %u: %llu != %llu pages", i,
 				 (unsigned long long)a->counts.cls[i],
 				 (unsigned long long)b->counts.cls[i]);
+			return false;
+		}
+	for (unsigned i = 0; i < PR_COUNT; i++)
+		if (a->counts.kept[i] != b->counts.kept[i]) {
+			snprintf(why_buf, n, "kept for rule %u: %llu != %llu pages", i,
+				 (unsigned long long)a->counts.kept[i],
+				 (unsigned long long)b->counts.kept[i]);
 			return false;
 		}
 	if (a->counts.unreadable != b->counts.unreadable ||
@@ -521,6 +526,52 @@ out:
 	machine_close(&m);
 }
 
+/* Rules that cannot run (VMCOREINFO without PG_lru, the compound order
+ * and PG_hwpoison): the pages kept for them are counted alike by the
+ * threads, the 1 GiB hugetlb page's tails included. */
+static void t_same_gaps(void)
+{
+	struct machine m;
+	struct mdf_err err;
+	struct pass ser = { 0 }, par = { 0 };
+	struct scan_pool *pool = NULL;
+	struct filter_warnings warn;
+	static const uint64_t cycles[] = { MAX_PFN, 0x61000, 0x1000 };
+
+	if (!have_vm) {
+		t_skip(why);
+		return;
+	}
+	T_OK(machine_open(&m, vm_plain, &err), &err);
+	m.v.k.ki.num.PG_lru.set = false;
+	m.v.k.ki.off.page_compound_order.set = false;
+	m.v.k.ki.num.PG_hwpoison.set = false;
+	T_OK(filter_rules_init(&m.rules, &m.v.k.ki, 31, false, &warn, &err), &err);
+	T_EQ_U64(m.rules.gap_mask, 1u << PR_CACHE | 1u << PR_COMPOUND_TAIL | 1u << PR_HWPOISON);
+	T_OK(pool_open(&m, 3, &pool, &err), &err);
+	for (size_t c = 0; c < ARRAY_SIZE(cycles); c++) {
+		T_OK(run_pass(&m, NULL, 0, cycles[c], NULL, &ser, &err), &err);
+		/* The tails of every THP (4096 pages) and hugetlb page
+		 * (0x40000 + 512): all but the heads; the cache pages
+		 * (2048 + 1024 + 1024 + 1: -d 31 drops private cache too). */
+		T_EQ_U64(ser.counts.kept[PR_COMPOUND_TAIL],
+			 4096 - 8 + 0x40000 - 1 + 512 - 1);
+		T_EQ_U64(ser.counts.kept[PR_CACHE], 2048 + 1024 + 1024 + 1);
+		T_ASSERT(ser.counts.kept[PR_HWPOISON] > 0x40000);
+		T_OK(run_pass(&m, pool, 0, cycles[c], NULL, &par, &err), &err);
+		if (cycles[c] == MAX_PFN)
+			T_ASSERT(par.split == 1 && par.max_parts == 3);
+		T_SAME(&m, &ser, &par);
+		pass_free(&ser);
+		pass_free(&par);
+	}
+out:
+	scan_pool_destroy(pool);
+	pass_free(&ser);
+	pass_free(&par);
+	machine_close(&m);
+}
+
 /* ---- set-up ---- */
 
 static bool gen(const char *text, const char *out)
@@ -604,6 +655,7 @@ int main(int argc, char **argv)
 	T_RUN(t_crossing_outcomes);
 	T_RUN(t_carry_in);
 	T_RUN(t_pool_reuse);
+	T_RUN(t_same_gaps);
 
 	if (tmpdir[0]) {
 		char cmd[128];
