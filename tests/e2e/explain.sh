@@ -8,37 +8,9 @@
 # hugetlb page, a kdump-compressed input, the free-list walk on the real
 # dumps (when ../shared has them), and bad arguments.
 . "$(dirname "$0")/../lib/lib.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
+. "$(dirname "$0")/../lib/genspec.sh"
 command -v python3 >/dev/null || { echo "skip explain: no python3"; exit 0; }
 LEVELS="0 1 2 4 8 16 31"
-
-body() {
-	cat <<SPEC
-page_offset 0xffff8ceb00000000
-vmemmap 0xfffffab7c0000000
-kaslr 0x26e00000
-phys_base -322961408
-text 0x3430000
-crashkernel 0x8000000 0xc000000
-ram 0x1000 +0x9ec00
-ram 0x100000 0x8000000
-ram 0x14000000 0x1ffda000 memsz=0x20000000
-pages 0x2000+512 anon random
-pages 0x2200+256 cache text 3
-pages 0x2300+256 cache_private byte 0x5a
-pages 0x2400+64 swapcache random 9
-pages 0x2600+1024 thp order=9 random
-pages 0x2a00+512 hugetlb text
-pages 0x2c00+16 slab random
-pages 0x2c10+4 hwpoison
-pages 0x2c14+4 offline
-pages 0x3000+256 free order=8
-pages 0x6000+16 kernel
-pages 0x6010+16 kernel byte 0x11
-fill 0x4000+256 zero
-pages 0x5000+1 anon zero
-SPEC
-}
 
 # Every kind, both ends of each range, a free block's inside, the hole of
 # the crashkernel, RAM past p_filesz, the last pfn.
@@ -108,14 +80,13 @@ PY
 
 for k in 6.1 6.12; do
 	d="$T/k$k"
-	mkdir -p "$d"
-	{ echo "kernel $k"; body; } >"$d/spec"
-	if ! "$GEN" "$d/spec" "$d/vm" --ref "$d/ref" >"$d/gen.log" 2>&1; then
-		notok "explain-$k-gen" "mkvmcore failed: $(tail -n1 "$d/gen.log")"; continue
-	fi
+	gen_vmcore "explain-$k-gen" "$d" "kernel $k
+$(genspec_x86 memsz=0x20000000)
+pages 0x6000+16 kernel
+pages 0x6010+16 kernel byte 0x11" || continue
 	bad=""
 	for p in $PFNS; do
-		"$MDF" --explain "pfn:$p" "$d/vm" >"$d/x.$p" 2>"$d/e.$p" || bad="$bad $p:rc$?"
+		"$MDF" --explain "pfn:$p" "$d/vmcore" >"$d/x.$p" 2>"$d/e.$p" || bad="$bad $p:rc$?"
 		[ -s "$d/e.$p" ] && bad="$bad $p:stderr"
 	done
 	if [ -z "$bad" ]; then ok "explain-$k-runs"; else notok "explain-$k-runs" "$bad $(head -c 300 "$d/e.${bad%%:*}" 2>/dev/null)"; fi
@@ -126,7 +97,7 @@ for k in 6.1 6.12; do
 	# The real filter's bitmap2 at each level, and the generator's.
 	bad=""
 	for l in $LEVELS; do
-		"$MDF" -f --dry-run --message-level 0 -d $l --debug-bitmap "$d/b2.$l" "$d/vm" \
+		"$MDF" -f --dry-run --message-level 0 -d $l --debug-bitmap "$d/b2.$l" "$d/vmcore" \
 			>"$d/run.$l.log" 2>&1 || bad="$bad d$l:$(tail -n1 "$d/run.$l.log")"
 	done
 	[ -z "$bad" ] || notok "explain-$k-real-runs" "$bad"
@@ -137,7 +108,7 @@ for k in 6.1 6.12; do
 	# Zero pages: -E leaves out exactly the pages excluded at -d 1 and 31.
 	bad=""
 	for l in 1 31; do
-		"$MDF" -f -E -d $l --message-level 0 "$d/vm" "$d/e$l.elf" >/dev/null 2>&1 ||
+		"$MDF" -f -E -d $l --message-level 0 "$d/vmcore" "$d/e$l.elf" >/dev/null 2>&1 ||
 			{ bad="$bad -E-d$l-failed"; continue; }
 		while read -r p held; do
 			v=$(awk -v p=$((p)) -v l=$l '$1 == p && $2 == l {print $3}' "$d/verdicts")
@@ -188,26 +159,26 @@ expect past-filesz-verdict 0x33fff '^  -d 0 +not in the dump: its PT_LOAD has no
 expect in-pt-load 0x2000 '^  in the dump: yes: PT_LOAD \(program header [0-9]+\) \[0x100000-0x8000000\), file offset 0x'
 
 # A physical address (0x...), and a hex pfn.
-out=$("$MDF" --explain 0x3005123 "$d/vm" 2>&1); rc=$?
-if [ $rc -eq 0 ] && [[ "$out" == "pfn 0x3005 of $d/vm (ELF), physical 0x3005000-0x3005fff (asked: 0x3005123)"* ]] &&
+out=$("$MDF" --explain 0x3005123 "$d/vmcore" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == "pfn 0x3005 of $d/vmcore (ELF), physical 0x3005000-0x3005fff (asked: 0x3005123)"* ]] &&
 	grep -q "buddy block head pfn 0x3000 order 8" <<<"$out"; then ok "explain-paddr"
 else notok "explain-paddr" "rc $rc: $(head -n2 <<<"$out")"; fi
-if cmp -s <("$MDF" --explain paddr:0x3005000 "$d/vm" 2>&1 | tail -n +2) \
-	<("$MDF" --explain 12293 "$d/vm" 2>&1 | tail -n +2) &&
-	cmp -s <("$MDF" --explain pfn:0x3005 "$d/vm" 2>&1) <("$MDF" --explain 12293 "$d/vm" 2>&1)
+if cmp -s <("$MDF" --explain paddr:0x3005000 "$d/vmcore" 2>&1 | tail -n +2) \
+	<("$MDF" --explain 12293 "$d/vmcore" 2>&1 | tail -n +2) &&
+	cmp -s <("$MDF" --explain pfn:0x3005 "$d/vmcore" 2>&1) <("$MDF" --explain 12293 "$d/vmcore" 2>&1)
 then ok "explain-pfn-forms"; else notok "explain-pfn-forms" "pfn:0x3005, 12293 and paddr:0x3005000 differ"; fi
 # -d adds levels.
-out=$("$MDF" --explain pfn:0x2200 -d 6,24 "$d/vm" 2>&1)
+out=$("$MDF" --explain pfn:0x2200 -d 6,24 "$d/vmcore" 2>&1)
 if grep -qE '^  -d 6 +excluded: cache$' <<<"$out" && grep -qE '^  -d 24 +kept$' <<<"$out"
 then ok "explain-extra-levels"; else notok "explain-extra-levels" "$(tail -n3 <<<"$out")"; fi
 
 # Outside the dump's memory: one line naming the file, exit status 1.
-"$MDF" --explain pfn:0x34000 "$d/vm" >"$T/out" 2>"$T/err"; rc=$?
-want="makedumpfile: --explain: pfn 0x34000 is not in $d/vm's memory (max pfn 0x33fff)"
+"$MDF" --explain pfn:0x34000 "$d/vmcore" >"$T/out" 2>"$T/err"; rc=$?
+want="makedumpfile: --explain: pfn 0x34000 is not in $d/vmcore's memory (max pfn 0x33fff)"
 if [ $rc -eq 1 ] && [ "$(grep '^makedumpfile:' "$T/err")" = "$want" ] && [ ! -s "$T/out" ]
 then ok "explain-beyond-memory"; else notok "explain-beyond-memory" "rc $rc: $(cat "$T/err")"; fi
-"$MDF" --explain 0x34000000 "$d/vm" >"$T/out" 2>"$T/err"; rc=$?
-want="makedumpfile: --explain: physical address 0x34000000, pfn 0x34000 is not in $d/vm's memory (max pfn 0x33fff)"
+"$MDF" --explain 0x34000000 "$d/vmcore" >"$T/out" 2>"$T/err"; rc=$?
+want="makedumpfile: --explain: physical address 0x34000000, pfn 0x34000 is not in $d/vmcore's memory (max pfn 0x33fff)"
 if [ $rc -eq 1 ] && [ "$(grep '^makedumpfile:' "$T/err")" = "$want" ]
 then ok "explain-paddr-beyond-memory"; else notok "explain-paddr-beyond-memory" "rc $rc: $(cat "$T/err")"; fi
 
@@ -220,13 +191,13 @@ bad_arg() { # NAME WANT ARGS...
 		grep -qF "makedumpfile: $want" "$T/err"; then ok "explain-bad-$name"
 	else notok "explain-bad-$name" "rc $rc: $(grep '^makedumpfile' "$T/err")"; fi
 }
-bad_arg not-a-number "invalid value 'foo' for option --explain: give a pfn" --explain foo "$d/vm"
-bad_arg hex-garbage "invalid value '0x12q' for option --explain" --explain 0x12q "$d/vm"
-bad_arg empty-pfn "invalid value 'pfn:' for option --explain" --explain pfn: "$d/vm"
+bad_arg not-a-number "invalid value 'foo' for option --explain: give a pfn" --explain foo "$d/vmcore"
+bad_arg hex-garbage "invalid value '0x12q' for option --explain" --explain 0x12q "$d/vmcore"
+bad_arg empty-pfn "invalid value 'pfn:' for option --explain" --explain pfn: "$d/vmcore"
 bad_arg no-vmcore "missing operand: --explain needs VMCORE" --explain 12
 bad_arg no-value "option '--explain' needs an argument" --explain
-bad_arg two-files "too many operands: --explain needs only VMCORE" --explain 12 "$d/vm" "$T/x"
-bad_arg with-output "--explain writes no dump" --explain 12 -l "$d/vm"
+bad_arg two-files "too many operands: --explain needs only VMCORE" --explain 12 "$d/vmcore" "$T/x"
+bad_arg with-output "--explain writes no dump" --explain 12 -l "$d/vmcore"
 bad_arg missing-file "cannot open $T/nothere: No such file or directory" --explain 12 "$T/nothere"
 printf 'not a dump\n' >"$T/junk"
 bad_arg not-a-dump "$T/junk" --explain 12 "$T/junk"
@@ -237,7 +208,7 @@ if "$GEN" "$T/none.spec" "$T/none.elf" >/dev/null 2>&1; then
 fi
 
 # A kdump-compressed input: what it already dropped, and the refilter.
-if "$MDF" -l -d 16 --message-level 0 "$d/vm" "$T/d16.kdump" 2>"$T/k.log"; then
+if "$MDF" -l -d 16 --message-level 0 "$d/vmcore" "$T/d16.kdump" 2>"$T/k.log"; then
 	out=$("$MDF" --explain pfn:0x3005 "$T/d16.kdump" 2>&1)
 	if grep -qF "in the dump: no: present in bitmap1, excluded in bitmap2 (written at dump level 16)" <<<"$out" &&
 		grep -qE "^  -d 8 \(24\) +not in the dump: excluded already in $T/d16.kdump \(dump level 16\)$" <<<"$out"
@@ -266,16 +237,14 @@ fi
 # A 1 GiB hugetlb page (order 18): its last tail is 2^18 - 1 pfns after the
 # head, at the far end of the window --explain scans.
 d="$T/giant"
-mkdir -p "$d"
-printf 'kernel 6.1\nram 0x100000 0x80000000\npages 0x40000+262144 hugetlb order=18\n' >"$d/spec"
-if "$GEN" "$d/spec" "$d/vm" --ref "$d/ref" >"$d/gen.log" 2>&1; then
-	out=$("$MDF" --explain pfn:0x7ffff "$d/vm" 2>&1)
+if gen_vmcore explain-1g-hugetlb "$d" "kernel 6.1
+ram 0x100000 0x80000000
+pages 0x40000+262144 hugetlb order=18"; then
+	out=$("$MDF" --explain pfn:0x7ffff "$d/vmcore" 2>&1)
 	on=$(python3 -c "b=open('$d/ref/d8.bitmap2','rb').read(); p=0x7ffff; print((b[p//8]>>(p%8))&1)")
 	if grep -qE '^  -d 8 +excluded: user \(tail of compound head pfn 0x40000 order 18\)$' <<<"$out" && [ "$on" = 0 ] &&
 		grep -qF "= pfn 0x40000: order 18, hugetlb yes" <<<"$out"
 	then ok "explain-1g-hugetlb"; else notok "explain-1g-hugetlb" "bit $on: $(tr '\n' '|' <<<"$out" | head -c 700)"; fi
-else
-	notok "explain-1g-hugetlb" "mkvmcore: $(tail -n1 "$d/gen.log")"
 fi
 
 # The real dumps: pfns of every class at every level against the

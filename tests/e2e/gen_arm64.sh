@@ -10,7 +10,7 @@
 
 # 256 MiB in two ranges with a gap; the image (pa 0x6000000) in the first,
 # its va the lab dump's (KERNELOFFSET 0x46fdd7000000).
-cat >"$T/spec" <<'SPEC'
+{ cat <<'SPEC'
 arch arm64
 kernel 6.1
 cpus 2
@@ -18,24 +18,17 @@ kaslr 0x46fdd7000000
 phys_base 0x5000000
 ram 0x100000 +128M
 ram 0xa000000 +128M
-pages 0x2000+512 anon random
-pages 0x2200+256 cache text 3
-pages 0x2300+256 cache_private byte 0x5a
-pages 0x2400+64 swapcache random 9
-pages 0x2600+1024 thp order=9 random
-pages 0x2a00+512 hugetlb text
-pages 0x2c00+16 slab random
-pages 0x2c10+4 hwpoison
-pages 0x2c14+4 offline
-pages 0x3000+256 free order=8
-fill 0x4000+256 zero
-pages 0x5000+1 anon zero
+SPEC
+genspec_kinds
+cat <<'SPEC'
 pages 0xb000+64 kernel random 4
 pages 0xc000+512 cache text 5
 pages 0xd000+512 thp order=9 random 6
 pages 0xe000+128 anon random 7
 SPEC
-# What the spec declares, as --mem-usage counts it.
+} >"$T/spec"
+# What the spec declares (genspec_kinds and the lines after it), as
+# --mem-usage counts it.
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 512)) PRI_CACHE=256 USER=$((512 + 1024 + 512 + 1 + 512 + 128))"
 
 genarch_make arm64 AArch64 || exit 0

@@ -4,42 +4,12 @@
 # generator's reference (computed from the declared page kinds, not from the
 # struct pages: an independent oracle), whatever the cycle size.
 . "$(dirname "$0")/../lib/lib.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
-
-body() {
-	cat <<SPEC
-page_offset 0xffff8ceb00000000
-vmemmap 0xfffffab7c0000000
-kaslr 0x26e00000
-phys_base -322961408
-text 0x3430000
-crashkernel 0x8000000 0xc000000
-ram 0x1000 +0x9ec00
-ram 0x100000 0x8000000
-ram 0x14000000 0x1ffda000 $1
-pages 0x2000+512 anon random
-pages 0x2200+256 cache text 3
-pages 0x2300+256 cache_private byte 0x5a
-pages 0x2400+64 swapcache random 9
-pages 0x2600+1024 thp order=9 random
-pages 0x2a00+512 hugetlb text
-pages 0x2c00+16 slab random
-pages 0x2c10+4 hwpoison
-pages 0x2c14+4 offline
-pages 0x3000+256 free order=8
-fill 0x4000+256 zero
-pages 0x5000+1 anon zero
-SPEC
-}
+. "$(dirname "$0")/../lib/genspec.sh"
 
 run_case() { # NAME SPEC-TEXT EXTRA-OPTS...
 	local name=$1 spec=$2; shift 2
 	local d="$T/$name"
-	mkdir -p "$d"
-	printf '%s\n' "$spec" >"$d/spec"
-	if ! "$GEN" "$d/spec" "$d/vmcore" --ref "$d/ref" >"$d/gen.log" 2>&1; then
-		notok "gen-$name" "mkvmcore failed: $(tail -n1 "$d/gen.log")"; return
-	fi
+	gen_vmcore "gen-$name" "$d" "$spec" || return
 	local bad=""
 	for l in 0 1 2 4 8 16 31; do
 		if ! "$MDF" -f --dry-run --message-level 0 -d $l "$@" --debug-bitmap "$d/b2.$l" \
@@ -54,17 +24,17 @@ run_case() { # NAME SPEC-TEXT EXTRA-OPTS...
 
 for k in 5.10 6.1 6.12 7.1; do
 	run_case "kernel-$k" "kernel $k
-$(body)"
+$(genspec_x86)"
 done
 run_case "memsz-gt-filesz" "kernel 6.12
-$(body memsz=0x20000000)"
+$(genspec_x86 memsz=0x20000000)"
 run_case "vmemmap-4k-ptes" "kernel 6.1
 vmemmap_pte 4k
-$(body)"
+$(genspec_x86)"
 run_case "tiny-cycles" "kernel 6.12
-$(body)" --cyclic-buffer 1
+$(genspec_x86)" --cyclic-buffer 1
 run_case "non-mmap" "kernel 6.1
-$(body)" --non-mmap
+$(genspec_x86)" --non-mmap
 # A 1 GiB hugetlb page spans 64 cycles of 4096 pfns: the exclusion its head
 # decides must carry across every cycle boundary.
 run_case "straddle-cycles" "kernel 6.1

@@ -14,33 +14,7 @@
 #    drops no zero page from it).
 # Our bitmap2 must never drop a page the reference keeps.
 . "$(dirname "$0")/../lib/lib.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
-
-body() {
-	cat <<SPEC
-page_offset 0xffff8ceb00000000
-vmemmap 0xfffffab7c0000000
-kaslr 0x26e00000
-phys_base -322961408
-text 0x3430000
-crashkernel 0x8000000 0xc000000
-ram 0x1000 +0x9ec00
-ram 0x100000 0x8000000
-ram 0x14000000 0x1ffda000
-pages 0x2000+512 anon random
-pages 0x2200+256 cache text 3
-pages 0x2300+256 cache_private byte 0x5a
-pages 0x2400+64 swapcache random 9
-pages 0x2600+1024 thp order=9 random
-pages 0x2a00+512 hugetlb text
-pages 0x2c00+16 slab random
-pages 0x2c10+4 hwpoison
-pages 0x2c14+4 offline
-pages 0x3000+256 free order=8
-fill 0x4000+256 zero
-pages 0x5000+1 anon zero
-SPEC
-}
+. "$(dirname "$0")/../lib/genspec.sh"
 
 # A dry run's "Kept, rule" lines as "rule=N" or "rule=N?" (not tested).
 kept_lines() {
@@ -62,13 +36,6 @@ print(ours, extra, lost)
 PY
 }
 
-gen() { # NAME SPEC-TEXT
-	local d="$T/$1"
-	mkdir -p "$d"
-	printf '%s\n' "$2" >"$d/spec"
-	"$GEN" "$d/spec" "$d/vmcore" --ref "$d/ref" >"$d/gen.log" 2>&1
-}
-
 # check NAME SPEC-TEXT "LEVEL:rule=exact|rule=all|rule>=extra ..." [OPTS...]
 #   rule=exact  the count equals the pages we keep that ref drops
 #   rule=all    the count equals every page we keep ("not tested")
@@ -77,9 +44,7 @@ gen() { # NAME SPEC-TEXT
 case_() {
 	local name=$1 spec=$2 want=$3; shift 3
 	local d="$T/$name" bad="" shown=""
-	if ! gen "$name" "$spec"; then
-		notok "missing-$name" "mkvmcore: $(tail -n1 "$d/gen.log")"; return
-	fi
+	gen_vmcore "missing-$name" "$d" "$spec" || return
 	for lw in $want; do
 		local l=${lw%%:*} rules=${lw#*:}
 		if ! "$MDF" --dry-run -d "$l" "$@" --debug-bitmap "$d/b2.$l" "$d/vmcore" \
@@ -116,9 +81,9 @@ case_() {
 }
 
 v61="kernel 6.1
-$(body)"
+$(genspec_x86)"
 v612="kernel 6.12
-$(body)"
+$(genspec_x86)"
 
 case_ full-6.1 "$v61" "0:none 2:none 8:none 16:none 31:none"
 case_ full-6.12 "$v612" "0:none 31:none"

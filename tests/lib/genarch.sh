@@ -1,11 +1,11 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
 # (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh)
 # after lib.sh: the checks every architecture's synthetic dump gets once
-# its own shape is checked, and the names they share: GEN (the generator),
-# KPY (the independent kdump reader; little-endian dumps only), KPAGES (its
-# page check for either byte order, tests/tools/kdump_pages.py), V (the
-# main dump) and HAVE_PY.
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
+# its own shape is checked, and the names they share: GEN (the generator)
+# and genspec_kinds (genspec.sh), KPY (the independent kdump reader;
+# little-endian dumps only), KPAGES (its page check for either byte order,
+# tests/tools/kdump_pages.py), V (the main dump) and HAVE_PY.
+. "$(dirname "${BASH_SOURCE[0]}")/genspec.sh"
 KPY="$MDF_SHARED/tools/kdump.py"
 KPAGES="$MDF_SRC/tests/tools/kdump_pages.py"
 V="$T/vmcore"

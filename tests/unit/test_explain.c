@@ -14,14 +14,12 @@
  * them (the carry of a run).  Free pages found by walking the free lists
  * (no buddy marker) are checked with hand-made free ranges.
  */
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bitmap.h"
 #include "cache.h"
@@ -30,6 +28,7 @@
 #include "filter/explain.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
+#include "genvm.h"
 #include "kernel/memmap.h"
 #include "readmem.h"
 #include "tap.h"
@@ -64,11 +63,8 @@ static const char spec[] =
 
 static const unsigned levels[] = { 0, 1, 2, 4, 8, 16, 31 };
 
-static char tmpdir[64];
-static char gen_bin[PATH_MAX + 64];
+static struct genvm gv;
 static char vm_plain[PATH_MAX], vm_cross[PATH_MAX];
-static const char *why = "mkvmcore not built";
-static bool have_vm;
 
 /* ---- an opened machine, as dump.c opens it for --explain ---- */
 
@@ -251,8 +247,8 @@ static void with_machine(const char *vm, void (*body)(struct machine *m))
 	static struct machine m;
 	struct mdf_err err;
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	if (machine_open(&m, vm, &err) != MDF_OK)
@@ -480,78 +476,13 @@ static void t_free_lists(void)
 	with_machine(vm_plain, free_lists);
 }
 
-/* ---- set-up ---- */
-
-static bool gen(const char *text, const char *out)
-{
-	char sp[PATH_MAX], cmd[3 * PATH_MAX + 64];
-	FILE *f;
-
-	snprintf(sp, sizeof(sp), "%s/spec", tmpdir);
-	f = fopen(sp, "w");
-	if (!f)
-		return false;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return false;
-	snprintf(cmd, sizeof(cmd), "'%s' '%s' '%s' >/dev/null 2>&1", gen_bin, sp, out);
-	return system(cmd) == 0;
-}
-
-/* Set page[1] byte 17 (compound_order on 6.1) of pfn @head to @order,
- * in every PT_LOAD that holds it. */
-static bool patch_order(const char *path, uint64_t head, uint8_t order)
-{
-	struct test_vm v;
-	struct mdf_err err;
-	uint64_t pa;
-	int fd, n = 0;
-
-	if (test_vm_open(&v, path, NULL, PAGE, &err) != MDF_OK ||
-	    readmem_vtop(&v.k.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
-		test_vm_close(&v);
-		return false;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	for (size_t i = 0; fd >= 0 && i < v.elf.nloads; i++) {
-		const struct elf_load *l = &v.elf.loads[i];
-
-		if (pa >= l->paddr && pa < l->paddr + l->filesz &&
-		    pwrite(fd, &order, 1, (off_t)(l->offset + pa - l->paddr)) == 1)
-			n++;
-	}
-	test_vm_close(&v);
-	if (fd < 0 || close(fd) != 0)
-		return false;
-	return n > 0;
-}
-
 int main(int argc, char **argv)
 {
-	char self[PATH_MAX], *slash;
-
 	(void)argc;
-	if (realpath(argv[0], self) && (slash = strrchr(self, '/'))) {
-		*slash = '\0'; /* build/<flavour>/tests/unit */
-		snprintf(gen_bin, sizeof(gen_bin), "%s/../gen/mkvmcore", self);
-		have_vm = access(gen_bin, X_OK) == 0;
-	}
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mdf-explain.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		tmpdir[0] = '\0';
-		have_vm = false;
-		why = "cannot make a temporary directory";
-	}
-	snprintf(vm_plain, sizeof(vm_plain), "%s/plain.elf", tmpdir);
-	snprintf(vm_cross, sizeof(vm_cross), "%s/cross.elf", tmpdir);
-	if (have_vm && (!gen(spec, vm_plain) || !gen(spec, vm_cross))) {
-		have_vm = false;
-		why = "mkvmcore failed on the test spec";
-	}
-	if (have_vm && !patch_order(vm_cross, 0x80000, 19)) {
-		have_vm = false;
-		why = "cannot patch the compound order in the generated vmcore";
-	}
+	genvm_init(&gv, argv[0], "mdf-explain");
+	genvm_make(&gv, spec, "plain.elf", vm_plain, sizeof(vm_plain));
+	genvm_make(&gv, spec, "cross.elf", vm_cross, sizeof(vm_cross));
+	genvm_set_order(&gv, vm_cross, VMEMMAP, 0x80000, 19);
 
 	T_RUN(t_plain);
 	T_RUN(t_crossing);
@@ -560,12 +491,6 @@ int main(int argc, char **argv)
 	T_RUN(t_out_of_range);
 	T_RUN(t_free_lists);
 
-	if (tmpdir[0]) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", tmpdir);
-	}
+	genvm_fini(&gv);
 	return t_done();
 }

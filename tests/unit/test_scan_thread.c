@@ -11,14 +11,12 @@
  * patched to 19 in its struct page, so its exclusion runs from 0x80000 to
  * 0x100000, across the 0xc0000 part boundary.
  */
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "arch/arch.h"
 #include "bitmap.h"
@@ -26,6 +24,7 @@
 #include "elf_info.h"
 #include "error.h"
 #include "filter/filter.h"
+#include "genvm.h"
 #include "kernel/memmap.h"
 #include "readmem.h"
 #include "filter/scan.h"
@@ -58,11 +57,8 @@ static const char spec[] =
 	"pages 0xc0000+8192 anon\n"
 	"pages 0xc2000+1024 cache\n";
 
-static char tmpdir[64];
-static char gen_bin[PATH_MAX + 64];
+static struct genvm gv;
 static char vm_plain[PATH_MAX], vm_cross[PATH_MAX];
-static const char *why = "mkvmcore not built";
-static bool have_vm;
 
 /* ---- an opened machine: what dump.c sets up for the serial scan ---- */
 
@@ -336,8 +332,8 @@ static void same_as_serial(const char *vm, const uint64_t *cycles, size_t ncycle
 	struct pass ser = { 0 }, par = { 0 };
 	struct scan_pool *pool = NULL;
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	T_OK(machine_open(&m, vm, &err), &err);
@@ -409,8 +405,8 @@ static void t_crossing_outcomes(void)
 	struct pass ser = { 0 }, par = { 0 };
 	struct scan_pool *pool = NULL;
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	T_OK(machine_open(&m, vm_cross, &err), &err);
@@ -457,8 +453,8 @@ static void t_carry_in(void)
 	struct pass ser = { 0 }, par = { 0 };
 	struct scan_pool *pool = NULL;
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	T_OK(machine_open(&m, vm_plain, &err), &err);
@@ -492,8 +488,8 @@ static void t_pool_reuse(void)
 	struct scan_pool *pool = NULL;
 	static const unsigned levels[] = { 31, 16, 8, 2, 1 };
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	T_OK(machine_open(&m, vm_plain, &err), &err);
@@ -538,8 +534,8 @@ static void t_same_gaps(void)
 	struct filter_warnings warn;
 	static const uint64_t cycles[] = { MAX_PFN, 0x61000, 0x1000 };
 
-	if (!have_vm) {
-		t_skip(why);
+	if (!gv.ok) {
+		t_skip(gv.why);
 		return;
 	}
 	T_OK(machine_open(&m, vm_plain, &err), &err);
@@ -572,81 +568,13 @@ out:
 	machine_close(&m);
 }
 
-/* ---- set-up ---- */
-
-static bool gen(const char *text, const char *out)
-{
-	char sp[PATH_MAX], cmd[3 * PATH_MAX + 64];
-	FILE *f;
-
-	snprintf(sp, sizeof(sp), "%s/spec", tmpdir);
-	f = fopen(sp, "w");
-	if (!f)
-		return false;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return false;
-	snprintf(cmd, sizeof(cmd), "'%s' '%s' '%s' >/dev/null 2>&1", gen_bin, sp, out);
-	return system(cmd) == 0;
-}
-
-/* Set page[1] byte 17 (compound_order on 6.1) of pfn @head to @order,
- * in every PT_LOAD that holds it. */
-static bool patch_order(const char *path, uint64_t head, uint8_t order)
-{
-	struct machine m;
-	struct mdf_err err;
-	uint64_t pa;
-	int fd, n = 0;
-
-	if (machine_open(&m, path, &err) != MDF_OK) {
-		machine_close(&m);
-		return false;
-	}
-	if (readmem_vtop(&m.v.k.rm, VMEMMAP + (head + 1) * 64 + 17, &pa, NULL, &err) != MDF_OK) {
-		machine_close(&m);
-		return false;
-	}
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	for (size_t i = 0; fd >= 0 && i < m.v.elf.nloads; i++) {
-		const struct elf_load *l = &m.v.elf.loads[i];
-
-		if (pa >= l->paddr && pa < l->paddr + l->filesz &&
-		    pwrite(fd, &order, 1, (off_t)(l->offset + pa - l->paddr)) == 1)
-			n++;
-	}
-	machine_close(&m);
-	if (fd < 0 || close(fd) != 0)
-		return false;
-	return n > 0;
-}
-
 int main(int argc, char **argv)
 {
-	char self[PATH_MAX], *slash;
-
 	(void)argc;
-	if (realpath(argv[0], self) && (slash = strrchr(self, '/'))) {
-		*slash = '\0'; /* build/<flavour>/tests/unit */
-		snprintf(gen_bin, sizeof(gen_bin), "%s/../gen/mkvmcore", self);
-		have_vm = access(gen_bin, X_OK) == 0;
-	}
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/mdf-scan.XXXXXX");
-	if (!mkdtemp(tmpdir)) {
-		tmpdir[0] = '\0';
-		have_vm = false;
-		why = "cannot make a temporary directory";
-	}
-	snprintf(vm_plain, sizeof(vm_plain), "%s/plain.elf", tmpdir);
-	snprintf(vm_cross, sizeof(vm_cross), "%s/cross.elf", tmpdir);
-	if (have_vm && (!gen(spec, vm_plain) || !gen(spec, vm_cross))) {
-		have_vm = false;
-		why = "mkvmcore failed on the test spec";
-	}
-	if (have_vm && !patch_order(vm_cross, 0x80000, 19)) {
-		have_vm = false;
-		why = "cannot patch the compound order in the generated vmcore";
-	}
+	genvm_init(&gv, argv[0], "mdf-scan");
+	genvm_make(&gv, spec, "plain.elf", vm_plain, sizeof(vm_plain));
+	genvm_make(&gv, spec, "cross.elf", vm_cross, sizeof(vm_cross));
+	genvm_set_order(&gv, vm_cross, VMEMMAP, 0x80000, 19);
 
 	T_RUN(t_plan);
 	T_RUN(t_pool_args);
@@ -657,12 +585,6 @@ int main(int argc, char **argv)
 	T_RUN(t_pool_reuse);
 	T_RUN(t_same_gaps);
 
-	if (tmpdir[0]) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-		if (system(cmd) != 0)
-			fprintf(stderr, "cannot remove %s\n", tmpdir);
-	}
+	genvm_fini(&gv);
 	return t_done();
 }
