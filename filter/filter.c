@@ -11,6 +11,12 @@
  * find_gaps() records which rules a level loses so, and for want of which
  * entries; the scan then counts, for each, the kept pages it might have
  * excluded (filter_kept_gaps()), for the report.
+ *
+ * Each rule names its case of the page-state matrix in a "Lab case" line
+ * (tests/lab/matrix.sh, README "Page-state lab matrix"): the case that reaches it on
+ * real Debian kernels 5.10, 6.1, 6.12 and 7.3; every case also carries the
+ * lab's default workload (anon, THP, 2 MiB hugetlb, page cache, buffer
+ * heads, shmem, free memory).  tests/e2e/rules.sh checks the names.
  */
 #include "filter/filter.h"
 
@@ -306,7 +312,8 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	 *    446c4f6 in makedumpfile),
 	 *  - 6.6 and later: the low byte of page[1].flags (folio->_flags_1,
 	 *    kernel commit ebc1baf5c9b4 "mm: free up a word in the first tail
-	 *    page"), with no VMCOREINFO entry at all. */
+	 *    page"), with no VMCOREINFO entry at all.
+	 * Lab case: hugetlb1g (order 18), every case's THP (order 9). */
 	if (ki->off.page_compound_order.set) {
 		r->order_src = ORDER_PAGE1_FIELD;
 		r->off_order = ki->off.page_compound_order.v;
@@ -327,7 +334,8 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	 *  - 6.6 to 6.8: PG_hugetlb in page[1].flags (9661c1d),
 	 *  - 6.9 and later: the head's page_type is PAGE_HUGETLB_MAPCOUNT_VALUE
 	 *    (kernel d99e3140a4d3 "mm: turn folio_test_hugetlb into a
-	 *    PageType", makedumpfile 985e575). */
+	 *    PageType", makedumpfile 985e575).
+	 * Lab case: hugetlb1g, every case's 2 MiB pool. */
 	r->has_hugetlb_dtor = ki->num.HUGETLB_PAGE_DTOR.set;
 	r->hugetlb_dtor = ki->num.HUGETLB_PAGE_DTOR.v;
 	r->has_free_huge_page = ki->sym.free_huge_page.set;
@@ -363,7 +371,8 @@ static uint32_t rd32(const struct filter_rules *r, const unsigned char *p)
 }
 
 /* Slab pages: PG_slab until 6.9; since 6.10 a page_type (kernel commit
- * 46df8e73a4a3 "mm: free up PG_slab", makedumpfile bad2a7c). */
+ * 46df8e73a4a3 "mm: free up PG_slab", makedumpfile bad2a7c).
+ * Lab case: reclaim (zsmalloc and slab under swap), every case's slab. */
 static bool is_slab(const struct filter_rules *r, uint64_t flags, uint32_t mc)
 {
 	if (r->has_slab_mc)
@@ -372,7 +381,8 @@ static bool is_slab(const struct filter_rules *r, uint64_t flags, uint32_t mc)
 }
 
 /* Since 6.2 slab.slabs aliases page.mapping, so a slab page can look anon
- * (makedumpfile 5f17bdd): anon means mapping bit 0 and not slab. */
+ * (makedumpfile 5f17bdd): anon means mapping bit 0 and not slab.
+ * Lab case: reclaim (KSM pages: mapping bits 0 and 1). */
 static bool is_anon(const struct filter_rules *r, uint64_t mapping,
 		    uint64_t flags, uint32_t mc)
 {
@@ -382,7 +392,8 @@ static bool is_anon(const struct filter_rules *r, uint64_t mapping,
 /* Page cache: on the LRU, or in the swap cache.  PG_swapcache shares its
  * bit with PG_owner_priv_1 and means swap cache only with PG_swapbacked
  * (kernel 4.10, 6326fec1122c); before PG_swapbacked existed it stands
- * alone. */
+ * alone.  Lab case: reclaim (swap cache on zram, mlocked pages on the
+ * unevictable LRU). */
 static bool is_cache(const struct filter_rules *r, uint64_t flags)
 {
 	/* Without page.mapping an anon page on the LRU cannot be told from
@@ -399,7 +410,8 @@ static bool is_cache(const struct filter_rules *r, uint64_t flags)
 
 /* Free buddy block head.  The 6.12 page_type layout keeps the type in the
  * top byte and the marker compare must be on the whole word (makedumpfile
- * 72c3414); a slab page never counts. */
+ * 72c3414); a slab page never counts.  Lab case: numa2, numa4 (free lists
+ * per node), cma-movable (a Movable zone). */
 static bool is_buddy(const struct filter_rules *r, uint64_t flags, uint32_t mc)
 {
 	if (is_slab(r, flags, mc))
@@ -506,7 +518,8 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		compound_info(r, page, next, nnext, pfn, mc, &order, &hugetlb);
 
 	if ((dl & DL_EXCLUDE_FREE) && r->can_find_free && is_buddy(r, flags, mc)) {
-		/* page.private holds the order of the free block. */
+		/* page.private holds the order of the free block.
+		 * Lab case: every case's free memory; numa2, numa4. */
 		if (priv <= r->max_order && (pfn & ((1ULL << priv) - 1)) == 0) {
 			ret->cls = PC_FREE;
 			ret->nr_pages = 1ULL << priv;
@@ -516,7 +529,8 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 	/* Unaccepted memory of confidential VMs: since Linux 6.16 (kernel
 	 * 247021624a99, "crash: export PAGE_UNACCEPTED_MAPCOUNT_VALUE to
 	 * vmcoreinfo"; makedumpfile c1a9301): tracked in MAX_PAGE_ORDER
-	 * blocks, as free as free pages are. */
+	 * blocks, as free as free pages are.  Lab case: none; unaccepted
+	 * memory needs a TDX or SEV-SNP guest, which TCG cannot run. */
 	if ((dl & DL_EXCLUDE_FREE) && r->has_unaccepted_mc && mc == r->unaccepted_mc &&
 	    (pfn & ((1ULL << r->max_order) - 1)) == 0) {
 		ret->cls = PC_UNACCEPTED;
@@ -524,7 +538,8 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		return;
 	}
 	/* -d 2 keeps private cache: without PG_private it cannot be told
-	 * apart, so the rule does not run (find_gaps()). */
+	 * apart, so the rule does not run (find_gaps()).  Lab case: every
+	 * case's page cache and block-device buffers; reclaim. */
 	if ((dl & DL_EXCLUDE_CACHE) && r->m_private && is_cache(r, flags) &&
 	    !(flags & r->m_private) && !is_anon(r, mapping, flags, mc)) {
 		ret->cls = PC_CACHE;
@@ -533,13 +548,17 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		ret->cls = (flags & r->m_private) ? PC_CACHE_PRIVATE : PC_CACHE;
 	} else if ((dl & DL_EXCLUDE_USER_DATA) &&
 		   (is_anon(r, mapping, flags, mc) || hugetlb)) {
+		/* Lab case: reclaim (mlock, KSM), hugetlb1g, hotplug (anon in
+		 * hot-added memory); every case's anon, THP and hugetlb. */
 		ret->cls = PC_USER;
 	} else if (r->m_hwpoison && (flags & r->m_hwpoison)) {
+		/* Lab case: hwpoison (MADV_HWPOISON, MADV_SOFT_OFFLINE). */
 		ret->cls = PC_HWPOISON;
 	} else if (r->has_offline_mc && mc == r->offline_mc) {
 		/* Logically offline (balloon, virtio-mem): PG_offline replaced
 		 * PG_balloon in 5.1; VMCOREINFO export e04b742f74c2 ("kexec:
-		 * export PG_offline to VMCOREINFO"). */
+		 * export PG_offline to VMCOREINFO").  Lab case: offline
+		 * (virtio-balloon inflated, virtio-mem unplugged). */
 		ret->cls = PC_OFFLINE;
 	} else {
 		return;

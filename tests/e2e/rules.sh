@@ -95,4 +95,33 @@ PY
 )
 if [ -z "$bad" ]; then echo "ok kernel-rules-cite-versions"
 else echo "not ok kernel-rules-cite-versions: $(echo $bad)"; fi
+
+# 6. Every rule of the filter names its case of the page-state lab matrix
+#    (issue 17): "Lab case:" followed by case names of tests/lab/matrix.sh
+#    (or "none; <why>"), one for each page class filter_classify() sets.
+cases=$(sed -n 's/^MATRIX_CASES="\(.*\)"/\1/p' tests/lab/matrix.sh)
+bad=$(python3 - filter/filter.c "$cases" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+cases = set(sys.argv[2].split())
+bad = []
+# "Lab case: a, b (why), every case's x" or "Lab case: none; why": the
+# names run up to the first "(", ";" or full stop
+for m in re.finditer(r"Lab case:(.*?)\*/", text, re.S):
+    head = re.split(r"[(;]|\.(?:\s|$)", re.sub(r"\n\s*\*", " ", m.group(1)))[0]
+    for item in re.split(r",\s*", head.strip()):
+        item = item.strip()
+        if item and item != "none" and not item.startswith("every") and item not in cases:
+            bad.append("unknown case %r" % item)
+body = text[text.find("void filter_classify("):]
+body = body[:body.find("\n}\n")]
+for cls in sorted(set(re.findall(r"ret->cls = (PC_[A-Z_]+);", body)) - {"PC_KEEP", "PC_TAIL"}):
+    i = body.find("ret->cls = %s;" % cls)
+    if "Lab case:" not in body[max(0, i - 400):i]:
+        bad.append("%s has no Lab case" % cls)
+print(" ".join(bad))
+PY
+)
+if [ -z "$bad" ]; then echo "ok filter-rules-name-lab-cases"
+else echo "not ok filter-rules-name-lab-cases: $bad"; fi
 exit 0

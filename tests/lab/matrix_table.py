@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""README's page-state matrix, from tests/e2e/matrix.sh's results.
+
+usage: matrix_table.py RESULTS_DIR [--readme README]
+  RESULTS_DIR  one CASE-KERNEL.tsv per lab run (tests/tools/kpf_pfn.py's
+               lines after "# case ..." and "# MDF-SCEN ..." comments)
+  --readme F   replace the lines between "<!-- matrix:begin -->" and
+               "<!-- matrix:end -->" in F instead of printing
+
+One row per case, kernel and class: the snapshot's count (kpageflags), then
+per tool (ours, 1.7.2, HEAD) the pfns it excluded as that class: "=" when
+they are exactly the snapshot's, else "+a/-b" (a excluded that the snapshot
+does not have in the class, b of the snapshot's kept).  A difference above
+max(300, 1 %) of the class (8 for hwpoison+offline) is bold: more than the
+drift between the snapshot and the crash.
+"""
+import os, re, sys
+
+CASES = ["la57", "numa2", "numa4", "hwpoison", "offline", "hugetlb1g", "hotplug",
+         "above4g", "cma-movable", "reclaim"]
+KERNELS = ["5.10", "6.1", "6.12", "7.3"]
+TOOLS = ["ours", "1.7.2", "HEAD"]
+
+
+def cell(row):
+    if row is None:
+        return "n/a"
+    both, only_o, only_t = row
+    if both == "failed":
+        return "fails"
+    o, t = int(only_o), int(only_t)
+    return "=" if o == 0 and t == 0 else f"+{t}/-{o}"
+
+
+def bad(cls, total, row):
+    if row is None or row[0] == "failed":
+        return row is not None
+    tol = 8 if cls == "hwpoison+offline" else 300
+    return int(row[1]) + int(row[2]) > max(tol, total / 100)
+
+
+def load(path):
+    meta, oracle, tools, flags = {}, {}, {}, ""
+    for line in open(path):
+        line = line.rstrip("\n")
+        m = re.match(r"# case (\S+) kernel (\S+) (\S+) lab_seconds (\d+)", line)
+        if m:
+            meta = {"kver": m.group(3), "secs": m.group(4)}
+            continue
+        if line.startswith("#"):
+            continue
+        f = line.split("\t")
+        if f[0] == "flags":
+            flags = f[1]
+        elif len(f) == 6 and f[2] == "-":
+            oracle[f[0]] = f[1]
+        elif len(f) == 6:
+            tools[(f[0], f[2])] = (f[3], f[4], f[5])
+    return meta, oracle, tools, flags
+
+
+def table(results):
+    out = ["| case | kernel | class | kpageflags | ours | 1.7.2 | HEAD |",
+           "|---|---|---|---|---|---|---|"]
+    seen = 0
+    for case in CASES:
+        for k in KERNELS:
+            p = os.path.join(results, f"{case}-{k}.tsv")
+            if not os.path.exists(p):
+                continue
+            seen += 1
+            meta, oracle, tools, flags = load(p)
+            first = True
+            for cls, total in oracle.items():
+                n = int(total.split()[0])
+                cells = []
+                for t in TOOLS:
+                    r = tools.get((cls, t))
+                    c = cell(r)
+                    cells.append(f"**{c}**" if bad(cls, n, r) else c)
+                head = (f"{case} | {meta.get('kver', k)}" if first else " | ")
+                out.append(f"| {head} | {cls} | {total} | " + " | ".join(cells) + " |")
+                first = False
+    out.append("")
+    out.append(f"{seen} runs. Cells: = exactly the snapshot's pfns; +a/-b: a pfns excluded "
+               "that the snapshot does not put in the class, b of its pfns kept; "
+               "**bold**: more than max(300, 1 %) (hwpoison+offline: 8), i.e. more than "
+               "the drift between snapshot and crash.")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    t = table(sys.argv[1])
+    if len(sys.argv) == 4 and sys.argv[2] == "--readme":
+        text = open(sys.argv[3]).read()
+        b, e = "<!-- matrix:begin -->\n", "<!-- matrix:end -->"
+        i, j = text.find(b), text.find(e)
+        if i < 0 or j < i:
+            raise SystemExit(f"{sys.argv[3]}: no {b.strip()} ... {e} lines")
+        open(sys.argv[3], "w").write(text[:i + len(b)] + t + text[j:])
+    else:
+        sys.stdout.write(t)
+
+
+if __name__ == "__main__":
+    main()

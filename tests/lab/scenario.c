@@ -1,0 +1,179 @@
+/*
+ * scenario.c - the page states of the lab matrix (tests/lab/matrix.sh),
+ * made by a static program in the first kernel of a lab guest, after the
+ * lab's own workload and before the capture kernel is loaded.
+ *
+ *   scenario hwpoison N     N anonymous pages poisoned with MADV_HWPOISON
+ *                           and N more soft-offlined (MADV_SOFT_OFFLINE)
+ *   scenario hugetlb1g N    N 1 GiB hugetlb pages mapped and written
+ *   scenario mlock MB       MB of anonymous memory, mlock()ed
+ *   scenario ksm MB         MB of anonymous memory made of 16 distinct page
+ *                           contents, MADV_MERGEABLE (ksmd merges them)
+ *   scenario swap MB        MB of anonymous memory pushed to swap with
+ *                           MADV_PAGEOUT, then half of it read back (those
+ *                           pages sit in the swap cache)
+ *
+ * Each one prints "MDF-SCEN <what> ..." lines (with the pfns it knows of,
+ * from /proc/self/pagemap), writes READY (argv's last word is the ready
+ * file) and sleeps until the crash so its pages stay what they are.
+ * Test code of the lab, not of the product: it may print and exit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON 100
+#endif
+#ifndef MADV_SOFT_OFFLINE
+#define MADV_SOFT_OFFLINE 101
+#endif
+#ifndef MADV_MERGEABLE
+#define MADV_MERGEABLE 12
+#endif
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#define MAP_HUGE_1GB (30 << MAP_HUGE_SHIFT)
+
+static long pagesz;
+
+static void die(const char *what)
+{
+	printf("MDF-SCEN error %s: %s\n", what, strerror(errno));
+	fflush(stdout);
+	exit(1);
+}
+
+/* The pfn behind a virtual address (0 when not present). */
+static uint64_t pfn_of(void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, 8, (off_t)((uintptr_t)p / pagesz * 8)) != 8)
+		e = 0;
+	close(fd);
+	return (e >> 63) & 1 ? e & ((1ULL << 55) - 1) : 0;
+}
+
+static char *anon(size_t bytes)
+{
+	char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static void fill(char *p, size_t bytes, unsigned seed)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL * (seed + 1);
+
+	for (size_t i = 0; i < bytes; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(p + i, &x, 8);
+	}
+}
+
+static void ready(const char *file)
+{
+	FILE *f = fopen(file, "w");
+
+	if (f) {
+		fprintf(f, "%d\n", (int)getpid());
+		fclose(f);
+	}
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+	long n = argc > 2 ? strtol(argv[2], NULL, 0) : 0;
+	const char *rfile = argc > 3 ? argv[3] : "/run/scenario.ready";
+
+	pagesz = sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(what, "hwpoison")) {
+		char *p = anon((size_t)(4 * n) * pagesz);
+
+		fill(p, (size_t)(4 * n) * pagesz, 7);
+		for (long i = 0; i < n; i++) {
+			char *q = p + (size_t)(4 * i) * pagesz;
+			uint64_t pfn = pfn_of(q);
+
+			if (madvise(q, pagesz, MADV_HWPOISON))
+				die("madvise(MADV_HWPOISON)");
+			printf("MDF-SCEN hwpoison pfn 0x%llx\n", (unsigned long long)pfn);
+			q += 2 * pagesz;
+			pfn = pfn_of(q);
+			if (madvise(q, pagesz, MADV_SOFT_OFFLINE))
+				die("madvise(MADV_SOFT_OFFLINE)");
+			printf("MDF-SCEN soft-offline pfn 0x%llx\n", (unsigned long long)pfn);
+		}
+	} else if (!strcmp(what, "hugetlb1g")) {
+		size_t bytes = (size_t)n << 30;
+		char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_HUGE_1GB, -1, 0);
+
+		if (p == MAP_FAILED)
+			die("mmap(MAP_HUGE_1GB)");
+		for (size_t i = 0; i < bytes; i += (size_t)pagesz)
+			p[i] = (char)(i >> 12 | 1);
+		for (long i = 0; i < n; i++)
+			printf("MDF-SCEN hugetlb1g head pfn 0x%llx\n",
+			       (unsigned long long)pfn_of(p + ((size_t)i << 30)));
+	} else if (!strcmp(what, "mlock")) {
+		size_t bytes = (size_t)n << 20;
+		char *p = anon(bytes);
+
+		fill(p, bytes, 11);
+		if (mlock(p, bytes))
+			die("mlock");
+		printf("MDF-SCEN mlock %ld MiB first pfn 0x%llx\n", n,
+		       (unsigned long long)pfn_of(p));
+	} else if (!strcmp(what, "ksm")) {
+		size_t bytes = (size_t)n << 20;
+		char *p = anon(bytes);
+
+		for (size_t i = 0; i < bytes; i += (size_t)pagesz)
+			memset(p + i, 'A' + (int)(i / pagesz % 16), (size_t)pagesz);
+		if (madvise(p, bytes, MADV_MERGEABLE))
+			die("madvise(MADV_MERGEABLE)");
+		printf("MDF-SCEN ksm %ld MiB mergeable\n", n);
+	} else if (!strcmp(what, "swap")) {
+		size_t bytes = (size_t)n << 20;
+		char *p = anon(bytes);
+		volatile char sink = 0;
+
+		fill(p, bytes, 13);
+		if (madvise(p, bytes, MADV_PAGEOUT))
+			die("madvise(MADV_PAGEOUT)");
+		for (size_t i = 0; i < bytes / 2; i += (size_t)pagesz)
+			sink ^= p[i];
+		(void)sink;
+		printf("MDF-SCEN swap %ld MiB paged out, half read back\n", n);
+	} else {
+		fprintf(stderr, "usage: scenario hwpoison|hugetlb1g|mlock|ksm|swap N [READYFILE]\n");
+		return 2;
+	}
+	ready(rfile);
+	return 0;
+}
