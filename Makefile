@@ -9,6 +9,7 @@
 #   make deps                 apt-get install the build dependencies (as root)
 #   make bench                compare against the installed makedumpfile
 #   make install              PREFIX=/usr/local DESTDIR=
+#   make deb                  Debian package (debian/) into build/deb/
 #
 # Optional libraries are probed with pkg-config; override with
 # HAVE_ZSTD=0/1, HAVE_SNAPPY=0/1, HAVE_LIBDEFLATE=0/1.  Objects go to
@@ -69,7 +70,7 @@ endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
 	      -DMDF_VERSION='"$(VERSION)"' \
 	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
-	      $(PKG_CFLAGS) -pthread $(CFLAGS)
+	      $(PKG_CFLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDSTATIC) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread
 
@@ -108,7 +109,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
 
-.PHONY: test-bins all check demo deps bench install clean fuzz tsan-check FORCE
+.PHONY: test-bins all check demo deps bench install deb clean fuzz tsan-check FORCE
 .DEFAULT_GOAL := all
 
 all: $(B)/$(PROG)
@@ -210,8 +211,28 @@ bench: all $(GEN_BINS) $(B)/tests/tools/codecfloor
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
-	install -m 0755 $(PROG) $(DESTDIR)$(SBINDIR)/$(PROG)
+	install -m 0755 $(B)/$(PROG) $(DESTDIR)$(SBINDIR)/$(PROG)
 	install -m 0644 $(PROG).8 $(DESTDIR)$(MANDIR)/man8/$(PROG).8
+
+# The Debian package (debian/, built by debian/rules through this Makefile
+# with B=build/deb/obj): build/deb/ gets the .deb, its -dbgsym, .buildinfo
+# and .changes; nothing is written to ../.  DEB_BUILD_OPTIONS=nocheck skips
+# the unit tests run during the build.
+DEB_OUT  := build/deb
+DEB_JOBS ?= auto
+deb:
+	@for t in dpkg-buildpackage dh; do command -v $$t >/dev/null || { \
+		echo "make deb: $$t missing (apt-get install dpkg-dev debhelper)"; exit 1; }; done
+	@v=$$(dpkg-parsechangelog -S Version); [ "$$v" = "$(VERSION)" ] || { \
+		echo "make deb: debian/changelog says $$v, the Makefile $(VERSION)"; exit 1; }
+	@mkdir -p $(DEB_OUT)
+	rm -f $(DEB_OUT)/*.deb $(DEB_OUT)/*.buildinfo $(DEB_OUT)/*.changes
+	out=$(CURDIR)/$(DEB_OUT); \
+	base=$$(dpkg-parsechangelog -S Source)_$(VERSION)_$$(dpkg-architecture -qDEB_HOST_ARCH); \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL MDF_DEB_OUT=$$out dpkg-buildpackage -b -us -uc -J$(DEB_JOBS) \
+		--buildinfo-option=-u$$out --buildinfo-file=$$out/$$base.buildinfo \
+		--changes-option=-u$$out --changes-file=$$out/$$base.changes
+	@ls -l $(DEB_OUT)/*.deb
 
 clean:
 	rm -rf build $(PROG)

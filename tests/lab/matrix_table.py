@@ -7,10 +7,10 @@ usage: matrix_table.py RESULTS_DIR [--readme README]
   --readme F   replace the lines between "<!-- matrix:begin -->" and
                "<!-- matrix:end -->" in F instead of printing
 
-One row per case, kernel and class: the snapshot's count (kpageflags), then
-per tool (ours, 1.7.2, HEAD) the pfns it excluded as that class: "=" when
-they are exactly the snapshot's, else "+a/-b" (a excluded that the snapshot
-does not have in the class, b of the snapshot's kept).  A difference above
+One row per case and kernel, one cell per class: the snapshot's count
+(kpageflags), then per tool (ours, 1.7.2, HEAD) the pfns it excluded as that
+class: "=" when they are exactly the snapshot's, else "+a/-b" (a excluded
+that the snapshot does not have in the class, b of the snapshot's kept).  A difference above
 max(300, 1 %) of the class (8 for hwpoison+offline) is bold: more than the
 drift between the snapshot and the crash.
 """
@@ -60,8 +60,9 @@ def load(path):
 
 
 def table(results):
-    out = ["| case | kernel | class | kpageflags | ours | 1.7.2 | HEAD |",
-           "|---|---|---|---|---|---|---|"]
+    classes = ["cache", "private", "user", "free", "hwpoison+offline"]
+    out = ["| case | kernel | " + " | ".join(classes) + " |",
+           "|---|---|" + "---|" * len(classes)]
     seen = 0
     for case in CASES:
         for k in KERNELS:
@@ -70,22 +71,22 @@ def table(results):
                 continue
             seen += 1
             meta, oracle, tools, flags = load(p)
-            first = True
-            for cls, total in oracle.items():
-                n = int(total.split()[0])
-                cells = []
+            cells = []
+            for cls in classes:
+                total = oracle.get(cls, "?")
+                n = int(total.split()[0]) if total[0].isdigit() else 0
+                parts = []
                 for t in TOOLS:
                     r = tools.get((cls, t))
                     c = cell(r)
-                    cells.append(f"**{c}**" if bad(cls, n, r) else c)
-                head = (f"{case} | {meta.get('kver', k)}" if first else " | ")
-                out.append(f"| {head} | {cls} | {total} | " + " | ".join(cells) + " |")
-                first = False
+                    parts.append(f"**{c}**" if bad(cls, n, r) else c)
+                cells.append(f"{total.split()[0]}: " + " · ".join(parts))
+            out.append(f"| {case} | {meta.get('kver', k)} | " + " | ".join(cells) + " |")
     out.append("")
-    out.append(f"{seen} runs. Cells: = exactly the snapshot's pfns; +a/-b: a pfns excluded "
-               "that the snapshot does not put in the class, b of its pfns kept; "
-               "**bold**: more than max(300, 1 %) (hwpoison+offline: 8), i.e. more than "
-               "the drift between snapshot and crash.")
+    out.append(f"{seen} runs. Each cell: the snapshot's pfns of the class, then ours · 1.7.2 · HEAD: "
+               "= when the tool excluded exactly those pfns, else +a/-b (a pfns excluded that the "
+               "snapshot does not put in the class, b of its pfns kept); **bold** above "
+               "max(300, 1 %) (hwpoison+offline: 8), more than the drift between snapshot and crash.")
     return "\n".join(out) + "\n"
 
 

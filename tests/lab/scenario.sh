@@ -61,7 +61,13 @@ step_ksm() {
 step_zram() {
 	load zram
 	echo "$1M" > /sys/block/zram0/disksize || { log "zram: no disksize"; return; }
-	mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 && log "zram: swap on /dev/zram0, $1 MiB"
+	mkswap /dev/zram0 >/dev/null || return
+	# a swap file of this case must come first (step_swapfile)
+	if grep -q '^swapfile' $M/steps && ! grep -q '^/mnt/swapfile' /proc/swaps; then
+		log "zram: $1 MiB, swap on after the swap file"
+		return
+	fi
+	swapon /dev/zram0 && log "zram: swap on /dev/zram0, $1 MiB"
 }
 step_swapfile() { # a swap file on the data disk's ext4, swapped on before
 	# zram so that it comes first (busybox swapon has no -p): zram is a
@@ -70,6 +76,9 @@ step_swapfile() { # a swap file on the data disk's ext4, swapped on before
 	dd if=/dev/zero of=/mnt/swapfile bs=1M count="$1" 2>/dev/null &&
 		chmod 600 /mnt/swapfile && mkswap /mnt/swapfile >/dev/null &&
 		swapon /mnt/swapfile && log "swapfile: $1 MiB on /mnt"
+	if [ -e /sys/block/zram0 ] && ! grep -q '^/dev/zram0' /proc/swaps; then
+		swapon /dev/zram0 && log "zram: swap on /dev/zram0, $(($(cat /sys/block/zram0/disksize) >> 20)) MiB"
+	fi
 }
 step_swap() {
 	bg swap "$1"
