@@ -17,6 +17,7 @@
 # a part; MDF_MATRIX_CACHE (default /var/tmp/mdf-matrix) keeps kernels.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$MDF_SRC/tests/lab/lab.sh"
+. "$MDF_SRC/tests/lab/labcheck.sh"
 MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 . "$MDF_SRC/tests/lab/matrix.sh"
 UP=${MDF_UPSTREAM:-/usr/bin/makedumpfile}

@@ -4,7 +4,7 @@
 # arguments, kernel command line) and page states made in the first kernel
 # by tests/lab/scenario.sh (put into the stage-1 image by
 # tests/lab/scenario/cpio); host actions go through tests/lab/qmp_relay.py.
-# Needs MDF_SRC, MDF_SHARED, T (lib.sh) and MATRIX_CACHE.
+# Needs MDF_SRC, MDF_SHARED, T (lib.sh), labcheck.sh and MATRIX_CACHE.
 #
 # matrix_kernel VER     stage Debian's kernel VER (5.10, 6.1, 6.12, 7.3):
 #                       sets KARG (mkvmcore's --kernel) and MODDIR
@@ -16,16 +16,13 @@ MATRIX_CASES="la57 numa2 numa4 hwpoison offline hugetlb1g hotplug above4g cma-mo
 MATRIX_KERNELS="5.10 6.1 6.12 7.3"
 
 # matrix_apt SUITE: AA = apt-get options of a private amd64 apt state of
-# that Debian suite (fetched once).
+# that Debian suite (labcheck.sh's apt_state, fetched once).
 matrix_apt() {
 	local d=$MATRIX_CACHE/apt-$1
-	AA=(-o APT::Architecture=amd64 -o Dir::Etc::sourcelist="$d/sources.list"
-	    -o Dir::Etc::sourceparts=- -o Dir::State::Lists="$d/lists"
-	    -o Dir::State::status="$d/status" -o Dir::Cache="$d/cache")
+	DEB_ARCH=amd64
+	apt_opts "$d"
 	[ -f "$d/updated" ] && return 0
-	mkdir -p "$d/lists/partial" "$d/cache" && touch "$d/status" &&
-		echo "deb [trusted=yes] http://deb.debian.org/debian $1 main" >"$d/sources.list" &&
-		apt-get "${AA[@]}" update >"$d/update.log" 2>&1 && touch "$d/updated"
+	apt_state "$d" "$d/update.log" "http://deb.debian.org/debian $1 main" && touch "$d/updated"
 }
 
 matrix_kernel() {
