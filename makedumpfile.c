@@ -2,6 +2,7 @@
  * makedumpfile.c - main(): options -> context -> phases -> exit code.
  * The only place that exits.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,6 +61,10 @@ int main(int argc, char **argv)
 
 	if (!ctx)
 		return MDF_EXIT_FAILED;
+	/* A reader that goes away (ssh, the compressor kdump-tools pipes -F
+	 * into, `| head`) is a write error with a message and exit status 1,
+	 * not a silent death by SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
 	ctx->in_fd = -1;
 	ctx->t_start = pi_now();
 	pi_init(&ctx->pr, 7, false);

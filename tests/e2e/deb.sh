@@ -39,31 +39,8 @@ if [ -n "$missing" ]; then
 	exit 0
 fi
 
-CACHE=${MDF_DEB_CACHE:-/var/tmp/mdf-deb}
-MIRROR=${MDF_DEB_MIRROR:-http://deb.debian.org/debian}
-SUITE=bookworm
-ARCH=$(dpkg --print-architecture)
-ROOTTAR="$CACHE/$SUITE-minbase-$ARCH.tar.zst"
 PKG=makedumpfile-ng
-mkdir -p "$CACHE/archives"
-
-# Mounts inside the roots are always undone before the temp dir goes.
-MOUNTS=()
-cleanup() {
-	local m busy=0
-	for m in "${MOUNTS[@]}"; do
-		mountpoint -q "$m" && { umount "$m" 2>/dev/null || umount -l "$m"; }
-	done
-	for m in "${MOUNTS[@]}"; do mountpoint -q "$m" && busy=1; done
-	if [ $busy -eq 0 ]; then rm -rf "$T"; else echo "# left $T: still mounted"; fi
-}
-trap cleanup EXIT
-
-now() { date +%s.%N; }
-# phase NAME START: print how long NAME took.
-phase() { awk -v n="$1" -v a="$2" -v b="$(now)" 'BEGIN { printf "# %s: %.1f s\n", n, b - a }'; }
-# last LOG: its last lines on one line, for a "not ok" message.
-last() { tail -n 4 "$1" | tr '\n' ' '; }
+. "$MDF_SRC/tests/lab/debroot.sh"
 
 # ---- build
 t=$(now)
@@ -111,52 +88,6 @@ check "deb-has-man-page" grep -qx -- '-rw-r--r-- ./usr/share/man/man8/makedumpfi
 check "deb-no-sbin" bash -c "! grep -q '/sbin/' '$T/files'"
 dpkg-deb --fsys-tarfile "$DEB" | tar -xO ./usr/share/man/man8/makedumpfile.8.gz >"$T/man.gz"
 check "deb-man-page-is-ours" bash -c "zcat '$T/man.gz' | grep -q '^.TH MAKEDUMPFILE 8 .*makedumpfile $VERSION'"
-
-# ---- clean bookworm roots
-# new_root DIR: a fresh copy of the cached minbase root (debootstrap'ed on
-# the first run), with network, /proc and no service starts.
-new_root() {
-	local r=$1 t0
-	if [ ! -f "$ROOTTAR" ]; then
-		t0=$(now)
-		MOUNTS+=("$T/boot/proc" "$T/boot/sys")   # if debootstrap fails half-way
-		if ! debootstrap --variant=minbase "$SUITE" "$T/boot" "$MIRROR" >"$T/debootstrap.log" 2>&1; then
-			notok "deb-debootstrap" "$(last "$T/debootstrap.log")"; return 1
-		fi
-		tar -C "$T/boot" --numeric-owner -cf - . | zstd -q -T2 -o "$ROOTTAR.tmp.$$" &&
-			mv "$ROOTTAR.tmp.$$" "$ROOTTAR" || { rm -f "$ROOTTAR.tmp.$$"; notok "deb-root-cache" "tar"; return 1; }
-		rm -rf "$T/boot"
-		phase "debootstrap $SUITE minbase (cold, cached as $ROOTTAR)" "$t0"
-	fi
-	t0=$(now)
-	mkdir -p "$r"
-	zstd -q -d -c "$ROOTTAR" | tar -C "$r" --numeric-owner -xpf - || { notok "deb-root-unpack" "$ROOTTAR"; return 1; }
-	cp /etc/resolv.conf "$r/etc/resolv.conf"
-	printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
-	chmod 755 "$r/usr/sbin/policy-rc.d"
-	cp "$CACHE"/archives/*.deb "$r/var/cache/apt/archives/" 2>/dev/null
-	mount -t proc proc "$r/proc" && MOUNTS+=("$r/proc")
-	phase "unpack root $(basename "$r")" "$t0"
-}
-in_root() {
-	local r=$1; shift
-	chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
-# apt_root DIR ARGS...: apt-get -y -q in the root (downloads kept for the next run).
-apt_root() {
-	local r=$1; shift
-	in_root "$r" apt-get -y -q -o Dpkg::Use-Pty=0 "$@"
-	local rc=$?
-	cp -n "$r"/var/cache/apt/archives/*.deb "$CACHE/archives/" 2>/dev/null
-	return $rc
-}
-state() { in_root "$1" dpkg-query -W -f='${db:Status-Abbrev}' "$2" 2>/dev/null | tr -d ' '; }
-drop_root() {
-	local r=$1
-	umount "$r/proc" 2>/dev/null || umount -l "$r/proc"
-	mountpoint -q "$r/proc" || rm -rf "$r"
-}
 
 # A small synthetic vmcore, and this build's dump of it, to run the
 # installed binary on.

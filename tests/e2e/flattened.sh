@@ -3,7 +3,7 @@
 # direct dumps, in both directions against the installed Debian
 # makedumpfile (/usr/bin/makedumpfile, 1.7.2; skipped when absent); a cut
 # stream fails and leaves no file; -F keeps stdout for the stream only;
-# -R does not overwrite without -f.  Runs on a small synthetic vmcore, and
+# -R does not overwrite without -f; a reader that goes away is an error.  Runs on a small synthetic vmcore, and
 # on the real fx-v61-512m when ../shared has it.
 . "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
@@ -156,6 +156,13 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "^makedumpfile: standard input is empty" "$T/nf.log" &&
 	[ ! -e "$T/empty.out" ]; then ok "R-rejects-empty-input"
 else notok "R-rejects-empty-input" "rc=$rc $(grep makedumpfile: "$T/nf.log")"; fi
+# A reader that goes away (ssh, kdump-tools' compressor): a write error
+# named on one line and exit status 1, not a death by SIGPIPE.
+"$MDF" -F -c -d 0 "$T/gen.elf" 2>"$T/pipe.log" | head -c 4096 >/dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 1 ] && grep -q "^makedumpfile: standard output: write: Broken pipe" "$T/pipe.log"; then
+	ok "F-reader-gone-is-an-error"
+else notok "F-reader-gone-is-an-error" "rc=$rc $(grep makedumpfile: "$T/pipe.log")"; fi
 rm -f "$T/gen.elf"
 
 if vm=$(vmcore fx-v61-512m); then
