@@ -5,7 +5,9 @@ usage: matrix_table.py RESULTS_DIR [--readme README]
   RESULTS_DIR  one CASE-KERNEL.tsv per lab run (tests/tools/kpf_pfn.py's
                lines after "# case ..." and "# MDF-SCEN ..." comments)
   --readme F   replace the lines between "<!-- matrix:begin -->" and
-               "<!-- matrix:end -->" in F instead of printing
+               "<!-- matrix:end -->" in F instead of printing; a run that
+               RESULTS_DIR has no file for keeps its row from F (so a rerun
+               of a few cases updates their rows only)
 
 One row per case and kernel, one cell per class: the snapshot's count
 (kpageflags), then per tool (ours, 1.7.2, HEAD) the pfns it excluded as that
@@ -59,7 +61,20 @@ def load(path):
     return meta, oracle, tools, flags
 
 
-def table(results):
+def old_rows(text):
+    """The rows of a table made before, by (case, kernel series)."""
+    rows = {}
+    for line in text.splitlines():
+        f = [x.strip() for x in line.split("|")]
+        if len(f) > 3 and f[1] in CASES:
+            for k in KERNELS:
+                if f[2] == k or f[2].startswith(k + "."):
+                    rows[(f[1], k)] = line
+    return rows
+
+
+def table(results, keep=None):
+    keep = keep or {}
     classes = ["cache", "private", "user", "free", "hwpoison+offline"]
     out = ["| case | kernel | " + " | ".join(classes) + " |",
            "|---|---|" + "---|" * len(classes)]
@@ -68,6 +83,9 @@ def table(results):
         for k in KERNELS:
             p = os.path.join(results, f"{case}-{k}.tsv")
             if not os.path.exists(p):
+                if (case, k) in keep:
+                    seen += 1
+                    out.append(keep[(case, k)])
                 continue
             seen += 1
             meta, oracle, tools, flags = load(p)
@@ -93,16 +111,16 @@ def table(results):
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    t = table(sys.argv[1])
     if len(sys.argv) == 4 and sys.argv[2] == "--readme":
         text = open(sys.argv[3]).read()
         b, e = "<!-- matrix:begin -->\n", "<!-- matrix:end -->"
         i, j = text.find(b), text.find(e)
         if i < 0 or j < i:
             raise SystemExit(f"{sys.argv[3]}: no {b.strip()} ... {e} lines")
+        t = table(sys.argv[1], old_rows(text[i:j]))
         open(sys.argv[3], "w").write(text[:i + len(b)] + t + text[j:])
     else:
-        sys.stdout.write(t)
+        sys.stdout.write(table(sys.argv[1]))
 
 
 if __name__ == "__main__":
