@@ -63,5 +63,18 @@ PY
 			ok "freelist-walk-$name-d$l"
 		else notok "freelist-walk-$name-d$l" "$(grep -E 'free|makedumpfile:' "$T/fl.log" | head -n2 | tr '\n' ' ')"; fi
 	done
+	# -d 16,15 on a disk where 16 does not fit (85 MB) and 15 does (52 MB):
+	# the retry keeps the free pages the walk found for level 16, so the
+	# file is the direct -d 15 one (needs root and a tmpfs).
+	mkdir -p "$T/sm"
+	if [ "$name" = fx-v61-512m ] && mount -t tmpfs -o size=70m tmpfs "$T/sm" 2>/dev/null; then
+		"$MDF" -l -d 15 "$T/fl.elf" "$T/fl.15" >/dev/null 2>&1
+		"$MDF" -l -d 16,15 "$T/fl.elf" "$T/sm/dump" >"$T/fl.log" 2>&1; rc=$?
+		if [ $rc -eq 0 ] && grep -q "Retrying with dump level 15" "$T/fl.log" && cmp -s "$T/sm/dump" "$T/fl.15"; then
+			ok "freelist-walk-$name-retry-d16-then-d15"
+		else notok "freelist-walk-$name-retry-d16-then-d15" "rc=$rc $(cmp "$T/sm/dump" "$T/fl.15" 2>&1) $(tail -n 2 "$T/fl.log" | tr '\n' ' ')"; fi
+		umount "$T/sm"
+		rm -f "$T/fl.15"
+	fi
 	rm -f "$T/fl.elf"
 done
