@@ -118,14 +118,8 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		if [[ $why == skip:* ]]; then skip "matrix-$run-reached" "${why#skip: }"
 		elif [ -z "$why" ]; then ok "matrix-$run-reached ($EXPECT; $kver, lab ${lab_s} s)"
 		else notok "matrix-$run-reached" "$why"; fi
-		bad=$(awk -F'\t' '$1 == "d31" && $3 == "ours" && $5 != 0 { printf "-d 31 kept %d pfns that -d 2/4/8/16 excluded; ", $5; next }
-			$3 == "ours" {
-				o = $2 + 0; miss = $5 + $6
-				tol = ($1 == "hwpoison+offline") ? 8 : 300
-				if (o / 100 > tol) tol = o / 100
-				if ($4 == "failed") printf "%s: ours failed; ", $1
-				else if (miss > tol) printf "%s: %d only in snapshot, %d only ours (of %d); ", $1, $5, $6, o
-			}' "$MATRIX_CACHE/results/$run.tsv")
+		# the tolerance and the message: tests/lab/matrix_table.py
+		bad=$(python3 "$MDF_SRC/tests/lab/matrix_table.py" --check "$MATRIX_CACHE/results/$run.tsv")
 		if [ -z "$bad" ]; then ok "matrix-$run-pfns-vs-kpageflags"
 		else notok "matrix-$run-pfns-vs-kpageflags" "$bad"; fi
 		# --explain on pfns of every class: its -d 31 verdict is the run's

@@ -2,12 +2,16 @@
 """README's page-state matrix, from tests/e2e/matrix.sh's results.
 
 usage: matrix_table.py RESULTS_DIR [--readme README]
+       matrix_table.py --check RESULT.tsv
   RESULTS_DIR  one CASE-KERNEL.tsv per lab run (tests/tools/kpf_pfn.py's
                lines after "# case ..." and "# MDF-SCEN ..." comments)
   --readme F   replace the lines between "<!-- matrix:begin -->" and
                "<!-- matrix:end -->" in F instead of printing; a run that
                RESULTS_DIR has no file for keeps its row from F (so a rerun
                of a few cases updates their rows only)
+
+--check prints why one run's ours is out of tolerance (tests/e2e/matrix.sh's
+pfns-vs-kpageflags check), nothing when it agrees.
 
 One row per case and kernel, one cell per class: the snapshot's count
 (kpageflags), then per tool (ours, 1.7.2, HEAD) the pfns it excluded as that
@@ -22,6 +26,7 @@ CASES = ["la57", "numa2", "numa4", "hwpoison", "offline", "hugetlb1g", "hotplug"
          "above4g", "cma-movable", "reclaim"]
 KERNELS = ["5.10", "6.1", "6.12", "7.3"]
 TOOLS = ["ours", "1.7.2", "HEAD"]
+CLASSES = ["cache", "private", "user", "free", "hwpoison+offline"]
 
 
 def cell(row):
@@ -61,6 +66,26 @@ def load(path):
     return meta, oracle, tools, flags
 
 
+def check(path):
+    """Why ours disagrees with the snapshot in one run ("" when it agrees)."""
+    _, oracle, tools, _ = load(path)
+    out = ""
+    d31 = tools.get(("d31", "ours"))
+    if d31 and d31[0] != "failed" and int(d31[1]):
+        out += f"-d 31 kept {d31[1]} pfns that -d 2/4/8/16 excluded; "
+    for cls in CLASSES:
+        r = tools.get((cls, "ours"))
+        total = oracle.get(cls, "0").split()[0]
+        n = int(total) if total.isdigit() else 0
+        if r is None or not bad(cls, n, r):
+            continue
+        if r[0] == "failed":
+            out += f"{cls}: ours failed; "
+        else:
+            out += f"{cls}: {r[1]} only in snapshot, {r[2]} only ours (of {n}); "
+    return out
+
+
 def old_rows(text):
     """The rows of a table made before, by (case, kernel series)."""
     rows = {}
@@ -75,7 +100,7 @@ def old_rows(text):
 
 def table(results, keep=None):
     keep = keep or {}
-    classes = ["cache", "private", "user", "free", "hwpoison+offline"]
+    classes = CLASSES
     out = ["| case | kernel | " + " | ".join(classes) + " |",
            "|---|---|" + "---|" * len(classes)]
     seen = 0
@@ -111,7 +136,9 @@ def table(results, keep=None):
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    if len(sys.argv) == 4 and sys.argv[2] == "--readme":
+    if sys.argv[1] == "--check" and len(sys.argv) == 3:
+        sys.stdout.write(check(sys.argv[2]))
+    elif len(sys.argv) == 4 and sys.argv[2] == "--readme":
         text = open(sys.argv[3]).read()
         b, e = "<!-- matrix:begin -->\n", "<!-- matrix:end -->"
         i, j = text.find(b), text.find(e)
