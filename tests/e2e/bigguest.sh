@@ -28,10 +28,7 @@ SIZES=${MDF_BIGGUEST_SIZES:-4G 16G 64G 128G}
 PT_MAX_KB=2048
 PT_GROWTH_KB=256
 
-if [ "${MDF_BIGGUEST_TEST:-0}" != 1 ]; then
-	skip "bigguest" "16-128 GiB guests under qemu take long; run with MDF_BIGGUEST_TEST=1 make check TESTS=bigguest"
-	exit 0
-fi
+optin bigguest MDF_BIGGUEST_TEST "16-128 GiB guests under qemu take long" || exit 0
 missing=$(lab_missing)
 [ -x "$UP" ] || missing="$missing $UP"
 if [ -n "$missing" ]; then

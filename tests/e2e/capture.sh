@@ -26,10 +26,7 @@ LAB="$MDF_SHARED/lab/mkvmcore.sh"
 HOOK="$MDF_SRC/tests/lab/capture_hook.sh"
 NAME=mdf-capture
 
-if [ "${MDF_CAPTURE_TEST:-0}" != 1 ]; then
-	skip "capture" "real kdump under qemu takes ~1 min; run with MDF_CAPTURE_TEST=1 make check TESTS=capture"
-	exit 0
-fi
+optin capture MDF_CAPTURE_TEST "real kdump under qemu takes ~1 min" || exit 0
 missing=$(lab_missing)
 if [ -n "$missing" ]; then
 	skip "capture" "missing:$missing (apt-get install qemu-system-x86 linux-image-amd64 busybox-static kexec-tools cpio)"

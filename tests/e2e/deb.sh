@@ -23,10 +23,7 @@
 # debootstrap; opt-in: MDF_DEB_TEST=1 make check TESTS=deb.
 . "$(dirname "$0")/../lib/lib.sh"
 
-if [ "${MDF_DEB_TEST:-0}" != 1 ]; then
-	skip "deb" "builds the package and debootstraps bookworm (minutes); run with MDF_DEB_TEST=1 make check TESTS=deb"
-	exit 0
-fi
+optin deb MDF_DEB_TEST "builds the package and debootstraps bookworm (minutes)" || exit 0
 if [ "$(id -u)" -ne 0 ]; then
 	skip "deb" "needs root (debootstrap, chroot, mount)"; exit 0
 fi

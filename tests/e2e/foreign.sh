@@ -27,10 +27,7 @@
 LABDIR="$MDF_SHARED/lab"
 CACHE=${MDF_FOREIGN_CACHE:-/var/tmp/mdf-foreign}
 
-if [ "${MDF_FOREIGN_TEST:-0}" != 1 ]; then
-	skip "foreign" "real ppc64el, riscv64 and s390x kdumps under qemu take minutes; run with MDF_FOREIGN_TEST=1 make check TESTS=foreign"
-	exit 0
-fi
+optin foreign MDF_FOREIGN_TEST "real ppc64el, riscv64 and s390x kdumps under qemu take minutes" || exit 0
 if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
 	skip "foreign" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
 	exit 0

@@ -35,10 +35,7 @@
 # MDF_KDT_VARIANTS picks variants ("default lzo full").
 . "$(dirname "$0")/../lib/lib.sh"
 
-if [ "${MDF_KDT_TEST:-0}" != 1 ]; then
-	skip "kdumptools" "boots bookworm with systemd under qemu three times (minutes); run with MDF_KDT_TEST=1 make check TESTS=kdumptools"
-	exit 0
-fi
+optin kdumptools MDF_KDT_TEST "boots bookworm with systemd under qemu three times (minutes)" || exit 0
 if [ "$(id -u)" -ne 0 ]; then
 	skip "kdumptools" "needs root (debootstrap, chroot)"; exit 0
 fi

@@ -4,6 +4,13 @@ trap 'rm -rf "$T"' EXIT
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1: $2"; }
 skip() { echo "skip $1: $2"; }
+# optin NAME VAR WHAT: true when the opt-in variable VAR is 1; else a skip
+# line that says what NAME costs (WHAT) and how to run it.
+optin() {
+	[ "${!2:-0}" = 1 ] && return 0
+	skip "$1" "$3; run with $2=1 make check TESTS=$1"
+	return 1
+}
 check() { # check NAME COMMAND...
 	local name=$1; shift
 	if "$@" >"$T/check.out" 2>&1; then ok "$name"
