@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dump.h"
 #include "context.h"
@@ -854,8 +855,9 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
 	out->write = run_write;
 	out->arg = &sink;
-	st = out_open_file(&o, path, ctx->opts.force, ctx->opts.size_limit,
-			   1 << 16, &ctx->err);
+	st = path ? out_open_file(&o, path, ctx->opts.force, ctx->opts.size_limit,
+				  1 << 16, &ctx->err) :
+		    out_open_stream(&o, STDOUT_FILENO, 1 << 16, &ctx->err);
 	if (st != MDF_OK) {
 		free(out);
 		return st;
@@ -869,7 +871,7 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		ctx->err = cerr;
 		st = cerr.status;
 		if (st == MDF_ERR_NOSPC)
-			mdf_err_push(&ctx->err, "%s: no space left for the dmesg log", path);
+			mdf_err_push(&ctx->err, "%s: no space left for the dmesg log", o.path);
 	}
 	if (st != MDF_OK) {
 		out_discard(&o);
@@ -881,7 +883,7 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 	if (stats.bad)
 		pi_warn(&ctx->pr, "%" PRIu64 " malformed log records left out or cut short; "
 			"the first: %s\n", stats.bad, stats.problem);
-	pi_dmesg_saved(&ctx->pr, path);
+	pi_dmesg_saved(&ctx->pr, o.path);
 	pi_completed(&ctx->pr, NULL);
 	return MDF_OK;
 }

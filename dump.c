@@ -498,6 +498,12 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 	st = kernel_open(&ctx->k, &in, &ctx->err);
 	if (st != MDF_OK)
 		return st;
+	{
+		struct input_facts facts;
+
+		ctx->in->facts(ctx->in_obj, &facts);
+		pi_vmcoreinfo(&ctx->pr, facts.vmcoreinfo, facts.vmcoreinfo_len);
+	}
 	if (ctx->k.ki.ignored_key[0] && !ctx->opts.dump_dmesg)
 		pi_warn(&ctx->pr, "%s: %s; filtering does not use it.\n",
 			ctx->opts.vmcore, ctx->k.ki.ignored_msg);
@@ -558,7 +564,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		}
 		add_phase(&ctx->report, "Excluding free pages", pi_now() - t0);
 	}
-	pi_debug(&ctx->pr, "OSRELEASE=%s page_size=%llu max_mapnr=0x%llx memory model=%s\n",
+	pi_debug(&ctx->pr, "kernel %s: page_size %llu, max_mapnr 0x%llx, memory model %s\n",
 		 ctx->k.ki.osrelease, (unsigned long long)ctx->k.page_size,
 		 (unsigned long long)ctx->k.max_pfn,
 		 memmap_model_name(ctx->k.mm.model));

@@ -350,13 +350,24 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--partial-dmesg needs --dump-dmesg");
 	if (o->dump_dmesg) {
-		if (o->action == MDF_ACT_REARRANGE || o->flatten || o->dry_run)
+		if (o->action == MDF_ACT_REARRANGE || o->dry_run)
 			return mdf_err_set(err, MDF_ERR_ARG,
-					   "--dump-dmesg cannot be combined with -R, -F or --dry-run");
+					   "--dump-dmesg cannot be combined with -R or --dry-run");
 		if (check_not_filtering(o, "--dump-dmesg",
 					"it writes the kernel log as text", true, err) != MDF_OK)
 			return err->status;
 		o->action = MDF_ACT_DMESG;
+		/* -F: the text goes to standard output, as it is (not a
+		 * flattened stream); SUSE's kdump-save pipes it so. */
+		if (o->flatten) {
+			if (nargs != 1)
+				return mdf_err_set(err, MDF_ERR_ARG, nargs < 1 ?
+						   "missing operand: -F --dump-dmesg needs VMCORE" :
+						   "too many operands: -F --dump-dmesg needs only VMCORE (the log goes to standard output)");
+			o->vmcore = args[0];
+			o->dumpfile = NULL;
+			return MDF_OK;
+		}
 		if (nargs != 2)
 			return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
 					   "missing operand: --dump-dmesg needs VMCORE and DMESGFILE" :

@@ -54,6 +54,27 @@ PI_LEVEL_FN(pi_msg, ML_COMMON)
 PI_LEVEL_FN(pi_debug, ML_DEBUG)
 PI_LEVEL_FN(pi_warn, ML_COMMON)
 
+void pi_vmcoreinfo(const struct mdf_printer *p, const char *text, size_t len)
+{
+	size_t i = 0;
+
+	if (!(p->level & ML_DEBUG) || !text)
+		return;
+	fprintf(p->msg, "VMCOREINFO (%zu bytes):\n", len);
+	while (i < len && text[i]) {
+		size_t n = 0;
+
+		while (i + n < len && text[i + n] && text[i + n] != '\n')
+			n++;
+		if (n)
+			fprintf(p->msg, "  %.*s\n", (int)n, text + i);
+		if (i + n < len && !text[i + n])
+			break;              /* the text ends at a NUL */
+		i += n + 1;
+	}
+	fflush(p->msg);
+}
+
 void pi_error(const struct mdf_printer *p, const struct mdf_err *err)
 {
 	if (!(p->level & ML_ERROR))
@@ -77,6 +98,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  makedumpfile --mem-usage [options] VMCORE\n"
 "  makedumpfile --explain PFN|0xPADDR [-d DL] VMCORE\n"
 "  makedumpfile --dump-dmesg [--partial-dmesg] VMCORE DMESGFILE\n"
+"  makedumpfile -F --dump-dmesg [--partial-dmesg] VMCORE > DMESGFILE\n"
 "  makedumpfile --split [-c|-l|-p|-z] [-d DL] VMCORE DUMPFILE1 DUMPFILE2 [...]\n"
 "  makedumpfile --reassemble DUMPFILE1 DUMPFILE2 [...] DUMPFILE\n"
 "  makedumpfile -g VMCOREINFO -x VMLINUX\n"

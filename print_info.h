@@ -74,6 +74,9 @@ void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr);
 
 void pi_msg(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
 void pi_debug(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
+/* Debug level: the dump's VMCOREINFO, one "  KEY=VALUE" line each (SUSE's
+ * kdump-save reads OSRELEASE= and CRASHTIME= from these on stderr). */
+void pi_vmcoreinfo(const struct mdf_printer *p, const char *text, size_t len);
 void pi_warn(const struct mdf_printer *p, const char *fmt, ...) MDF_PRINTF(2, 3);
 
 /** Print the error chain as one line: "makedumpfile: <message>". */

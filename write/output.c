@@ -127,6 +127,16 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 	return st;
 }
 
+enum mdf_status out_open_stream(struct out_sink *o, int fd, size_t bufsize,
+				struct mdf_err *err)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = fd;
+	o->path = "standard output";
+	o->stream = true;
+	return alloc_buf(o, bufsize, err);
+}
+
 static enum mdf_status io_queue(struct out_sink *o, size_t len,
 				struct mdf_err *err);
 
@@ -171,6 +181,8 @@ static enum mdf_status emit_now(struct out_sink *o, uint64_t off,
 		st = raw_write(o, rec, sizeof(rec), err);
 		if (st == MDF_OK)
 			st = raw_write(o, buf, len, err);
+	} else if (o->stream) {
+		st = raw_write(o, buf, len, err);   /* in order: off == written */
 	} else {
 		st = util_pwrite_full(o->fd, buf, len, off, err);
 		o->syscalls++;
@@ -359,7 +371,7 @@ enum mdf_status out_sync(struct out_sink *o, struct mdf_err *err)
 {
 	enum mdf_status st = out_flush(o, err);
 
-	if (st != MDF_OK || o->flat)
+	if (st != MDF_OK || o->flat || o->stream)
 		return st;
 	o->syscalls++;
 	if (fdatasync(o->fd) != 0 && errno != EINVAL)

@@ -20,6 +20,7 @@ struct out_sink {
 	int fd;
 	const char *path;      /* for messages; "standard output" with -F */
 	bool flat;             /* emit flattened records */
+	bool stream;           /* a pipe or terminal: write(), in order */
 	bool own_fd;           /* close fd at the end */
 	bool regular;          /* a regular file (safe to remove on a retry) */
 	uint64_t limit;        /* -L: bytes the dump may take, 0 = none */
@@ -68,6 +69,11 @@ enum mdf_status out_open_file(struct out_sink *o, const char *path, bool force,
 /** Flattened stream on @fd (stdout): writes the 4096-byte header. */
 enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 			      size_t bufsize, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Plain text on @fd (stdout; -F --dump-dmesg): written in order, as it
+ *  is, never synced or removed. */
+enum mdf_status out_open_stream(struct out_sink *o, int fd, size_t bufsize,
+				struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Put @len bytes at file offset @off. */
 enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,

@@ -3,16 +3,9 @@
 # Fedora/RHEL kdump-utils, Debian kdump-tools and SUSE kdump, plus the
 # options every caller may pass.
 . "$(dirname "$0")/../lib/lib.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
+. "$(dirname "$0")/../lib/genspec.sh"
 KPY="$MDF_SHARED/tools/kdump.py"
-cat >"$T/spec" <<'SPEC'
-kernel 6.12
-ram 0x1000 +0x9ec00
-ram 0x100000 0x8000000
-pages 0x4000+2048 anon random 1
-pages 0x2000+1024 cache text 2
-fill 0x5000+1024 text 3
-SPEC
+genspec_small >"$T/spec"
 "$GEN" "$T/spec" "$T/vmcore" || { notok "callers" "mkvmcore failed"; exit 0; }
 V="$T/vmcore"
 readable() { # kdump file readable by the independent reader, every page right

@@ -98,6 +98,6 @@ install_ours() {
 }
 drop_root() {
 	local r=$1
-	umount "$r/proc" 2>/dev/null || umount -l "$r/proc"
+	mountpoint -q "$r/proc" && { umount "$r/proc" 2>/dev/null || umount -l "$r/proc"; }
 	mountpoint -q "$r/proc" || rm -rf "$r"
 }

@@ -4,6 +4,19 @@
 # reference bitmaps.
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 
+# genspec_small: a 128 MiB 6.12 machine with user, cache and text pages:
+# what the callers' tests (callers.sh, callerscripts.sh) dump.
+genspec_small() {
+	cat <<'SPEC'
+kernel 6.12
+ram 0x1000 +0x9ec00
+ram 0x100000 0x8000000
+pages 0x4000+2048 anon random 1
+pages 0x2000+1024 cache text 2
+fill 0x5000+1024 text 3
+SPEC
+}
+
 # genspec_kinds: a page of every kind the filter tells apart, and content
 # of every sort (random, text, one byte, zero), in pfns 0x2000-0x5000.
 # The scripts that use it name these pfns and count these pages: a change

@@ -228,9 +228,16 @@ static void dump_dmesg(void)
 		 "--dump-dmesg", "in", "a", "b");
 	T_REJECT(MDF_ERR_ARG, "VMCORE and DMESGFILE are the same file 'x'",
 		 "--dump-dmesg", "x", "x");
-	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R, -F or --dry-run",
-		 "--dump-dmesg", "-F", "in");
-	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R, -F or --dry-run",
+	/* -F: the text to standard output (SUSE's kdump-save pipes it). */
+	OK("-F", "--message-level", "8", "--dump-dmesg", "in");
+	T_EQ_U64(o.action, MDF_ACT_DMESG);
+	T_EQ_STR(o.vmcore, "in");
+	T_ASSERT(o.flatten && !o.dumpfile);
+	T_REJECT(MDF_ERR_ARG, "too many operands: -F --dump-dmesg needs only VMCORE (the log goes to standard output)",
+		 "--dump-dmesg", "-F", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "missing operand: -F --dump-dmesg needs VMCORE",
+		 "--dump-dmesg", "-F");
+	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R or --dry-run",
 		 "--dump-dmesg", "--dry-run", "in", "out");
 }
 

@@ -160,6 +160,27 @@ static void level_filtering(void)
 	teardown();
 }
 
+/* The VMCOREINFO at debug level: "  KEY=VALUE" lines that a caller can
+ * read back (SUSE's kdump-save takes OSRELEASE= and CRASHTIME= so). */
+static void vmcoreinfo_lines(void)
+{
+	static const char text[] = "OSRELEASE=6.1.0\nPAGESIZE=4096\n\nCRASHTIME=17\0junk";
+
+	setup(ML_COMMON, false);
+	pi_vmcoreinfo(&pr, text, sizeof(text) - 1);
+	CHECK_TEXT(out, "");
+	teardown();
+	setup(ML_DEBUG, false);
+	pi_vmcoreinfo(&pr, text, sizeof(text) - 1);
+	pi_vmcoreinfo(&pr, NULL, 0);
+	CHECK_TEXT(out, "VMCOREINFO (48 bytes):\n  OSRELEASE=6.1.0\n  PAGESIZE=4096\n  CRASHTIME=17\n");
+	teardown();
+	setup(ML_DEBUG, false);
+	pi_vmcoreinfo(&pr, "A=1", 3);            /* no newline at the end */
+	CHECK_TEXT(out, "VMCOREINFO (3 bytes):\n  A=1\n");
+	teardown();
+}
+
 static void errors(void)
 {
 	struct mdf_err e;
@@ -631,6 +652,7 @@ int main(void)
 	T_RUN(messages);
 	T_RUN(level_filtering);
 	T_RUN(errors);
+	T_RUN(vmcoreinfo_lines);
 	T_RUN(completed);
 	T_RUN(report_exact);
 	T_RUN(report_extras);
