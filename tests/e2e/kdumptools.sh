@@ -200,8 +200,8 @@ stamp_dir() { find "$T/$1/crash" -mindepth 1 -maxdepth 2 -type d -name '2[0-9][0
 # elf_of NAME: the ELF copy, cut to the end of its last segment.
 elf_of() {
 	local f="$T/$1/elf.img" end
-	local typ off filesz e end=0
-	while read -r typ off _ _ filesz _; do
+	local off filesz e end=0
+	while read -r _ off _ _ filesz _; do
 		e=$((off + filesz))
 		[ "$e" -gt "$end" ] && end=$e
 	done < <(readelf -lW "$f" 2>/dev/null | awk '$1 == "LOAD" || $1 == "NOTE" { print $1, $2, $3, $4, $5 }')

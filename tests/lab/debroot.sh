@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/lab/debroot.sh - sourced by the tests that install our Debian
 # package into a real Debian root (tests/e2e/deb.sh, tests/e2e/kdumptools.sh).
 # Needs lib.sh (T, notok) sourced first, and root.
@@ -66,7 +67,7 @@ new_root() {
 			notok "$DEBROOT_TEST-debootstrap" "$(last "$T/debootstrap.log")"; return 1
 		fi
 		pack_root "$T/boot" "$ROOTTAR" || { notok "$DEBROOT_TEST-root-cache" "tar"; return 1; }
-		rm -rf "$T/boot"
+		rm -rf "${T:?}/boot"
 		phase "debootstrap $SUITE minbase (cold, cached as $ROOTTAR)" "$t0"
 	fi
 	t0=$(now)
