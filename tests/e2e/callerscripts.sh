@@ -69,6 +69,14 @@ unflatten() {
 	if "$MDF" -R "$3" <"$2" >/dev/null 2>"$T/R.err"; then ok "$1-R"; return 0; fi
 	notok "$1-R" "$(tail -n1 "$T/R.err")"; return 1
 }
+# flat_same NAME FLAT CHECK: -R, every page readable, and the result the
+# same bytes as kdump-utils' local one-CPU dump (test CHECK).
+flat_same() {
+	unflatten "$1" "$2" "$T/$1.vmcore" || return
+	readable "$1" "$T/$1.vmcore"
+	if cmp -s "$T/$1.vmcore" "$KU_SER"; then ok "$3"
+	else notok "$3" "differs from kdump-utils' local -l -d 31 dump (1 CPU)"; fi
+}
 
 # ---- stubs ------------------------------------------------------------------
 BIN="$T/bin"
@@ -216,11 +224,7 @@ if [ $RC -eq 0 ] && [ ${#d[@]} = 1 ] && [ -f "${d[0]}/vmcore.flat" ] && [ ! -e "
 	[ -f "${d[0]}/vmcore-dmesg.txt" ] && [ "$a" = "-l --message-level 7 -d 31 -F $V" ] &&
 	grep -q "^ssh root@dumphost.example umask 0077 && dd bs=512 of=" "$R/stub.log"; then
 	ok "ku-ssh (-F into ssh dd, renamed ${d[0]#"$REMOTE"}/vmcore.flat)"
-	if unflatten ku-ssh "${d[0]}/vmcore.flat" "$T/ku-ssh.vmcore"; then
-		readable ku-ssh "$T/ku-ssh.vmcore"
-		if cmp -s "$T/ku-ssh.vmcore" "$KU_SER"; then ok "ku-ssh-R-equals-local"
-		else notok "ku-ssh-R-equals-local" "differs from the local 1-CPU dump"; fi
-	fi
+	flat_same ku-ssh "${d[0]}/vmcore.flat" ku-ssh-R-equals-local
 else notok "ku-ssh" "rc=$RC argv: $a; $(tail -n3 "$R/stub.log" | tr '\n' ' ')"; fi
 rm -rf "$REMOTE"
 
@@ -282,11 +286,7 @@ if [ $RC -eq 0 ] && [ ${#d[@]} = 1 ] && [ -f "${d[0]}/vmcore" ] &&
 	grep -q "vmcore status: saved successfully" "${d[0]}/README.txt" && grep -q "Saved vmcore" "$R/out" &&
 	grep -q "^reboot -f" "$R/stub.log"; then
 	ok "sk-local (flattened ${d[0]#"$R"/mnt}/vmcore, README says saved)"
-	if unflatten sk-local "${d[0]}/vmcore" "$T/sk-local.vmcore"; then
-		readable sk-local "$T/sk-local.vmcore"
-		if cmp -s "$T/sk-local.vmcore" "$KU_SER"; then ok "sk-local-equals-ku-local"
-		else notok "sk-local-equals-ku-local" "differs from kdump-utils' -l -d 31 dump"; fi
-	fi
+	flat_same sk-local "${d[0]}/vmcore" sk-local-equals-ku-local
 else notok "sk-local" "rc=$RC $(tail -n4 "$R/out" | tr '\n' ' ')"; fi
 if [ "$a" = "-F -l ${SKTHR}--message-level 6 -d 31 $V" ]; then
 	ok "sk-local-num-threads (${SKTHR:-no threads on 1 CPU}added by kdump-save)"
