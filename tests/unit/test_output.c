@@ -291,6 +291,38 @@ static void flat_format(void)
 	unlink(path);
 }
 
+/* A plain stream (-F --dump-dmesg): the bytes in order on a pipe, as they
+ * are; nothing to sync, the caller's fd stays open, nothing is removed. */
+static void plain_stream(void)
+{
+	struct out_sink o;
+	struct mdf_err err;
+	unsigned char back[100000];  /* 60000 bytes: within a pipe's 64 KiB */
+	uint64_t off = 0;
+	size_t got = 0;
+	int p[2];
+
+	T_ASSERT(pipe(p) == 0);
+	T_OK(out_open_stream(&o, p[1], 0, &err), &err);
+	T_ASSERT(o.stream && !o.flat && !o.own_fd && !o.regular);
+	for (unsigned i = 0; i < 3; i++) {
+		T_OK(out_write(&o, off, src + 1000 * i, 20000, &err), &err);
+		off += 20000;
+	}
+	T_OK(out_sync(&o, &err), &err);
+	T_OK(out_close(&o, &err), &err);
+	out_discard(&o);
+	T_EQ_U64(o.written, 60000);
+	T_ASSERT(fcntl(p[1], F_GETFD) != -1);
+	close(p[1]);
+	for (ssize_t n; (n = read(p[0], back + got, sizeof(back) - got)) > 0;)
+		got += (size_t)n;
+	close(p[0]);
+	T_EQ_U64(got, 60000);
+	for (unsigned i = 0; i < 3; i++)
+		T_ASSERT(memcmp(back + 20000 * i, src + 1000 * i, 20000) == 0);
+}
+
 /* -L on a stream counts its header and record headers; the record the
  * limit cuts ends at the byte, and the stream still gets its end marker. */
 static void flat_limit(void)
@@ -555,6 +587,7 @@ int main(void)
 	T_RUN(patch_after_flush);
 	T_RUN(file_limit);
 	T_RUN(flat_format);
+	T_RUN(plain_stream);
 	T_RUN(flat_limit);
 	T_RUN(excl_force_mode);
 	T_RUN(enospc);
