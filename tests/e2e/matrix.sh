@@ -23,10 +23,7 @@ MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 UP=${MDF_UPSTREAM:-/usr/bin/makedumpfile}
 HEAD_BIN=${MDF_HEAD:-$MDF_SHARED/oracles/makedumpfile-head}
 
-if [ "${MDF_MATRIX_TEST:-0}" != 1 ]; then
-	skip "matrix" "40 real crashes under qemu take long; run with MDF_MATRIX_TEST=1 make check TESTS=matrix"
-	exit 0
-fi
+optin matrix MDF_MATRIX_TEST "40 real crashes under qemu take long" || exit 0
 missing=$(lab_missing)
 if [ -n "$missing" ]; then
 	skip "matrix" "missing:$missing (apt-get install qemu-system-x86 linux-image-amd64 busybox-static kexec-tools cpio)"
