@@ -857,7 +857,8 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 	out->arg = &sink;
 	st = path ? out_open_file(&o, path, ctx->opts.force, ctx->opts.size_limit,
 				  1 << 16, &ctx->err) :
-		    out_open_stream(&o, STDOUT_FILENO, 1 << 16, &ctx->err);
+		    out_open_stream(&o, STDOUT_FILENO, ctx->opts.size_limit, 1 << 16,
+				    &ctx->err);
 	if (st != MDF_OK) {
 		free(out);
 		return st;

@@ -127,13 +127,14 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 	return st;
 }
 
-enum mdf_status out_open_stream(struct out_sink *o, int fd, size_t bufsize,
-				struct mdf_err *err)
+enum mdf_status out_open_stream(struct out_sink *o, int fd, uint64_t limit,
+				size_t bufsize, struct mdf_err *err)
 {
 	memset(o, 0, sizeof(*o));
 	o->fd = fd;
 	o->path = "standard output";
 	o->stream = true;
+	o->limit = limit;
 	return alloc_buf(o, bufsize, err);
 }
 

@@ -71,9 +71,9 @@ enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
 			      size_t bufsize, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Plain text on @fd (stdout; -F --dump-dmesg): written in order, as it
- *  is, never synced or removed. */
-enum mdf_status out_open_stream(struct out_sink *o, int fd, size_t bufsize,
-				struct mdf_err *err) MDF_MUST_CHECK;
+ *  is, never synced or removed; at most @limit bytes (-L) unless 0. */
+enum mdf_status out_open_stream(struct out_sink *o, int fd, uint64_t limit,
+				size_t bufsize, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Put @len bytes at file offset @off. */
 enum mdf_status out_write(struct out_sink *o, uint64_t off, const void *buf,

@@ -212,6 +212,8 @@ if [ -w /dev/full ]; then
 			"$MDF" -f --dump-dmesg "$vm" /dev/full
 		full_ dmesg-limit "makedumpfile: $vm: $T/dm: no space left for the dmesg log" \
 			"$MDF" -L 1K --dump-dmesg "$vm" "$T/dm"
+		full_ dmesg-F-limit "makedumpfile: $vm: standard output: no space left for the dmesg log" \
+			"$MDF" -F -L 1K --dump-dmesg "$vm"
 	else
 		skip "full-disk-dmesg" "no ../shared/vmcores fixture (or zstd)"
 	fi

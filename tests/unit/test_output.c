@@ -303,7 +303,7 @@ static void plain_stream(void)
 	int p[2];
 
 	T_ASSERT(pipe(p) == 0);
-	T_OK(out_open_stream(&o, p[1], 0, &err), &err);
+	T_OK(out_open_stream(&o, p[1], 0, 0, &err), &err);
 	T_ASSERT(o.stream && !o.flat && !o.own_fd && !o.regular);
 	for (unsigned i = 0; i < 3; i++) {
 		T_OK(out_write(&o, off, src + 1000 * i, 20000, &err), &err);
