@@ -1,5 +1,6 @@
 #!/bin/bash
 # tests/run.sh BUILD_DIR - run every test and print "N passed, N failed, N skipped".
+# TESTS=PATTERN runs a part (picked() below).
 #
 # Test programs print "ok NAME", "not ok NAME: why" or "skip NAME: why"
 # lines.  A program that exits non-zero without a "not ok" line counts as
@@ -33,9 +34,24 @@ if [ -z "${MDF_VMCORE_CACHE:-}" ] && [ -d "$MDF_SHARED/vmcores" ] && command -v 
 	export MDF_VMCORE_CACHE="$VMDIR"
 fi
 
+# picked NAME: does TESTS pick the test NAME?  TESTS is a list of patterns:
+# "thread" picks every test whose name holds it, "unit/" every unit test,
+# "e2e/deb" that test alone (not e2e/debuginfo).
+picked() {
+	local pat
+	[ -z "$ONLY" ] && return 0
+	for pat in $ONLY; do
+		# shellcheck disable=SC2053
+		[[ "$1" == $pat ]] && return 0
+		[[ "$pat" == */?* ]] && continue
+		[[ "$1" == *$pat* ]] && return 0
+	done
+	return 1
+}
+
 run_one() {
 	local name=$1; shift
-	if [ -n "$ONLY" ] && [[ "$name" != *$ONLY* ]]; then return; fi
+	picked "$name" || return
 	local t0=$SECONDS
 	"$@" >"$LOG" 2>&1
 	local rc=$? p=0 f=0 s=0
