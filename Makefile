@@ -8,6 +8,7 @@
 #   make demo                 generate a sample vmcore and filter it
 #   make deps                 apt-get install the build dependencies (as root)
 #   make bench                compare against the installed makedumpfile
+#   make lab                  every real-kernel test in full (hours, as root)
 #   make install              PREFIX=/usr/local DESTDIR=
 #   make deb                  Debian package (debian/) into build/deb/
 #
@@ -109,7 +110,7 @@ TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
 TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
 
-.PHONY: test-bins all check demo deps bench install deb clean fuzz tsan-check FORCE
+.PHONY: test-bins all check demo deps bench lab install deb clean fuzz tsan-check FORCE
 .DEFAULT_GOAL := all
 
 all: $(B)/$(PROG)
@@ -208,6 +209,11 @@ demo: deps
 
 bench: all $(GEN_BINS) $(B)/tests/tools/codecfloor
 	bash tests/bench.sh $(B)
+
+# Every real-kernel test in full, the tier CI runs a daily slice of
+# (tests/lab/all.sh, hours; as root): refreshes the README's lab section.
+lab: all $(TEST_BINS)
+	bash tests/lab/all.sh
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8

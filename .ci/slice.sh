@@ -1,0 +1,44 @@
+# shellcheck shell=bash
+# .ci/slice.sh - sourced by .ci/run and tests/e2e/ci_slice.sh: which part of
+# the real-kernel tests one CI run takes.  Every run takes one capture
+# kernel (tests/e2e/capture.sh), one big guest, one foreign architecture,
+# one kdump-tools variant and two page-state matrix cases on one kernel,
+# chosen by the day (days since 1970, so that no year's end breaks the
+# cycle), so that in any 7 days in a row every
+# architecture, every big-guest size, every kdump-tools variant and every
+# matrix case runs (the lists' lengths, 4, 4, 3 and 10/2, are all at most
+# 7).  `make lab` (tests/lab/all.sh) runs all of them at once.
+#
+# ci_slice DAY  sets SLICE_FOREIGN (arm64, ppc64el, riscv64 or s390x),
+#               SLICE_BIGGUEST (a size of tests/e2e/bigguest.sh),
+#               SLICE_KDT (a variant of tests/e2e/kdumptools.sh),
+#               SLICE_MATRIX_CASES (two cases of tests/lab/matrix.sh) and
+#               SLICE_MATRIX_KERNEL (one of its kernels).
+# DAY is a day number (.ci/run: days since 1970, or MDF_CI_DAY).
+CI_FOREIGN="arm64 ppc64el riscv64 s390x"
+# Heaviest with lightest: s390x builds its kdump kernel on a cold machine
+# and ppc64el boots two MMUs, so they meet the shorter guests.
+CI_BIGGUEST="64G 4G 128G 16G"
+CI_KDT="default lzo full"
+CI_MATRIX_CASES="la57 numa2 numa4 hwpoison offline hugetlb1g hotplug above4g cma-movable reclaim"
+CI_MATRIX_KERNELS="6.12 7.3 5.10 6.1"
+
+# nth N WORDS...: the N-th word (from 0) of WORDS, N taken modulo their count.
+ci_nth() {
+	local n=$1
+	shift
+	local w=("$@")
+	echo "${w[$((n % ${#w[@]}))]}"
+}
+
+ci_slice() {
+	local d=$1
+	# shellcheck disable=SC2086
+	{
+		SLICE_FOREIGN=$(ci_nth "$d" $CI_FOREIGN)
+		SLICE_BIGGUEST=$(ci_nth "$d" $CI_BIGGUEST)
+		SLICE_KDT=$(ci_nth "$d" $CI_KDT)
+		SLICE_MATRIX_CASES="$(ci_nth $((2 * d)) $CI_MATRIX_CASES) $(ci_nth $((2 * d + 1)) $CI_MATRIX_CASES)"
+		SLICE_MATRIX_KERNEL=$(ci_nth "$d" $CI_MATRIX_KERNELS)
+	}
+}

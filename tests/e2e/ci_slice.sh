@@ -1,0 +1,90 @@
+#!/bin/bash
+# The two tiers of the real-kernel tests: CI runs one slice a day
+# (.ci/slice.sh), `make lab` all of it (tests/lab/all.sh).  Checks, without
+# running any of them:
+#  - in every 7 days in a row, CI's slices cover every foreign architecture
+#    (arm64 and tests/e2e/foreign.sh's list), every big-guest size, every
+#    kdump-tools variant, every matrix case and every matrix kernel, as the
+#    tests themselves list them by default;
+#  - .ci/run runs a stage of each kind of the slice, and make lab a stage of
+#    every real test (each opt-in variable of tests/e2e is set by one of them);
+#  - the stage machinery (tests/lib/stages.sh) counts run.sh's totals, a
+#    failing command, a time-out, and prints its table.
+. "$(dirname "$0")/../lib/lib.sh"
+. "$MDF_SRC/.ci/slice.sh"
+
+# default VAR FILE: the default a test gives ${VAR:-...} (or VAR="...").
+default() {
+	sed -n "s/.*\${$1:-\([^}]*\)}.*/\1/p; s/^$1=\"\(.*\)\"$/\1/p" "$2" | head -n 1
+}
+arches="arm64 $(default MDF_FOREIGN_ARCHES "$MDF_SRC/tests/e2e/foreign.sh")"
+sizes=$(default MDF_BIGGUEST_SIZES "$MDF_SRC/tests/e2e/bigguest.sh")
+variants=$(default MDF_KDT_VARIANTS "$MDF_SRC/tests/e2e/kdumptools.sh")
+cases=$(default MATRIX_CASES "$MDF_SRC/tests/lab/matrix.sh")
+kernels=$(default MATRIX_KERNELS "$MDF_SRC/tests/lab/matrix.sh")
+for v in arches sizes variants cases kernels; do
+	[ -n "${!v// /}" ] || { notok "ci-slice-lists" "no default $v found in the tests"; exit 0; }
+done
+
+# Every window of 7 days over one whole period of the rotation (lcm of the
+# lists' lengths 4, 4, 3, 5 and 4: 60 days).
+bad=""
+for start in $(seq 20440 20500); do
+	got=" "
+	for d in $(seq "$start" $((start + 6))); do
+		ci_slice "$d"
+		got="$got f:$SLICE_FOREIGN b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL "
+	done
+	for w in $arches; do [[ $got == *" f:$w "* ]] || bad="$bad day $start: no $w;"; done
+	for w in $sizes; do [[ $got == *" b:$w "* ]] || bad="$bad day $start: no big guest $w;"; done
+	for w in $variants; do [[ $got == *" k:$w "* ]] || bad="$bad day $start: no kdump-tools $w;"; done
+	for w in $cases; do [[ $got == *" m:$w "* ]] || bad="$bad day $start: no matrix case $w;"; done
+	for w in $kernels; do [[ $got == *" v:$w "* ]] || bad="$bad day $start: no matrix kernel $w;"; done
+	[ -z "$bad" ] || break
+done
+if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; big guests: $sizes; kdump-tools: $variants; matrix: $cases on $kernels)"
+else notok "ci-slice-week-covers-all" "$(cut -c1-300 <<<"$bad")"; fi
+# The slice lists name nothing the tests do not know.
+extra=""
+for w in $CI_FOREIGN; do [[ " $arches " == *" $w "* ]] || extra="$extra foreign $w"; done
+for w in $CI_BIGGUEST; do [[ " $sizes " == *" $w "* ]] || extra="$extra size $w"; done
+for w in $CI_KDT; do [[ " $variants " == *" $w "* ]] || extra="$extra variant $w"; done
+for w in $CI_MATRIX_CASES; do [[ " $cases " == *" $w "* ]] || extra="$extra case $w"; done
+for w in $CI_MATRIX_KERNELS; do [[ " $kernels " == *" $w "* ]] || extra="$extra kernel $w"; done
+if [ -z "$extra" ]; then ok "ci-slice-lists-known"; else notok "ci-slice-lists-known" "$extra"; fi
+
+# Every opt-in variable of the e2e tests is set by .ci/run or make lab.
+missing=""
+for v in $(grep -ho 'MDF_[A-Z0-9]*_TEST\b' "$MDF_SRC"/tests/e2e/*.sh | sort -u); do
+	grep -q "$v=1" "$MDF_SRC/tests/lab/all.sh" || missing="$missing $v(lab)"
+done
+for v in MDF_CAPTURE_TEST MDF_BIGGUEST_TEST MDF_ARM64_TEST MDF_FOREIGN_TEST MDF_DEB_TEST \
+	MDF_KDT_TEST MDF_MATRIX_TEST MDF_CRASH_TEST MDF_REAL_REQUIRED; do
+	grep -q "$v=1" "$MDF_SRC/.ci/run" || missing="$missing $v(ci)"
+done
+if [ -z "$missing" ]; then ok "ci-and-lab-run-every-real-test"
+else notok "ci-and-lab-run-every-real-test" "not set:$missing"; fi
+
+# The stage machinery.
+(
+	STAGE_LOGS=$T/logs
+	mkdir -p "$STAGE_LOGS"
+	. "$MDF_SRC/tests/lib/stages.sh"
+	counted() { echo "ok a"; echo "3 passed, 1 failed, 2 skipped"; return 1; }
+	stage counted 10 counted
+	stage plain 10 true
+	stage broken 10 false
+	stage hung 1 sleep 5
+	echo "SUMS $PASS $FAIL $SKIP"
+	stage_table
+) >"$T/stages.out" 2>&1
+sums=$(sed -n 's/^SUMS //p' "$T/stages.out")
+if [ "$sums" = "4 3 2" ] && grep -q '^== stage hung: [0-9]* s$' "$T/stages.out" &&
+	grep -q 'not ok stage-hung: timed out after 1 s' "$T/stages.out" &&
+	grep -q '^| counted | [0-9]* s | 3 passed, 1 failed, 2 skipped, exit 1 |$' "$T/stages.out" &&
+	grep -q '^| plain | [0-9]* s | 1 passed, 0 failed, 0 skipped |$' "$T/stages.out"; then
+	ok "ci-stages-count-and-time"
+else
+	notok "ci-stages-count-and-time" "sums '$sums': $(tail -n 8 "$T/stages.out" | tr '\n' ' ')"
+fi
+exit 0
