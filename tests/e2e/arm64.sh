@@ -20,8 +20,10 @@
 # MDF_ARM64_TEST=1.  Needs qemu-system-arm, qemu-user, gcc-aarch64-linux-gnu
 # and the lab's tools; the arm64 kernels, busybox, kexec-tools and 1.7.2 are
 # fetched with apt-get download into MDF_ARM64_CACHE (default
-# /var/tmp/mdf-arm64), never installed.  MDF_ARM64_VMCORE=NAME.elf (made by
-# the lab, with its NAME.d and NAME.json beside it) checks that dump only.
+# /var/tmp/mdf-arm64), never installed, from the Debian mirror of this
+# machine's apt sources (tests/lib/apt.sh; MDF_DEBIAN_MIRROR overrides it).
+# MDF_ARM64_VMCORE=NAME.elf (made by the lab, with its NAME.d and NAME.json
+# beside it) checks that dump only.
 . "$(dirname "$0")/../lib/lib.sh"
 LABDIR="$MDF_SHARED/lab"
 DEB_ARCH=arm64 LK_ARCH=aarch64 DRGN_ARCH=AARCH64
@@ -35,43 +37,42 @@ fi
 
 # ---- the vmcore ------------------------------------------------------
 stage() { # bookworm's newest 6.1 arm64 kernel and the user space, into $CACHE
-	local k
-	apt_state "$CACHE/apt" "$T/apt.log" "http://deb.debian.org/debian bookworm main" \
-		"http://deb.debian.org/debian-security bookworm-security main" || return 1
+	local k log=$T/apt.log
+	apt_state "$CACHE/apt" "$log" bookworm bookworm-security || return 1
 	mkdir -p "$CACHE/debs" "$CACHE/kdeb" || return 1
 	k=$(newest '^linux-image-6\.1\.0-[0-9]*-arm64$')
-	[ -n "$k" ] || return 1
-	(cd "$CACHE/kdeb" && apt-get "${AA[@]}" download "$k") >>"$T/apt.log" 2>&1 || return 1
+	[ -n "$k" ] || { echo "no linux-image-6.1.0-N-arm64 in bookworm's index" >>"$log"; return 1; }
+	apt_download "$log" "$CACHE/kdeb" "$k" || return 1
 	# busybox, kexec-tools and the libraries kexec links (Debian builds it with Xen).
-	(cd "$CACHE/debs" && apt-get "${AA[@]}" download busybox-static kexec-tools libc6 zlib1g \
+	apt_download "$log" "$CACHE/debs" busybox-static kexec-tools libc6 zlib1g \
 		libxenmisc4.17 libext2fs2 libfdt1 libuuid1 libxencall1 libxendevicemodel1 \
 		libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1 libxenstore4 \
-		libxentoollog1 libyajl2 libxentoolcore1 libcom-err2) >>"$T/apt.log" 2>&1 || return 1
+		libxentoollog1 libyajl2 libxentoolcore1 libcom-err2 || return 1
 	rm -rf "$CACHE/stage" "$CACHE/kernel"
-	for d in "$CACHE"/debs/*.deb; do dpkg -x "$d" "$CACHE/stage" || return 1; done
-	dpkg -x "$CACHE"/kdeb/*.deb "$CACHE/kernel" || return 1
+	for d in "$CACHE"/debs/*.deb; do dpkg -x "$d" "$CACHE/stage" 2>>"$log" || return 1; done
+	dpkg -x "$CACHE"/kdeb/*.deb "$CACHE/kernel" 2>>"$log" || return 1
 	touch "$CACHE/staged"
 }
 
 stage_upstream() { # Debian's arm64 makedumpfile and its libraries, for qemu-user
 	apt_opts "$CACHE/apt"
 	mkdir -p "$CACHE/updebs" || return 1
-	(cd "$CACHE/updebs" && apt-get "${AA[@]}" download makedumpfile libc6 libdw1 libelf1 \
-		liblzo2-2 zlib1g liblzma5 libbz2-1.0 libzstd1) >"$T/apt-up.log" 2>&1 || return 1
+	apt_download "$T/apt-up.log" "$CACHE/updebs" makedumpfile libc6 libdw1 libelf1 \
+		liblzo2-2 zlib1g liblzma5 libbz2-1.0 libzstd1 || return 1
 	rm -rf "$CACHE/upstream"
-	for d in "$CACHE"/updebs/*.deb; do dpkg -x "$d" "$CACHE/upstream" || return 1; done
+	for d in "$CACHE"/updebs/*.deb; do dpkg -x "$d" "$CACHE/upstream" 2>>"$T/apt-up.log" || return 1; done
 	touch "$CACHE/upstream-staged"
 }
 
 stage_16k() { # trixie's arm64-16k kernel (16 KiB pages, LPA2), into $CACHE/kernel16k
-	local k
-	apt_state "$CACHE/apt16" "$T/apt16.log" "http://deb.debian.org/debian trixie main" || return 1
+	local k log=$T/apt16.log
+	apt_state "$CACHE/apt16" "$log" trixie || return 1
 	mkdir -p "$CACHE/kdeb16" || return 1
 	k=$(newest '^linux-image-6\.12\.[0-9]*\+deb13-arm64-16k-unsigned$')
-	[ -n "$k" ] || return 1
-	(cd "$CACHE/kdeb16" && apt-get "${AA[@]}" download "$k") >>"$T/apt16.log" 2>&1 || return 1
+	[ -n "$k" ] || { echo "no linux-image-6.12.N+deb13-arm64-16k-unsigned in trixie's index" >>"$log"; return 1; }
+	apt_download "$log" "$CACHE/kdeb16" "$k" || return 1
 	rm -rf "$CACHE/kernel16k"
-	dpkg -x "$CACHE"/kdeb16/*.deb "$CACHE/kernel16k" || return 1
+	dpkg -x "$CACHE"/kdeb16/*.deb "$CACHE/kernel16k" 2>>"$log" || return 1
 	touch "$CACHE/staged16k"
 }
 
@@ -123,7 +124,7 @@ if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
 	exit 0
 fi
 if [ ! -f "$CACHE/staged" ] && ! stage; then
-	skip "arm64" "cannot fetch the arm64 packages: $(tail -n 2 "$T/apt.log" 2>/dev/null | tr '\n' ' ')"
+	skip "arm64" "cannot fetch the arm64 packages: $(tail -n 1 "$T/apt.log" 2>/dev/null)"
 	exit 0
 fi
 if lab_run "$CACHE/kernel" mdf-arm64; then
@@ -132,7 +133,7 @@ if lab_run "$CACHE/kernel" mdf-arm64; then
 	rm -f "$T"/lab/vmcores/mdf-arm64.elf "$T"/d.* "$T"/*.l
 fi
 if [ ! -f "$CACHE/staged16k" ] && ! stage_16k; then
-	skip "arm64-16k" "cannot fetch trixie's arm64-16k kernel: $(tail -n 2 "$T/apt16.log" 2>/dev/null | tr '\n' ' ')"
+	skip "arm64-16k" "cannot fetch trixie's arm64-16k kernel: $(tail -n 1 "$T/apt16.log" 2>/dev/null)"
 elif lab_run "$CACHE/kernel16k" mdf-arm64-16k; then
 	UP=() UP_WHY="1.7.2 cannot read the LPA2 dump (\"Can't determine platform config values\")"
 	check_dump "$T/lab/vmcores/mdf-arm64-16k.elf" arm64-16k

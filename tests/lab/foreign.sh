@@ -35,8 +35,7 @@ foreign_arch() {
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
 		QEMU_SYS=qemu-system-riscv64 CONSOLE=ttyS0 DRGN_ARCH=RISCV64
 		# Debian ships riscv64 since trixie; kexec-tools only in sid.
-		SOURCES=("http://deb.debian.org/debian trixie main"
-			 "http://deb.debian.org/debian sid main")
+		SUITES=(trixie sid)
 		KPAT='^linux-image-6\.12\.[0-9]*\+deb13-riscv64$'
 		# kexec-tools 2.0.32 leaves memblock's memory out (tests/lab/foreign/cpio).
 		IOMEM=1
@@ -46,8 +45,7 @@ foreign_arch() {
 	ppc64el)
 		DEB_ARCH=ppc64el TRIPLET=powerpc64le-linux-gnu QEMU_USER=qemu-ppc64le
 		QEMU_SYS=qemu-system-ppc64 CONSOLE=hvc0 LK_ARCH=ppc64 DRGN_ARCH=PPC64
-		SOURCES=("http://deb.debian.org/debian bookworm main"
-			 "http://deb.debian.org/debian-security bookworm-security main")
+		SUITES=(bookworm bookworm-security)
 		KPAT='^linux-image-6\.1\.0-[0-9]*-powerpc64le$'
 		# 64 KiB pages: the capture kernel and its initramfs need more room.
 		CK=384M
@@ -55,8 +53,7 @@ foreign_arch() {
 	s390x)
 		DEB_ARCH=s390x TRIPLET=s390x-linux-gnu QEMU_USER=qemu-s390x
 		QEMU_SYS=qemu-system-s390x CONSOLE=ttysclp0 LK_ARCH=s390x DRGN_ARCH=S390X
-		SOURCES=("http://deb.debian.org/debian bookworm main"
-			 "http://deb.debian.org/debian-security bookworm-security main")
+		SUITES=(bookworm bookworm-security)
 		KPAT='^linux-image-6\.1\.0-[0-9]*-s390x$'
 		# Debian's s390x kernels cannot do kdump: the lab boots the same
 		# 6.1 built with CRASH_DUMP (foreign_kbuild).
@@ -112,16 +109,17 @@ foreign_interp() {
 
 foreign_stage() {
 	local c=$1 k
-	apt_state "$c/apt" "$T/apt-$FA.log" "${SOURCES[@]}" || return 1
+	local log=$T/apt-$FA.log
+	apt_state "$c/apt" "$log" "${SUITES[@]}" || return 1
 	mkdir -p "$c/debs" "$c/kdeb" || return 1
 	k=$(newest "$KPAT")
-	[ -n "$k" ] || { echo "no kernel matches $KPAT" >>"$T/apt-$FA.log"; return 1; }
-	(cd "$c/kdeb" && rm -f ./*.deb && apt-get "${AA[@]}" download "$k") >>"$T/apt-$FA.log" 2>&1 || return 1
-	(cd "$c/debs" && apt-get "${AA[@]}" download busybox-static kexec-tools libc6) \
-		>>"$T/apt-$FA.log" 2>&1 || return 1
+	[ -n "$k" ] || { echo "no kernel matches $KPAT" >>"$log"; return 1; }
+	rm -f "$c"/kdeb/*.deb
+	apt_download "$log" "$c/kdeb" "$k" || return 1
+	apt_download "$log" "$c/debs" busybox-static kexec-tools libc6 || return 1
 	rm -rf "$c/stage" "$c/kernel"
-	for k in "$c"/debs/*.deb; do dpkg -x "$k" "$c/stage" || return 1; done
-	dpkg -x "$c"/kdeb/*.deb "$c/kernel" || return 1
+	for k in "$c"/debs/*.deb; do dpkg -x "$k" "$c/stage" 2>>"$log" || return 1; done
+	dpkg -x "$c"/kdeb/*.deb "$c/kernel" 2>>"$log" || return 1
 	foreign_libs "$c/stage" || return 1
 	# The lab boots DIR/boot/vmlinuz-*: ppc64el and riscv64 name it vmlinux.
 	for k in "$c"/kernel/boot/vmlinux-*; do
@@ -166,7 +164,8 @@ foreign_kbuild() {
 	ver=$(dpkg-deb -f "$c"/kdeb/*.deb Version) || return 1
 	rm -rf "$c/ksrc" "$c/kdump-kernel"
 	mkdir -p "$c/ksrc" || return 1
-	(cd "$c/ksrc" && apt-get "${AA[@]}" download "linux-source-6.1=$ver") || return 1
+	apt_download "$c/ksrc/download.log" "$c/ksrc" "linux-source-6.1=$ver" ||
+		{ tail -n 1 "$c/ksrc/download.log"; return 1; }
 	dpkg-deb --fsys-tarfile "$c"/ksrc/linux-source-6.1_*.deb |
 		tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$c/ksrc" || return 1
 	rm -f "$c"/ksrc/*.deb
@@ -207,11 +206,14 @@ foreign_upstream() {
 		apt_opts "$c/apt"
 		mkdir -p "$c/updebs"
 		local p
+		# the t64 names are trixie's and sid's, the others bookworm's
+		local p pkgs=()
 		for p in makedumpfile libc6 libdw1 libdw1t64 libelf1 libelf1t64 liblzo2-2 zlib1g \
 			liblzma5 libbz2-1.0 libzstd1 libsnappy1v5 libstdc++6 libgcc-s1; do
-			(cd "$c/updebs" && apt-get "${AA[@]}" download "$p") >>"$T/apt-up-$FA.log" 2>&1
+			apt_has "$p" && pkgs+=("$p")
 		done
-		if ! ls "$c"/updebs/makedumpfile_*.deb >/dev/null 2>&1; then
+		if ! apt_download "$T/apt-up-$FA.log" "$c/updebs" "${pkgs[@]}" ||
+			! ls "$c"/updebs/makedumpfile_*.deb >/dev/null 2>&1; then
 			UP_WHY="cannot fetch makedumpfile:$DEB_ARCH: $(tail -n 1 "$T/apt-up-$FA.log")"
 			return 0
 		fi

@@ -4,30 +4,8 @@
 # lab dump (classes against kpageflags, the readers, the other paths, the
 # byte oracle).  Needs MDF, MDF_SRC, MDF_SHARED, T, LABDIR and DEB_ARCH.
 
-# apt_opts DIR: AA = apt-get options for a separate apt state in DIR, of
-# the Debian architecture $DEB_ARCH.
-apt_opts() {
-	AA=(-o APT::Architecture="$DEB_ARCH" -o APT::Architectures="$DEB_ARCH"
-	    -o Dir::Etc::sourcelist="$1/sources.list" -o Dir::Etc::sourceparts=-
-	    -o Dir::State::Lists="$1/lists" -o Dir::State::status="$1/status"
-	    -o Dir::Cache="$1/cache")
-}
-
-# apt_state DIR LOG SOURCE-LINE...: create that apt state, fetch its indexes.
-apt_state() {
-	local dir=$1 log=$2
-	shift 2
-	mkdir -p "$dir/lists/partial" "$dir/cache" || return 1
-	touch "$dir/status"
-	printf 'deb [trusted=yes] %s\n' "$@" >"$dir/sources.list"
-	apt_opts "$dir"
-	apt-get "${AA[@]}" update >"$log" 2>&1
-}
-
-# newest PATTERN: the newest package whose name matches (apt-cache regex).
-newest() {
-	apt-cache "${AA[@]}" search "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
-}
+# apt_opts, apt_state, apt_download, apt_has, newest: tests/lib/apt.sh.
+. "$MDF_SRC/tests/lib/apt.sh"
 
 # check_dump ELF TAG: every check on one dump; NAME.json and NAME.d (the
 # lab's) sit beside ELF.  LK_ARCH and DRGN_ARCH: the architecture names

@@ -16,13 +16,13 @@ MATRIX_CASES="la57 numa2 numa4 hwpoison offline hugetlb1g hotplug above4g cma-mo
 MATRIX_KERNELS="5.10 6.1 6.12 7.3"
 
 # matrix_apt SUITE: AA = apt-get options of a private amd64 apt state of
-# that Debian suite (labcheck.sh's apt_state, fetched once).
+# that Debian suite (tests/lib/apt.sh's apt_state, fetched once).
 matrix_apt() {
 	local d=$MATRIX_CACHE/apt-$1
 	DEB_ARCH=amd64
 	apt_opts "$d"
 	[ -f "$d/updated" ] && return 0
-	apt_state "$d" "$d/update.log" "http://deb.debian.org/debian $1 main" && touch "$d/updated"
+	apt_state "$d" "$d/update.log" "$1" && touch "$d/updated"
 }
 
 matrix_kernel() {
@@ -38,17 +38,18 @@ matrix_kernel() {
 	*) echo "unknown kernel $ver"; return 1 ;;
 	esac
 	if [ ! -f "$dir/staged" ]; then
-		matrix_apt $suite || { echo "apt update of $suite failed"; return 1; }
+		matrix_apt $suite || { echo "apt update of $suite failed: $(tail -n 1 "$MATRIX_CACHE/apt-$suite/update.log")"; return 1; }
 		k=$(apt-cache "${AA[@]}" search "$pat" 2>/dev/null | awk '{print $1}' | grep -E "$pat" | sort -V | tail -n 1)
 		[ -n "$k" ] || { echo "no package matches $pat in $suite"; return 1; }
 		rm -rf "$dir" && mkdir -p "$dir/dl" || return 1
 		if [ $ver = 7.3 ]; then
 			# 7.x: kernel, modules and System.map in three packages
 			for p in binary modules base; do
-				(cd "$dir/dl" && apt-get "${AA[@]}" download "${k/binary/$p}") >>"$dir/dl.log" 2>&1 || return 1
+				apt_download "$dir/dl.log" "$dir/dl" "${k/binary/$p}" ||
+					{ tail -n 1 "$dir/dl.log"; return 1; }
 			done
 		else
-			(cd "$dir/dl" && apt-get "${AA[@]}" download "$k") >>"$dir/dl.log" 2>&1 || return 1
+			apt_download "$dir/dl.log" "$dir/dl" "$k" || { tail -n 1 "$dir/dl.log"; return 1; }
 		fi
 		for p in "$dir"/dl/*.deb; do dpkg -x "$p" "$dir/root" || return 1; done
 		rm -rf "$dir/dl"
