@@ -13,7 +13,8 @@
 # runs that program in the capture kernel, tests/lab/foreign/cpio).
 #
 # The libraries come from Debian's packages of ARCH (apt-get download
-# into a private apt state, dpkg -x into a sysroot; nothing is installed)
+# into a private apt state, tests/lib/apt.sh, from the Debian mirror of
+# this machine's apt sources; dpkg -x into a sysroot; nothing is installed)
 # under ${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/ARCH.  The compiled tests run
 # through MDF_RUNNER (tests/run.sh), and the programs that tests start by
 # path (the generator, makedumpfile) are wrapped so that they run under
@@ -29,6 +30,7 @@ s390x) TRIPLET=s390x-linux-gnu; QEMU=qemu-s390x; SUITE=bookworm ;;
 arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
 *) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
 esac
+. "$SRC/tests/lib/apt.sh"
 CACHE=${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/$ARCH
 SYSROOT=$CACHE/sysroot
 B=$SRC/build/cross-$ARCH
@@ -40,25 +42,21 @@ done
 
 # ---- the sysroot -----------------------------------------------------
 stage() {
-	local apt=$CACHE/apt AA
-	rm -rf "$apt" "$CACHE/debs"
-	mkdir -p "$apt/lists/partial" "$apt/cache" "$CACHE/debs" || return 1
-	touch "$apt/status"
+	local log=$CACHE.stage.log p pkgs=()
+	rm -rf "$CACHE/apt" "$CACHE/debs"
+	mkdir -p "$CACHE/debs" || return 1
 	# riscv64 is a Debian architecture since trixie; the others from
 	# bookworm, whose archive is complete for them.
-	echo "deb [trusted=yes] http://deb.debian.org/debian $SUITE main" >"$apt/sources.list"
-	AA=(-o APT::Architecture="$ARCH" -o APT::Architectures="$ARCH"
-	    -o Dir::Etc::sourcelist="$apt/sources.list" -o Dir::Etc::sourceparts=-
-	    -o Dir::State::Lists="$apt/lists" -o Dir::State::status="$apt/status"
-	    -o Dir::Cache="$apt/cache")
-	apt-get "${AA[@]}" update || return 1
-	# One at a time: the t64 names are trixie's, the others bookworm's.
+	DEB_ARCH=$ARCH
+	apt_state "$CACHE/apt" "$log" "$SUITE" || return 1
+	# The t64 names are trixie's, the others bookworm's: what the index has.
 	for p in libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev zlib1g zlib1g-dev \
 		liblzo2-2 liblzo2-dev libelf1 libelf1t64 libelf-dev libdw1 libdw1t64 libdw-dev \
 		libzstd1 libzstd-dev liblzma5 libbz2-1.0 libsnappy1v5 libsnappy-dev libstdc++6 \
 		libgcc-s1 libdeflate0 libdeflate-dev; do
-		(cd "$CACHE/debs" && apt-get "${AA[@]}" download "$p") || true
+		apt_has "$p" && pkgs+=("$p")
 	done
+	apt_download "$log" "$CACHE/debs" "${pkgs[@]}" || return 1
 	rm -rf "$SYSROOT"
 	for d in "$CACHE"/debs/*.deb; do dpkg -x "$d" "$SYSROOT" || return 1; done
 	for h in zlib.h lzo/lzo1x.h libelf.h elfutils/libdw.h; do
@@ -75,7 +73,7 @@ stage() {
 	touch "$CACHE/staged.v2"
 }
 mkdir -p "$CACHE" || exit 1
-if [ ! -f "$CACHE/staged.v2" ] && ! stage >"$CACHE.stage.log" 2>&1; then
+if [ ! -f "$CACHE/staged.v2" ] && { : >"$CACHE.stage.log"; ! stage >>"$CACHE.stage.log" 2>&1; }; then
 	echo "skip cross-$ARCH: cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
 	echo "0 passed, 0 failed, 1 skipped"; exit 0
 fi
