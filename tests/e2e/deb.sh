@@ -18,9 +18,10 @@
 #    takes /usr/bin/makedumpfile; kdump-tools stays installed.
 # Each phase's time is printed as a # line.  The bookworm root is kept as a
 # tarball in /var/tmp/mdf-deb/ (MDF_DEB_CACHE), downloaded .debs next to it,
-# so only the first run debootstraps.  Needs root, network to
-# deb.debian.org (MDF_DEB_MIRROR), dpkg-dev, debhelper, lintian and
-# debootstrap; opt-in: MDF_DEB_TEST=1 make check TESTS=deb.
+# so only the first run debootstraps.  Needs root, network to the Debian
+# mirror of this machine's apt sources (tests/lib/apt.sh; MDF_DEBIAN_MIRROR
+# overrides it), dpkg-dev, debhelper, lintian and debootstrap; opt-in:
+# MDF_DEB_TEST=1 make check TESTS=deb.
 . "$(dirname "$0")/../lib/lib.sh"
 
 optin deb MDF_DEB_TEST "builds the package and debootstraps bookworm (minutes)" || exit 0
@@ -107,7 +108,7 @@ fi
 R1="$T/root1"
 if new_root "$R1"; then
 	t=$(now)
-	apt_root "$R1" update >"$T/r1-update.log" 2>&1
+	apt_root_update "$R1" "$T/r1-update.log"
 	cp "$DEB" "$R1/tmp/"
 	in_root "$R1" dpkg -i "/tmp/$(basename "$DEB")" >"$T/r1-dpkg.log" 2>&1
 	apt_root "$R1" -f install >"$T/r1-fix.log" 2>&1
@@ -151,7 +152,7 @@ fi
 R2="$T/root2"
 if new_root "$R2"; then
 	t=$(now)
-	apt_root "$R2" update >"$T/r2-update.log" 2>&1
+	apt_root_update "$R2" "$T/r2-update.log"
 	apt_root "$R2" install kdump-tools makedumpfile >"$T/r2-kdump.log" 2>&1
 	phase "apt-get install kdump-tools makedumpfile (Debian's)" "$t"
 	if [ "$(state "$R2" makedumpfile)" = ii ] && [ "$(state "$R2" kdump-tools)" = ii ]; then

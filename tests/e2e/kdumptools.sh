@@ -30,7 +30,8 @@
 # options, `makedumpfile -R` rearranges it, crash (with the debug vmlinux,
 # tests/lab/debug_vmlinux.sh) and drgn open it.
 # Opt-in: MDF_KDT_TEST=1 make check TESTS=kdumptools.  Needs root, network
-# on the first run (packages kept in MDF_DEB_CACHE, /var/tmp/mdf-deb),
+# on the first run (to this machine's Debian mirror, tests/lib/apt.sh;
+# packages kept in MDF_DEB_CACHE, /var/tmp/mdf-deb),
 # qemu-system-x86_64, debootstrap, dpkg-dev, debhelper, e2fsprogs.
 # MDF_KDT_VARIANTS picks variants ("default lzo full").
 . "$(dirname "$0")/../lib/lib.sh"
@@ -91,23 +92,23 @@ if [ ! -f "$BASETAR" ]; then
 	new_root "$R" || exit 0
 	{
 		echo "deb $DEBROOT_MIRROR $SUITE main"
-		echo "deb http://security.debian.org/debian-security $SUITE-security main"
+		echo "deb $DEBROOT_SECURITY_MIRROR $SUITE-security main"
 	} >"$R/etc/apt/sources.list"
 	printf '%s\n' "kexec-tools kexec-tools/load_kexec boolean false" \
 		"kdump-tools kdump-tools/use_kdump boolean true" | in_root "$R" debconf-set-selections
 	mkdir -p "$R/etc/initramfs-tools"
-	apt_root "$R" update >"$T/base-update.log" 2>&1
+	apt_root_update "$R" "$T/base-update.log"
 	# MODULES=list before the kernel comes, so its initrd is built so.
-	apt_root "$R" install initramfs-tools >"$T/base-irt.log" 2>&1
+	retry "$T/base-irt.log" apt_root "$R" install initramfs-tools
 	sed -i 's/^MODULES=.*/MODULES=list/' "$R/etc/initramfs-tools/initramfs.conf"
 	printf '%s\n' virtio_pci virtio_blk ext4 >>"$R/etc/initramfs-tools/modules"
-	if ! apt_root "$R" install systemd-sysv udev kmod "linux-image-$KVER" kexec-tools \
-		busybox file bsdextrautils ucf linux-base procps \
-		libdw1 libelf1 liblzo2-2 libsnappy1v5 libdeflate0 libzstd1 zlib1g >"$T/base-install.log" 2>&1; then
+	if ! retry "$T/base-install.log" apt_root "$R" install systemd-sysv udev kmod "linux-image-$KVER" \
+		kexec-tools busybox file bsdextrautils ucf linux-base procps \
+		libdw1 libelf1 liblzo2-2 libsnappy1v5 libdeflate0 libzstd1 zlib1g; then
 		notok "kdt-base-root" "$(last "$T/base-install.log")"; exit 0
 	fi
 	# kdump-tools and what it pulls in, downloaded only.
-	apt_root "$R" install --download-only kdump-tools >"$T/base-dl.log" 2>&1
+	retry "$T/base-dl.log" apt_root "$R" install --download-only kdump-tools
 	in_root "$R" apt-get clean
 	pack_root "$R" "$BASETAR" || { notok "kdt-base-cache" "tar"; exit 0; }
 	drop_root "$R"

@@ -6,13 +6,24 @@
 # Settings (set before sourcing, or keep the defaults):
 #   DEBROOT_CACHE   where the roots and the downloaded .debs are kept
 #                   (/var/tmp/mdf-deb): only the first run debootstraps
-#   DEBROOT_MIRROR  the Debian mirror (MDF_DEB_MIRROR, deb.debian.org)
+#   DEBROOT_MIRROR  the Debian mirror (default: deb_mirror main of
+#                   tests/lib/apt.sh, the one this machine's apt sources
+#                   name, or MDF_DEBIAN_MIRROR)
+#   DEBROOT_SECURITY_MIRROR  its security mirror (deb_mirror security)
 #   DEBROOT_TEST    the test name prefix of the "not ok" lines (deb)
 # Every mount made here is listed in MOUNTS and undone by the EXIT trap,
 # which also removes T (lib.sh's trap is replaced).
 DEBROOT_CACHE=${DEBROOT_CACHE:-${MDF_DEB_CACHE:-/var/tmp/mdf-deb}}
-DEBROOT_MIRROR=${DEBROOT_MIRROR:-${MDF_DEB_MIRROR:-http://deb.debian.org/debian}}
 DEBROOT_TEST=${DEBROOT_TEST:-deb}
+. "$MDF_SRC/tests/lib/apt.sh"
+if [ -z "${DEBROOT_MIRROR:-}" ]; then
+	DEBROOT_MIRROR=$(deb_mirror main 2>"$T/mirror.err") ||
+		{ notok "$DEBROOT_TEST-mirror" "$(cat "$T/mirror.err")"; exit 0; }
+fi
+if [ -z "${DEBROOT_SECURITY_MIRROR:-}" ]; then
+	DEBROOT_SECURITY_MIRROR=$(deb_mirror security 2>"$T/mirror.err") ||
+		{ notok "$DEBROOT_TEST-mirror" "$(cat "$T/mirror.err")"; exit 0; }
+fi
 SUITE=bookworm
 ARCH=$(dpkg --print-architecture)
 ROOTTAR="$DEBROOT_CACHE/$SUITE-minbase-$ARCH.tar.zst"
@@ -86,6 +97,11 @@ apt_root() {
 	local rc=$?
 	cp -n "$r"/var/cache/apt/archives/*.deb "$DEBROOT_CACHE/archives/" 2>/dev/null
 	return $rc
+}
+# apt_root_update DIR LOG: apt-get update in the root, through retry (a
+# mirror mid-sync, a lost connection), its output appended to LOG.
+apt_root_update() {
+	retry "$2" apt_root "$1" -o APT::Update::Error-Mode=any update
 }
 # state DIR PACKAGE: dpkg's two-letter status of PACKAGE in the root ("ii").
 state() { in_root "$1" dpkg-query -W -f='${db:Status-Abbrev}' "$2" 2>/dev/null | tr -d ' '; }
