@@ -8,6 +8,7 @@
 # where --config looks for module debuginfo.  The .deb is deleted afterwards.
 # Exit 1 with a message on stderr when it cannot be had.
 set -u
+LIB=$(cd "$(dirname "$0")/../lib" && pwd) || exit 1
 VER=6.1.0-57-amd64
 PKGVER=6.1.192-3
 DIR=${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}
@@ -18,9 +19,16 @@ mkdir -p "$DIR" || exit 1
 cd "$DIR" || exit 1
 deb=$(ls linux-image-$VER-dbg_*.deb 2>/dev/null | head -n 1)
 if [ -z "$deb" ]; then
-	apt-get download "linux-image-$VER-dbg=$PKGVER" >"$DIR/download.log" 2>&1 ||
-		apt-get download "linux-image-$VER-dbg" >>"$DIR/download.log" 2>&1 || {
-		echo "debug_vmlinux: apt-get download linux-image-$VER-dbg failed: $(tail -n 1 "$DIR/download.log")" >&2
+	# this machine's apt (its sources and mirror), through retry: a mirror
+	# mid-sync or a lost connection gets three more tries
+	# shellcheck source=tests/lib/apt.sh
+	. "$LIB/apt.sh"
+	AA=()
+	pkg=linux-image-$VER-dbg
+	apt_has "$pkg=$PKGVER" && pkg=$pkg=$PKGVER
+	: >"$DIR/download.log"
+	apt_download "$DIR/download.log" "$DIR" "$pkg" || {
+		echo "debug_vmlinux: apt-get download $pkg failed: $(tail -n 1 "$DIR/download.log")" >&2
 		exit 1
 	}
 	deb=$(ls linux-image-$VER-dbg_*.deb 2>/dev/null | head -n 1)
