@@ -18,7 +18,9 @@
 # under ${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/ARCH.  The compiled tests run
 # through MDF_RUNNER (tests/run.sh), and the programs that tests start by
 # path (the generator, makedumpfile) are wrapped so that they run under
-# qemu too.  Prints the usual "N passed, N failed, N skipped" line.
+# qemu too.  Prints the usual "N passed, N failed, N skipped" line.  When
+# the cross tools or the sysroot cannot be had it skips, or with
+# MDF_REAL_REQUIRED=1 fails ("not ok cross-ARCH: why", 0 passed, 1 failed).
 set -u
 ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64 [BUILD_DIR]}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,14 +32,23 @@ s390x) TRIPLET=s390x-linux-gnu; QEMU=qemu-s390x; SUITE=bookworm ;;
 arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
 *) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
 esac
+# lib.sh: T (removed on exit) and needfail; apt.sh: the private apt state.
+. "$SRC/tests/lib/lib.sh"
 . "$SRC/tests/lib/apt.sh"
+# setup_failed WHY: the tools or the sysroot could not be had: a skip, or
+# with MDF_REAL_REQUIRED=1 (CI asked for this test) a failure.
+setup_failed() {
+	needfail "cross-$ARCH" "$1"
+	if [ "${MDF_REAL_REQUIRED:-0}" = 1 ]; then
+		echo "0 passed, 1 failed, 0 skipped"; exit 1
+	fi
+	echo "0 passed, 0 failed, 1 skipped"; exit 0
+}
 CACHE=${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/$ARCH
 SYSROOT=$CACHE/sysroot
 B=$SRC/build/cross-$ARCH
 for t in "$TRIPLET-gcc" "$QEMU" apt-get dpkg; do
-	command -v "$t" >/dev/null || {
-		echo "skip cross-$ARCH: no $t (apt-get install gcc-$TRIPLET qemu-user)"
-		echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+	command -v "$t" >/dev/null || setup_failed "no $t (apt-get install gcc-$TRIPLET qemu-user)"
 done
 
 # ---- the sysroot -----------------------------------------------------
@@ -74,8 +85,7 @@ stage() {
 }
 mkdir -p "$CACHE" || exit 1
 if [ ! -f "$CACHE/staged.v2" ] && { : >"$CACHE.stage.log"; ! stage >>"$CACHE.stage.log" 2>&1; }; then
-	echo "skip cross-$ARCH: cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
-	echo "0 passed, 0 failed, 1 skipped"; exit 0
+	setup_failed "cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
 fi
 
 # ---- build -------------------------------------------------------------
@@ -108,8 +118,6 @@ for only in ${MDF_CROSS_TESTS:-unit/ fuzz/}; do
 	pass=$((pass + ${p:-0})); fail=$((fail + ${f:-1})); skip=$((skip + ${s:-0}))
 done
 
-T=$(mktemp -d /tmp/mdf-cross.XXXXXX)
-trap 'rm -rf "$T"' EXIT
 same() { # NAME ARGS...: our host build and the foreign one write the same file
 	local name=$1; shift
 	rm -f "$T/host" "$T/foreign"

@@ -92,20 +92,21 @@ lab_run() {
 
 # up_arm64: UP = Debian's arm64 makedumpfile 1.7.2 under qemu-user.
 up_arm64() {
-	UP=()
+	UP=() UP_SETUP_FAILED=1
 	if ! command -v qemu-aarch64 >/dev/null 2>&1; then
 		UP_WHY="no qemu-aarch64 (apt-get install qemu-user)"
 	elif [ ! -f "$CACHE/upstream-staged" ] && ! stage_upstream; then
 		UP_WHY="cannot fetch makedumpfile:arm64: $(tail -n 1 "$T/apt-up.log" 2>/dev/null)"
 	else
 		UP=(qemu-aarch64 -L "$CACHE/upstream" "$CACHE/upstream/usr/bin/makedumpfile")
+		UP_SETUP_FAILED=0
 	fi
 }
 
 if [ -n "${MDF_ARM64_VMCORE:-}" ]; then
 	[ -f "$MDF_ARM64_VMCORE" ] || { notok "arm64-vmcore" "no $MDF_ARM64_VMCORE"; exit 0; }
 	# 1.7.2 reads 48-bit kernels only (not the LPA2 ones).
-	UP=() UP_WHY="1.7.2 cannot read this kernel's layout"
+	UP=() UP_WHY="1.7.2 cannot read this kernel's layout" UP_SETUP_FAILED=0
 	strings -n 8 "$MDF_ARM64_VMCORE" | head -c 4000000 | grep -qx 'NUMBER(VA_BITS)=48' && up_arm64
 	check_dump "$MDF_ARM64_VMCORE" arm64
 	exit 0
@@ -116,15 +117,15 @@ for t in qemu-system-aarch64 aarch64-linux-gnu-gcc cpio gzip mkfs.ext4 debugfs x
 	command -v $t >/dev/null 2>&1 || missing="$missing $t"
 done
 if [ -n "$missing" ]; then
-	skip "arm64" "missing:$missing (apt-get install qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static cpio)"
+	needfail "arm64" "missing:$missing (apt-get install qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static cpio)"
 	exit 0
 fi
 if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
-	skip "arm64" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
+	needfail "arm64" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
 	exit 0
 fi
 if [ ! -f "$CACHE/staged" ] && ! stage; then
-	skip "arm64" "cannot fetch the arm64 packages: $(tail -n 1 "$T/apt.log" 2>/dev/null)"
+	needfail "arm64" "cannot fetch the arm64 packages: $(tail -n 1 "$T/apt.log" 2>/dev/null)"
 	exit 0
 fi
 if lab_run "$CACHE/kernel" mdf-arm64; then
@@ -133,9 +134,10 @@ if lab_run "$CACHE/kernel" mdf-arm64; then
 	rm -f "$T"/lab/vmcores/mdf-arm64.elf "$T"/d.* "$T"/*.l
 fi
 if [ ! -f "$CACHE/staged16k" ] && ! stage_16k; then
-	skip "arm64-16k" "cannot fetch trixie's arm64-16k kernel: $(tail -n 1 "$T/apt16.log" 2>/dev/null)"
+	needfail "arm64-16k" "cannot fetch trixie's arm64-16k kernel: $(tail -n 1 "$T/apt16.log" 2>/dev/null)"
 elif lab_run "$CACHE/kernel16k" mdf-arm64-16k; then
-	UP=() UP_WHY="1.7.2 cannot read the LPA2 dump (\"Can't determine platform config values\")"
+	UP=() UP_SETUP_FAILED=0
+	UP_WHY="1.7.2 cannot read the LPA2 dump (\"Can't determine platform config values\")"
 	check_dump "$T/lab/vmcores/mdf-arm64-16k.elf" arm64-16k
 fi
 exit 0

@@ -29,7 +29,7 @@ NAME=mdf-capture
 optin capture MDF_CAPTURE_TEST "real kdump under qemu takes ~1 min" || exit 0
 missing=$(lab_missing)
 if [ -n "$missing" ]; then
-	skip "capture" "missing:$missing (apt-get install qemu-system-x86 linux-image-amd64 busybox-static kexec-tools cpio)"
+	needfail "capture" "missing:$missing (apt-get install qemu-system-x86 linux-image-amd64 busybox-static kexec-tools cpio)"
 	exit 0
 fi
 

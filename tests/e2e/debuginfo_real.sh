@@ -22,11 +22,14 @@ VMLINUX=${MDF_DEBUG_VMLINUX:-${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-6.1.0-57
 if [ ! -s "$VMLINUX" ] && [ "${MDF_CRASH_TEST:-0}" = 1 ]; then
 	VMLINUX=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh") || VMLINUX=""
 fi
+# crashfail NAME WHY: MDF_CRASH_TEST=1 asked for this test: what it lacks
+# is a failure to set it up (needfail); without, a skip.
+crashfail() { if [ "${MDF_CRASH_TEST:-0}" = 1 ]; then needfail "$@"; else skip "$@"; fi; }
 if [ ! -s "$VMLINUX" ]; then
-	skip "debuginfo-real" "no debug vmlinux (MDF_CRASH_TEST=1 fetches it: tests/lab/debug_vmlinux.sh)"
+	crashfail "debuginfo-real" "no debug vmlinux (MDF_CRASH_TEST=1 fetches it: tests/lab/debug_vmlinux.sh)"
 	exit 0
 fi
-vm=$(vmcore fx-v61-512m) || { skip "debuginfo-real" "no ../shared/vmcores (or zstd)"; exit 0; }
+vm=$(vmcore fx-v61-512m) || { crashfail "debuginfo-real" "no ../shared/vmcores (or zstd)"; exit 0; }
 
 # The note's text and a copy of the dump with the note renamed, or with
 # another release or build-id in it.
@@ -153,7 +156,7 @@ PY
 		ok "debuginfo-real-config-module (drgn: ${out:-not installed})"
 	else notok "debuginfo-real-config-module" "info='$info' drgn='$out' $(tail -3 "$T/out")"; fi
 else
-	skip "debuginfo-real-config-module" "no $KO (MDF_CRASH_TEST=1 fetches it)"
+	crashfail "debuginfo-real-config-module" "no $KO (MDF_CRASH_TEST=1 fetches it)"
 fi
 
 # Another release, another build: exit status 2.

@@ -198,9 +198,9 @@ foreign_kbuild() {
 
 foreign_upstream() {
 	local c=$1
-	UP=()
+	UP=() UP_SETUP_FAILED=0
 	if ! command -v "$QEMU_USER" >/dev/null 2>&1; then
-		UP_WHY="no $QEMU_USER (apt-get install qemu-user)"; return 0
+		UP_WHY="no $QEMU_USER (apt-get install qemu-user)" UP_SETUP_FAILED=1; return 0
 	fi
 	if [ ! -f "$c/upstream-staged" ]; then
 		apt_opts "$c/apt"
@@ -215,6 +215,7 @@ foreign_upstream() {
 		if ! apt_download "$T/apt-up-$FA.log" "$c/updebs" "${pkgs[@]}" ||
 			! ls "$c"/updebs/makedumpfile_*.deb >/dev/null 2>&1; then
 			UP_WHY="cannot fetch makedumpfile:$DEB_ARCH: $(tail -n 1 "$T/apt-up-$FA.log")"
+			UP_SETUP_FAILED=1
 			return 0
 		fi
 		rm -rf "$c/upstream"
@@ -225,7 +226,8 @@ foreign_upstream() {
 	fi
 	local bin=$c/upstream/usr/sbin/makedumpfile
 	[ -x "$bin" ] || bin=$c/upstream/usr/bin/makedumpfile
-	UP=("$QEMU_USER" -L "$c/upstream" "$bin")
+	# shellcheck disable=SC2034 # read by labcheck.sh's check_dump
+	UP=("$QEMU_USER" -L "$c/upstream" "$bin") UP_SETUP_FAILED=0
 }
 
 # foreign_lab CACHE NAME VARIANT: 0 when $T/lab-$FA/vmcores/NAME.elf was made.

@@ -1,9 +1,23 @@
+# shellcheck shell=bash
 # Shared helpers for e2e scripts (sourced).
 T=$(mktemp -d /tmp/mdf-e2e.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 ok() { echo "ok $1"; }
 notok() { echo "not ok $1: $2"; }
 skip() { echo "skip $1: $2"; }
+# needfail NAME WHY: NAME could not be set up (a tool or package missing,
+# packages or kernels that could not be fetched, a cross build that
+# failed, not root).  A skip line with WHY; with MDF_REAL_REQUIRED=1 (CI
+# sets it: it asked for these tests) a "not ok" line, so that a test CI
+# asked for cannot pass by not running.  Not for facts (a kernel without
+# a feature) or the opt-in gate (optin).
+needfail() {
+	if [ "${MDF_REAL_REQUIRED:-0}" = 1 ]; then
+		notok "$1" "$2 (MDF_REAL_REQUIRED=1: a test CI asked for could not be set up)"
+	else
+		skip "$1" "$2"
+	fi
+}
 # optin NAME VAR WHAT: true when the opt-in variable VAR is 1; else a skip
 # line that says what NAME costs (WHAT) and how to run it.
 optin() {
