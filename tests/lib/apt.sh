@@ -76,7 +76,9 @@ _apt_source_lines() {
 		{
 			i = index($0, ":"); if (i == 0) next
 			cur = tolower(substr($0, 1, i - 1))
-			f[cur] = substr($0, i + 1)
+			v = substr($0, i + 1)
+			sub(/^[ \t]+/, "", v); sub(/[ \t\r]+$/, "", v)
+			f[cur] = v
 		}
 		END { flush() }' "${files[@]}"
 	fi
