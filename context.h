@@ -22,10 +22,12 @@
 #include "dump.h"
 #include "elf_info.h"
 #include "error.h"
+#include "files.h"
 #include "input.h"
 #include "kernel/kernel.h"
 #include "opts.h"
 #include "print_info.h"
+#include "stop.h"
 
 struct mdf_ctx {
 	struct mdf_opts opts;
@@ -48,11 +50,9 @@ struct mdf_ctx {
 	double t_start;
 
 	/* SIGTERM, SIGHUP and SIGINT: blocked in every thread, taken by a
-	 * thread of their own (dump.c), which leaves the number here. */
-	sigset_t stop_sigs, old_mask;
-	pthread_t sig_thread;
-	bool sig_running;
-	atomic_int stop_signal;
+	 * thread of their own (stop.h), started first thing in main(). */
+	struct mdf_stop stop;
+	struct mdf_files files;    /* the inputs, no output may be one */
 };
 
 #endif

@@ -18,6 +18,7 @@
 #include "write/kdump_write.h"
 #include "write/output.h"
 #include "write/split.h"
+#include "files.h"
 #include "util.h"
 #include "kernel/vmcoreinfo.h"
 #include "context.h"
@@ -122,62 +123,10 @@ static enum mdf_status kcore_vmcoreinfo(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
-/*
- * A signal that asks us to stop (SIGTERM from kdump's timeout or systemd,
- * SIGHUP, SIGINT): the page being read is the last, the writer keeps what
- * it has, the header stays marked incomplete and the exit status is 1.
- * The signals are blocked in every thread (the others are started after
- * this) and one thread waits for them: no handler, no global.
- */
-static void *signal_watch(void *arg)
-{
-	struct mdf_ctx *ctx = arg;
-	int sig;
-
-	for (;;)
-		if (sigwait(&ctx->stop_sigs, &sig) == 0)
-			atomic_store(&ctx->stop_signal, sig);
-	return NULL;
-}
-
-static enum mdf_status signals_start(struct mdf_ctx *ctx)
-{
-	int ret;
-
-	sigemptyset(&ctx->stop_sigs);
-	sigaddset(&ctx->stop_sigs, SIGTERM);
-	sigaddset(&ctx->stop_sigs, SIGHUP);
-	sigaddset(&ctx->stop_sigs, SIGINT);
-	atomic_init(&ctx->stop_signal, 0);
-	ret = pthread_sigmask(SIG_BLOCK, &ctx->stop_sigs, &ctx->old_mask);
-	if (ret == 0)
-		ret = pthread_create(&ctx->sig_thread, NULL, signal_watch, ctx);
-	if (ret)
-		return mdf_err_errno(&ctx->err, MDF_ERR_INTERNAL, ret,
-				     "cannot watch for signals");
-	ctx->sig_running = true;
-	return MDF_OK;
-}
-
-static void signals_stop(struct mdf_ctx *ctx)
-{
-	if (!ctx->sig_running)
-		return;
-	pthread_cancel(ctx->sig_thread);   /* sigwait() is a cancellation point */
-	pthread_join(ctx->sig_thread, NULL);
-	ctx->sig_running = false;
-	/* A signal that came after the last look ends the process now. */
-	pthread_sigmask(SIG_SETMASK, &ctx->old_mask, NULL);
-}
-
-/* MDF_ERR_INTERRUPTED when a signal asked us to stop. */
+/* MDF_ERR_INTERRUPTED when a signal asked us to stop (stop.h). */
 static enum mdf_status check_stop(struct mdf_ctx *ctx, struct mdf_err *err)
 {
-	int sig = atomic_load(&ctx->stop_signal);
-
-	if (!sig)
-		return MDF_OK;
-	return mdf_err_set(err, MDF_ERR_INTERRUPTED, "stopped by SIG%s", sigabbrev_np(sig));
+	return stop_check(&ctx->stop, err);
 }
 
 /*
@@ -245,7 +194,9 @@ static enum mdf_status read_small_file(const char *path, const char *what, char 
 	enum mdf_status st;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must not block the open; it is
+	 * refused below, with every other file that is not a regular one. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot open %s", path);
 	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
@@ -423,10 +374,8 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	unsigned char head[KDUMP_SIG_LEN];
 	size_t got = 0, i;
 
-	ctx->in_fd = open(o->vmcore, O_RDONLY | O_CLOEXEC);
-	if (ctx->in_fd < 0)
-		return mdf_err_errno(&ctx->err, MDF_ERR_IO, errno,
-				     "cannot open %s", o->vmcore);
+	if (files_open_input(o->vmcore, &ctx->in_fd, &ctx->err) != MDF_OK)
+		return ctx->err.status;
 	cache_budget_init(&ctx->map_budget, 0);
 	input_cache_config(ctx, &cc);
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) != MDF_OK)
@@ -614,9 +563,6 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 
 	ctx->in_fd = -1;
 	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
-	st = signals_start(ctx);
-	if (st != MDF_OK)
-		return st;
 	/* A codec this build lacks is refused before anything is opened. */
 	if (!ctx->opts.dry_run && ctx->opts.format == MDF_FMT_KDUMP &&
 	    !compress_available(ctx->opts.codec)) {
@@ -1287,7 +1233,6 @@ void dump_close(struct mdf_ctx *ctx)
 	/* The scan threads read the input: they go first. */
 	scan_pool_destroy(ctx->ds.scan);
 	ctx->ds.scan = NULL;
-	signals_stop(ctx);
 	freelist_result_release(&ctx->ds.freelist);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);

@@ -77,6 +77,24 @@ int main(int argc, char **argv)
 	}
 	pi_init(&ctx->pr, ctx->opts.debug ? 31 : ctx->opts.message_level,
 		ctx->opts.flatten);
+	/* Before any file is opened: a stop must work from the first open()
+	 * (a FIFO with no writer blocks in it) to the last fdatasync(). */
+	st = stop_start(&ctx->stop, &ctx->pr, &ctx->err);
+	if (st != MDF_OK) {
+		pi_error(&ctx->pr, &ctx->err);
+		free(ctx);
+		return MDF_EXIT_FAILED;
+	}
+	/* No output of any action may be an input, by any name, -f or not. */
+	files_note_inputs(&ctx->files, &ctx->opts);
+	if (ctx->opts.action != MDF_ACT_HELP && ctx->opts.action != MDF_ACT_VERSION &&
+	    files_check_outputs(&ctx->files, &ctx->opts, &ctx->err) != MDF_OK) {
+		pi_error(&ctx->pr, &ctx->err);
+		pi_failed(&ctx->pr);
+		stop_finish(&ctx->stop);
+		free(ctx);
+		return MDF_EXIT_FAILED;
+	}
 
 	switch (ctx->opts.action) {
 	case MDF_ACT_HELP:
@@ -114,9 +132,12 @@ int main(int argc, char **argv)
 		st = run_dump(ctx);
 		break;
 	}
+	stop_settle(&ctx->stop);
 	if (st != MDF_OK) {
 		pi_error(&ctx->pr, &ctx->err);
-		pi_failed(&ctx->pr);
+		/* A stop is one line, and the process ends by its signal. */
+		if (!stop_signal(&ctx->stop))
+			pi_failed(&ctx->pr);
 	} else if (ctx->opts.action == MDF_ACT_DUMP && !ctx->opts.check_params) {
 		if (ctx->opts.split && !ctx->opts.dry_run)
 			pi_completed_split(&ctx->pr, ctx->opts.split_files,
@@ -127,6 +148,7 @@ int main(int argc, char **argv)
 	}
 	code = exit_code(st);
 	dump_close(ctx);
+	stop_finish(&ctx->stop); /* ends the process when a stop signal came */
 	free(ctx);
 	return code;
 }

@@ -152,9 +152,9 @@ static enum mdf_status check_split(struct mdf_opts *o, int nargs,
 		return mdf_err_set(err, MDF_ERR_ARG, o->split ?
 				   "--split needs VMCORE and at least 2 dump files" :
 				   "--reassemble needs at least 2 split files and the dump file to write");
-	if (nargs - 1 > 256)
+	if (nargs - 1 > OPTS_MAX_PARTS)
 		return mdf_err_set(err, MDF_ERR_ARG,
-				   "%s: too many files (at most 256 parts)", opt);
+				   "%s: too many files (at most %d parts)", opt, OPTS_MAX_PARTS);
 	if (check_distinct(args, nargs, err) != MDF_OK)
 		return err->status;
 	o->nsplit = (unsigned)(nargs - 1);

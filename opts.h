@@ -14,6 +14,8 @@
 #include "error.h"
 
 #define MDF_MAX_DUMP_LEVELS 8
+/* --split and --reassemble: at most this many parts. */
+#define OPTS_MAX_PARTS 256
 
 enum mdf_action {
 	MDF_ACT_DUMP,      /* VMCORE -> DUMPFILE (or stdout with -F) */

@@ -7,7 +7,9 @@
 #include "compress/compress.h"
 #include "util.h"
 
+#include <signal.h>
 #include <stdarg.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -377,6 +379,20 @@ void pi_vtop(const struct mdf_printer *p, uint64_t vaddr, uint64_t paddr, const 
 void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path)
 {
 	pi_msg(p, "\nThe vmcoreinfo is saved to %s.\n", path);
+}
+
+void pi_stopped(const struct mdf_printer *p, int sig)
+{
+	char line[160];
+	int n;
+
+	if (!(p->level & ML_ERROR))
+		return;
+	n = snprintf(line, sizeof(line),
+		     "%smakedumpfile: stopped by SIG%s; what was written is marked incomplete\n",
+		     p->progress_tty && p->phase ? "\n" : "", sigabbrev_np(sig));
+	if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
+		return; /* nothing more to say, nowhere to say it */
 }
 
 void pi_failed(const struct mdf_printer *p)

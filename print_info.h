@@ -111,6 +111,9 @@ void pi_dmesg_saved(const struct mdf_printer *p, const char *path);
 void pi_vtop(const struct mdf_printer *p, uint64_t vaddr, uint64_t paddr, const char *why);
 void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path);
 void pi_failed(const struct mdf_printer *p);
+/* A stop signal the run could not answer in time (stop.c's thread, while
+ * the run is blocked): one line, written with write(2) alone. */
+void pi_stopped(const struct mdf_printer *p, int sig);
 
 /** Monotonic seconds. */
 double pi_now(void);

@@ -2,6 +2,7 @@
  * dwarf_info.c - a debug vmlinux's answers to the kinfo vocabulary
  * (dwarf_info.h), through libelf and libdw.
  */
+#include "files.h"
 #include "kernel/dwarf_info.h"
 
 #include <dwarf.h>
@@ -988,10 +989,10 @@ enum mdf_status dwarf_info_open(const char *path, struct dwarf_info **ret,
 	if (!di)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
 	di->path = path;
-	di->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (di->fd < 0) {
+	st = files_open_input(path, &di->fd, err);
+	if (st != MDF_OK) {
 		free(di);
-		return mdf_err_errno(err, MDF_ERR_IO, errno, "%s: cannot open", path);
+		return st;
 	}
 	elf_version(EV_CURRENT);
 	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);

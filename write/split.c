@@ -1,6 +1,7 @@
 /*
  * split.c - split sets (--split) and their reassembly (--reassemble).
  */
+#include "files.h"
 #include "write/split.h"
 
 #include <errno.h>
@@ -154,9 +155,9 @@ static enum mdf_status part_open(struct part *pt, const char *path,
 	enum mdf_status st;
 
 	pt->path = path;
-	pt->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (pt->fd < 0)
-		return mdf_err_errno(err, MDF_ERR_IO, errno, "cannot open %s", path);
+	st = files_open_input(path, &pt->fd, err);
+	if (st != MDF_OK)
+		return st;
 	cc.policy = CACHE_MMAP_NEVER;
 	st = cache_init(&pt->cache, pt->fd, path, &cc, err);
 	if (st == MDF_OK)

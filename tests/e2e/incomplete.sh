@@ -146,8 +146,9 @@ PY
 }
 # SIGTERM and SIGHUP (kdump's timeout, systemd) stop the run after the
 # current page: what was written stays readable, the header says
-# incomplete, exit status 1 and a message naming the file.  SIGKILL cannot
-# be caught, but the header says incomplete all the same.
+# incomplete, a message names the file, and the process ends by the
+# signal it was sent (rc 128+N), as a caller that sent it expects.
+# SIGKILL cannot be caught, but the header says incomplete all the same.
 for sig in TERM HUP KILL; do
 	rm -f "$T/sig"
 	"$MDF" -c -d 0 "$T/big" "$T/sig" >/dev/null 2>"$T/err" &
@@ -166,10 +167,12 @@ for sig in TERM HUP KILL; do
 		continue
 	fi
 	pages=$(count_pages "$T/sig" 2>&1)
-	if [ $rc -eq 1 ] && [ $(( ${st:-0} & 8 )) -ne 0 ] && grep -q "^makedumpfile: $T/sig: the dump is incomplete (.*): stopped by SIG$sig" "$T/err" &&
+	want=$((128 + $(kill -l "$sig")))
+	if [ $rc -eq $want ] && [ $(( ${st:-0} & 8 )) -ne 0 ] && grep -q "^makedumpfile: $T/sig: the dump is incomplete (.*): stopped by SIG$sig" "$T/err" &&
+		[ "$(grep -c '^makedumpfile' "$T/err")" = 1 ] &&
 		[[ "$pages" == "written "* ]] && [[ "$pages" != "written 0 "* ]]; then
 		ok "sig$sig-marks-incomplete (status $st, $pages)"
-	else notok "sig$sig-marks-incomplete" "rc=$rc status=$st $pages: $(tail -n 1 "$T/err")"; fi
+	else notok "sig$sig-marks-incomplete" "rc=$rc (want $want) status=$st $pages: $(tail -n 2 "$T/err" | tr '\n' ' ')"; fi
 done
 # A write error that is not a full disk (EFBIG from a file size limit):
 # the file is kept with its pages, marked incomplete.
