@@ -17,8 +17,9 @@ static void stop_die(int sig)
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+	/* Unblocked in this thread, the signal is delivered before raise()
+	 * returns: its default action ends the process. */
 	raise(sig);
-	_exit(128 + sig); /* not reached: the default action of a stop signal ends us */
 }
 
 static void *stop_watch(void *arg)

@@ -45,6 +45,7 @@ else echo "not ok only-print_info-prints: $(echo "$hits" | head -3 | tr '\n' ' '
 #      0 shared words: error util bitmap workers kinfo pageclass diskdump (format)
 #      1 compress/ (the codecs, which input and output both use)
 #      2 input and services: opts input cache elf_info diskdump_read print_info
+#        files (inputs opened, outputs checked) stop (the stop signals)
 #      3 address translation: arch/ readmem
 #      4 kernel/ (VMCOREINFO, where struct pages live)
 #      5 filter/ (classify, free lists, the parallel scan)
@@ -55,7 +56,7 @@ stage() {
 	compress/*) echo 1 ;; arch/*) echo 3 ;; kernel/*) echo 4 ;;
 	filter/*) echo 5 ;; write/*) echo 6 ;;
 	error.* | util.* | bitmap.* | workers.* | kinfo.h | diskdump.h | pageclass.h) echo 0 ;;
-	opts.* | input.h | cache.* | elf_info.* | diskdump_read.* | print_info.*) echo 2 ;;
+	opts.* | input.h | cache.* | elf_info.* | diskdump_read.* | print_info.* | files.* | stop.*) echo 2 ;;
 	readmem.*) echo 3 ;;
 	*) echo 7 ;;
 	esac
