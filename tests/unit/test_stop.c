@@ -1,0 +1,108 @@
+/*
+ * tests/unit/test_stop.c - the stop signals (stop.c): seen by the run,
+ * and a run that cannot look ended by the signal itself, within the grace.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+#include "stop.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A child that starts the watch and then does what @blocked says: 1
+ * blocks in a read of a pipe nobody writes, 0 looks at stop_check() and
+ * ends through stop_finish(). */
+static pid_t child(int blocked, int ready[2])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct mdf_printer pr;
+		struct mdf_stop s;
+		struct mdf_err err = { 0 };
+		int p[2];
+		char c;
+
+		pi_init(&pr, 0, false); /* quiet */
+		if (stop_start(&s, &pr, &err) != MDF_OK)
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		if (blocked) {
+			if (pipe(p) != 0)
+				_exit(5);
+			if (read(p[0], &c, 1) < 0) /* never returns */
+				_exit(6);
+			_exit(7);
+		}
+		while (stop_check(&s, &err) == MDF_OK)
+			usleep(1000);
+		if (!strstr(err.msg, "stopped by SIGTERM"))
+			_exit(8);
+		stop_settle(&s);
+		stop_finish(&s); /* ends us by SIGTERM */
+		_exit(9);
+	}
+	return pid;
+}
+
+static void ends_by(int blocked, int sig)
+{
+	int ready[2], status = 0;
+	char c;
+	double t0, dt;
+	pid_t pid;
+
+	T_ASSERT(pipe(ready) == 0);
+	pid = child(blocked, ready);
+	T_ASSERT(pid > 0);
+	T_ASSERT(read(ready[0], &c, 1) == 1);
+	t0 = now();
+	kill(pid, sig);
+	T_ASSERT(waitpid(pid, &status, 0) == pid);
+	dt = now() - t0;
+	T_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == sig);
+	/* the run that looks ends at once; the blocked one after the grace */
+	T_ASSERT(dt < (blocked ? STOP_GRACE_MS / 1000.0 + 0.4 : 0.4));
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void looks(void) { ends_by(0, SIGTERM); }
+static void blocked_term(void) { ends_by(1, SIGTERM); }
+static void blocked_hup(void) { ends_by(1, SIGHUP); }
+static void blocked_int(void) { ends_by(1, SIGINT); }
+
+static void no_signal(void)
+{
+	struct mdf_printer pr;
+	struct mdf_stop s;
+	struct mdf_err err = { 0 };
+
+	pi_init(&pr, 0, false);
+	T_OK(stop_start(&s, &pr, &err), &err);
+	T_OK(stop_check(&s, &err), &err);
+	T_EQ_U64(stop_signal(&s), 0);
+	stop_finish(&s); /* returns: nothing came */
+}
+
+int main(void)
+{
+	T_RUN(no_signal);
+	T_RUN(looks);
+	T_RUN(blocked_term);
+	T_RUN(blocked_hup);
+	T_RUN(blocked_int);
+	return t_done();
+}
