@@ -30,6 +30,10 @@ static void *stop_watch(void *arg)
 
 	while (sigwait(&s->sigs, &sig) != 0)
 		;
+	/* stop_finish() woke us: no pthread_cancel(), whose unwinding
+	 * leaves this frame's redzones poisoned under ASan. */
+	if (atomic_load(&s->quit))
+		return NULL;
 	atomic_store(&s->sig, sig);
 	/* The run looks at stop_check() between pages; give it the grace to
 	 * unwind, print its line and call stop_finish(). */
@@ -54,6 +58,9 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 	s->pr = pr;
 	atomic_init(&s->sig, 0);
 	atomic_init(&s->finished, false);
+	atomic_init(&s->quit, false);
+	s->running = false;
+	s->wake = 0;
 	sigemptyset(&s->sigs);
 	for (size_t i = 0; i < sizeof(watched) / sizeof(watched[0]); i++) {
 		struct sigaction sa;
@@ -62,7 +69,11 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 		if (sigaction(watched[i], NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
 			continue;
 		sigaddset(&s->sigs, watched[i]);
+		if (!s->wake)
+			s->wake = watched[i];
 	}
+	if (!s->wake)
+		return MDF_OK; /* all three ignored: nothing to watch */
 	ret = pthread_sigmask(SIG_BLOCK, &s->sigs, &s->old_mask);
 	if (ret == 0)
 		ret = pthread_create(&s->thread, NULL, stop_watch, s);
@@ -100,7 +111,8 @@ void stop_finish(struct mdf_stop *s)
 	atomic_store(&s->finished, true);
 	sig = stop_signal(s);
 	if (!sig) {
-		pthread_cancel(s->thread); /* sigwait() is a cancellation point */
+		atomic_store(&s->quit, true);
+		pthread_kill(s->thread, s->wake);
 		pthread_join(s->thread, NULL);
 		s->running = false;
 		/* A signal that came after the last look ends the process now. */

@@ -32,6 +32,8 @@ struct mdf_stop {
 	bool running;
 	atomic_int sig;          /* the stop signal that came, or 0 */
 	atomic_bool finished;    /* main() is done: no forced end */
+	atomic_bool quit;        /* stop_finish() wakes the thread to end it */
+	int wake;                /* the watched signal that wakes it */
 	const struct mdf_printer *pr;
 };
 
