@@ -183,15 +183,35 @@ tsan-check:
 	$(MAKE) SANITIZE=thread check TESTS=thread
 
 # Real coverage-guided fuzzers (clang + libFuzzer); make check replays corpora.
-fuzz:
-	@for f in $(FUZZ_SRCS); do \
-		n=$$(basename $$f .c); \
-		clang -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
-		  -DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
-		  -pthread -g -O1 -fsanitize=fuzzer,address,undefined -o build/$$n $$f $(LIB_SRCS) \
-		  $$([ $$n = fuzz_pipeline ] && echo $(GEN_LIB_SRCS)) $(PKG_LIBS) -lpthread || exit 1; \
-		echo "built build/$$n (run: build/$$n tests/fuzz/corpus/$${n#fuzz_})"; \
-	done
+# The library is compiled once for them (build/fuzz/, clang with
+# -fsanitize=fuzzer-no-link,address,undefined) and each target links it:
+# `make -j2 fuzz` in parallel; FUZZ_TARGETS="pipeline config" builds those.
+FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
+FZ := build/fuzz
+FZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
+	-DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
+	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -pthread -g -O1
+FZ_LIB := $(FZ)/libmdf-fuzz.a
+FZ_GEN_OBJS := $(GEN_LIB_SRCS:%.c=$(FZ)/%.o)
+fuzz: $(FUZZ_TARGETS:%=build/fuzz_%)
+	@for n in $(FUZZ_TARGETS); do echo "built build/fuzz_$$n (run: build/fuzz_$$n tests/fuzz/corpus/$$n)"; done
+
+$(FZ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+
+$(FZ_LIB): $(LIB_SRCS:%.c=$(FZ)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+build/fuzz_%: tests/fuzz/fuzz_%.c $(FZ_LIB)
+	clang $(FZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FZ_LIB) $(PKG_LIBS) -lpthread
+
+build/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(FZ_GEN_OBJS) $(FZ_LIB)
+	clang $(FZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FZ_GEN_OBJS) $(FZ_LIB) \
+		$(PKG_LIBS) -lpthread
+
+-include $(wildcard $(FZ)/*.d $(FZ)/*/*.d $(FZ)/*/*/*.d)
 
 DEPS_APT := build-essential pkg-config zlib1g-dev liblzo2-dev libelf-dev libdw-dev \
 	    libzstd-dev libsnappy-dev libdeflate-dev zstd

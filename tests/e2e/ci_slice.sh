@@ -9,7 +9,8 @@
 #  - .ci/run runs a stage of each kind of the slice, and make lab a stage of
 #    every real test (each opt-in variable of tests/e2e is set by one of them);
 #  - the stage machinery (tests/lib/stages.sh) counts run.sh's totals, a
-#    failing command, a time-out, and prints its table.
+#    failing command, a time-out, stages run side by side, and prints its
+#    table.
 . "$(dirname "$0")/../lib/lib.sh"
 . "$MDF_SRC/.ci/slice.sh"
 
@@ -76,10 +77,19 @@ else notok "ci-and-lab-run-every-real-test" "not set:$missing"; fi
 	stage broken 10 false
 	stage hung 1 sleep 5
 	echo "SUMS $PASS $FAIL $SKIP"
+	# side by side: both run at once, each counted and timed on its own
+	t0=$SECONDS
+	stage_bg bg-counted 10 sh -c 'sleep 1; echo "2 passed, 0 failed, 1 skipped"'
+	stage_bg bg-broken 10 sh -c 'sleep 1; exit 3'
+	stage_wait; echo "WAIT $? $((SECONDS - t0))"
+	echo "SUMS2 $PASS $FAIL $SKIP"
 	stage_table
 ) >"$T/stages.out" 2>&1
 sums=$(sed -n 's/^SUMS //p' "$T/stages.out")
+read -r _ wrc wsecs <<<"$(grep '^WAIT ' "$T/stages.out")"
 if [ "$sums" = "4 3 2" ] && grep -q '^== stage hung: [0-9]* s$' "$T/stages.out" &&
+	[ "$(sed -n 's/^SUMS2 //p' "$T/stages.out")" = "6 4 3" ] && [ "$wrc" = 1 ] && [ "$wsecs" -lt 2 ] &&
+	grep -q '^| bg-broken | 1 s | 0 passed, 1 failed, 0 skipped, exit 3 |$' "$T/stages.out" &&
 	grep -q 'not ok stage-hung: timed out after 1 s' "$T/stages.out" &&
 	grep -q '^| counted | [0-9]* s | 3 passed, 1 failed, 2 skipped, exit 1 |$' "$T/stages.out" &&
 	grep -q '^| plain | [0-9]* s | 1 passed, 0 failed, 0 skipped |$' "$T/stages.out"; then

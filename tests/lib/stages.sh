@@ -5,6 +5,7 @@
 # (retry) sourced first.
 #
 # stage NAME TIMEOUT CMD...  run CMD and time it; prints "== stage NAME: N s"
+# stage_bg NAME TIMEOUT CMD... the same in the background; stage_wait ends them
 # stage_install WHAT PKGS... apt-get install what is missing (as a stage's CMD)
 # stage_table               the Markdown table of the stages so far
 # PASS FAIL SKIP            the sums; STAGE_NAMES STAGE_SECS STAGE_RESULTS
@@ -16,7 +17,7 @@ PASS=0 FAIL=0 SKIP=0
 # TIMEOUT (seconds) bounds a stage that hangs (a stuck qemu), so the run
 # still ends in time; a shell function (apt, the fuzzers) bounds itself.
 stage() {
-	local name=$1 limit=$2 t0=$SECONDS rc line p f s log
+	local name=$1 limit=$2 t0=$SECONDS rc log
 	shift 2
 	log="$STAGE_LOGS/$name.log"
 	echo "== stage $name"
@@ -26,6 +27,45 @@ stage() {
 		timeout -k 30 "$limit" "$@" 2>&1 | tee "$log"
 	fi
 	rc=${PIPESTATUS[0]}
+	_stage_count "$name" "$rc" $((SECONDS - t0)) "$limit"
+}
+
+# stage_bg NAME TIMEOUT CMD...: the same, in the background, its output
+# kept for stage_wait (stages that use one core each run side by side on
+# a machine with two: the test suites, the fuzzers).
+STAGE_BG=()
+stage_bg() {
+	local name=$1 limit=$2 log
+	shift 2
+	log="$STAGE_LOGS/$name.log"
+	echo "== stage $name (in the background)"
+	(
+		t0=$SECONDS
+		if declare -F "$1" >/dev/null; then "$@" >"$log" 2>&1
+		else timeout -k 30 "$limit" "$@" >"$log" 2>&1; fi
+		echo "$? $((SECONDS - t0))" >"$log.rc"
+	) &
+	STAGE_BG+=("$name:$limit")
+}
+
+# stage_wait: wait for every background stage; print and count each.
+stage_wait() {
+	local e name limit rc secs all=0
+	wait
+	for e in "${STAGE_BG[@]}"; do
+		name=${e%:*} limit=${e##*:}
+		echo "== stage $name (its output)"
+		cat "$STAGE_LOGS/$name.log"
+		read -r rc secs <"$STAGE_LOGS/$name.log.rc" 2>/dev/null || { rc=125 secs=0; }
+		_stage_count "$name" "$rc" "$secs" "$limit" || all=1
+	done
+	STAGE_BG=()
+	return $all
+}
+
+# _stage_count NAME RC SECONDS TIMEOUT: add a finished stage's counts.
+_stage_count() {
+	local name=$1 rc=$2 secs=$3 limit=$4 log="$STAGE_LOGS/$1.log" line p f s
 	[ "$rc" = 124 ] && echo "not ok stage-$name: timed out after $limit s" | tee -a "$log"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)
 	if [ -n "$line" ] && [ "$rc" != 124 ]; then
@@ -35,9 +75,9 @@ stage() {
 	elif [ "$rc" = 0 ]; then p=1 f=0 s=0
 	else p=0 f=1 s=0; fi
 	PASS=$((PASS + p)) FAIL=$((FAIL + f)) SKIP=$((SKIP + s))
-	STAGE_NAMES+=("$name") STAGE_SECS+=($((SECONDS - t0)))
+	STAGE_NAMES+=("$name") STAGE_SECS+=("$secs")
 	STAGE_RESULTS+=("$p passed, $f failed, $s skipped$([ "$rc" = 0 ] || echo ", exit $rc")")
-	echo "== stage $name: $((SECONDS - t0)) s"
+	echo "== stage $name: $secs s"
 	return "$rc"
 }
 
