@@ -72,7 +72,13 @@ capture_bin() {
 		tail -n 3 "$1" | tr '\n' ' '
 		return 1
 	fi
-	mkdir -p "$dir" && cp "$static" "$dir/makedumpfile" || { echo "cannot copy the static binary to $dir"; return 1; }
+	# Copied only when it changed, and by rename: two lab tests that run
+	# side by side (.ci/run) never see it half written.
+	mkdir -p "$dir" || { echo "cannot create $dir"; return 1; }
+	if ! cmp -s "$static" "$dir/makedumpfile"; then
+		cp "$static" "$dir/.makedumpfile.$$" && mv -f "$dir/.makedumpfile.$$" "$dir/makedumpfile" ||
+			{ rm -f "$dir/.makedumpfile.$$"; echo "cannot copy the static binary to $dir"; return 1; }
+	fi
 	echo "$dir/makedumpfile"
 }
 
