@@ -40,6 +40,7 @@ struct modsyms {
 struct modlayout {
 	bool tried;
 	const char *why;             /* NULL when found */
+	char why_buf[256];
 	uint64_t o_list, o_name, o_ks, o_sym, o_str, o_num, num_size, head;
 };
 
@@ -62,6 +63,32 @@ static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const 
 {
 	return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s%s%s", line, a,
 			   fmt, b ? b : "");
+}
+
+/* What @t is; a failure of the vmlinux's DWARF (a loop in its types)
+ * names the line and the expression too. */
+static enum mdf_status describe(struct ctx *c, unsigned line, const char *text,
+				struct dwarf_type t, struct dwarf_type_info *ti)
+{
+	enum mdf_status st = dwarf_type_describe(c->di, t, ti, c->err);
+
+	return st == MDF_OK ? st : mdf_err_push(c->err, "line %u: %s", line, text);
+}
+
+/* Member @name of @t, which must exist. */
+static enum mdf_status member(struct ctx *c, unsigned line, const char *text,
+			      struct dwarf_type t, const char *name, uint64_t *off,
+			      struct dwarf_type *mt)
+{
+	bool found;
+	enum mdf_status st = dwarf_type_member(c->di, t, name, &found, off, mt, c->err);
+
+	if (st != MDF_OK)
+		return mdf_err_push(c->err, "line %u: %s", line, text);
+	if (!found)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'", line,
+				   text, name);
+	return MDF_OK;
 }
 
 static const struct dwarf_query *find_name(const struct names *nm, const char *name,
@@ -175,25 +202,27 @@ static enum mdf_status eval(struct ctx *c, unsigned line, const struct erase_exp
 	for (; i < e->nparts; i++) {
 		uint64_t off;
 		struct dwarf_type mt;
+		enum mdf_status st = describe(c, line, e->text, o->t, &ti);
 
-		if (!dwarf_type_describe(c->di, o->t, &ti))
-			return bad(c, line, ": bad type", e->text, NULL);
+		if (st != MDF_OK)
+			return st;
 		if (ti.kind == DWARF_T_POINTER) {
 			if (!read_ptr(c, o->addr, &o->addr) || o->addr == 0) {
 				*null_ret = true;
 				return MDF_OK;
 			}
 			o->t = ti.target;
-			if (!dwarf_type_describe(c->di, o->t, &ti))
-				return bad(c, line, ": bad type", e->text, NULL);
+			st = describe(c, line, e->text, o->t, &ti);
+			if (st != MDF_OK)
+				return st;
 		}
 		if (ti.kind != DWARF_T_STRUCT)
 			return mdf_err_set(c->err, MDF_ERR_FORMAT,
 					   "line %u: %s: no struct or union to take '%s' of",
 					   line, e->text, e->parts[i]);
-		if (!dwarf_type_member(c->di, o->t, e->parts[i], &off, &mt))
-			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
-					   line, e->text, e->parts[i]);
+		st = member(c, line, e->text, o->t, e->parts[i], &off, &mt);
+		if (st != MDF_OK)
+			return st;
 		o->addr += off;
 		o->t = mt;
 	}
@@ -289,7 +318,10 @@ static enum mdf_status read_size(struct ctx *c, const struct erase_cmd *cmd,
 
 	if (st != MDF_OK || *none)
 		return st;
-	if (!dwarf_type_describe(c->di, o.t, &ti) || ti.kind != DWARF_T_INT ||
+	st = describe(c, cmd->line, cmd->size_expr.text, o.t, &ti);
+	if (st != MDF_OK)
+		return st;
+	if (ti.kind != DWARF_T_INT ||
 	    (ti.size != 1 && ti.size != 2 && ti.size != 4 && ti.size != 8))
 		return bad(c, cmd->line, ": the size is not an integer", cmd->size_expr.text, NULL);
 	if (!read_uint(c, o.addr, ti.size, &v)) {
@@ -342,8 +374,9 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 		c->out->null_skips++;
 		return MDF_OK;
 	}
-	if (!dwarf_type_describe(c->di, o.t, &ti))
-		return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
+	st = describe(c, cmd->line, cmd->target.text, o.t, &ti);
+	if (st != MDF_OK)
+		return st;
 	switch (cmd->kind) {
 	case ERASE_NULLIFY:
 		if (ti.kind != DWARF_T_POINTER)
@@ -374,8 +407,9 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 			c->out->null_skips++;
 			return MDF_OK;
 		}
-		if (!dwarf_type_describe(c->di, ti.target, &pt))
-			return bad(c, cmd->line, ": bad type", cmd->target.text, NULL);
+		st = describe(c, cmd->line, cmd->target.text, ti.target, &pt);
+		if (st != MDF_OK)
+			return st;
 		if (cmd->kind == ERASE_SIZE_TYPE) {
 			if (pt.kind == DWARF_T_VOID)
 				return bad(c, cmd->line, ": a void pointer needs 'size' or 'nullify'",
@@ -411,12 +445,17 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 		return st;
 	if (none)
 		return MDF_OK;
-	if (!dwarf_type_describe(c->di, o.t, &ti))
-		return bad(c, l->line, ": bad type", l->list.text, NULL);
+	st = describe(c, l->line, l->list.text, o.t, &ti);
+	if (st != MDF_OK)
+		return st;
 	switch (l->kind) {
 	case ERASE_LOOP_ARRAY:
-		if (ti.kind != DWARF_T_ARRAY || !dwarf_type_describe(c->di, ti.target, &et) ||
-		    !et.size)
+		if (ti.kind != DWARF_T_ARRAY)
+			return bad(c, l->line, ": not an array of known size", l->list.text, NULL);
+		st = describe(c, l->line, l->list.text, ti.target, &et);
+		if (st != MDF_OK)
+			return st;
+		if (!et.size)
 			return bad(c, l->line, ": not an array of known size", l->list.text, NULL);
 		for (n = 0; n < ti.count && st == MDF_OK; n++) {
 			elem = (struct obj){ o.addr + n * et.size, ti.target };
@@ -431,9 +470,9 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 				return MDF_OK;
 			st_type = ti.target;
 		}
-		if (!dwarf_type_member(c->di, st_type, l->member, &off, &mt))
-			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
-					   l->line, l->list.text, l->member);
+		st = member(c, l->line, l->list.text, st_type, l->member, &off, &mt);
+		if (st != MDF_OK)
+			return st;
 		first = cur = o.addr;
 		for (n = 0; st == MDF_OK; n++) {
 			if (n == ERASE_LOOP_MAX) {
@@ -455,9 +494,9 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 			return mdf_err_set(c->err, MDF_ERR_FORMAT,
 					   "line %u: %s: no such struct in %s%s", l->line, l->struct_name,
 					   c->mod ? "module " : "the vmlinux", c->module);
-		if (!dwarf_type_member(c->di, q->type, l->member, &off, &mt))
-			return mdf_err_set(c->err, MDF_ERR_FORMAT, "line %u: %s: no member '%s'",
-					   l->line, l->struct_name, l->member);
+		st = member(c, l->line, l->struct_name, q->type, l->member, &off, &mt);
+		if (st != MDF_OK)
+			return st;
 		/* list_head.next is its first member. */
 		if (!read_ptr(c, o.addr, &cur))
 			return MDF_OK;
@@ -506,10 +545,24 @@ static bool module_layout(struct ctx *c, const char **why)
 {
 	struct dwarf_query q[2] = { { .name = "module", .is_type = true },
 				    { .name = "mod_kallsyms", .is_type = true } };
+	static const struct {
+		unsigned q;
+		const char *name;
+		size_t off;
+	} members[] = {
+		{ 0, "list", offsetof(struct modlayout, o_list) },
+		{ 0, "name", offsetof(struct modlayout, o_name) },
+		{ 0, "kallsyms", offsetof(struct modlayout, o_ks) },
+		{ 1, "symtab", offsetof(struct modlayout, o_sym) },
+		{ 1, "strtab", offsetof(struct modlayout, o_str) },
+		{ 1, "num_symtab", offsetof(struct modlayout, o_num) },
+	};
 	struct modlayout *l = &c->layout;
-	struct dwarf_type t;
+	struct dwarf_type t = { 0 };
 	struct dwarf_type_info ti;
 	struct mdf_err e;
+	bool found = true;
+	enum mdf_status st;
 
 	if (l->tried) {
 		*why = l->why;
@@ -518,14 +571,23 @@ static bool module_layout(struct ctx *c, const char **why)
 	l->tried = true;
 	mdf_err_clear(&e);
 	l->why = "the vmlinux has no struct module or struct mod_kallsyms";
-	if (dwarf_info_lookup(c->env->di, q, 2, &e) != MDF_OK || !q[0].found || !q[1].found ||
-	    !dwarf_type_member(c->env->di, q[0].type, "list", &l->o_list, &t) ||
-	    !dwarf_type_member(c->env->di, q[0].type, "name", &l->o_name, &t) ||
-	    !dwarf_type_member(c->env->di, q[0].type, "kallsyms", &l->o_ks, &t) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "symtab", &l->o_sym, &t) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "strtab", &l->o_str, &t) ||
-	    !dwarf_type_member(c->env->di, q[1].type, "num_symtab", &l->o_num, &t) ||
-	    !dwarf_type_describe(c->env->di, t, &ti)) {
+	st = dwarf_info_lookup(c->env->di, q, 2, &e);
+	found = st == MDF_OK && q[0].found && q[1].found;
+	for (size_t i = 0; found && i < ARRAY_SIZE(members); i++) {
+		uint64_t *off = (uint64_t *)((char *)l + members[i].off);
+
+		st = dwarf_type_member(c->env->di, q[members[i].q].type, members[i].name, &found,
+				       off, &t, &e);
+		found = found && st == MDF_OK;
+	}
+	if (found)
+		st = dwarf_type_describe(c->env->di, t, &ti, &e);
+	if (st != MDF_OK) {
+		/* A loop in the vmlinux's types: its message is the reason. */
+		mdf_err_keep(&e, l->why_buf, sizeof(l->why_buf));
+		l->why = l->why_buf;
+	}
+	if (st != MDF_OK || !found) {
 		*why = l->why;
 		return false;
 	}

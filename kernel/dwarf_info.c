@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,43 +248,392 @@ static bool dw_is_decl(Dwarf_Die *die)
 	return flag;
 }
 
-/* The array bound of @type (typedefs and qualifiers peeled), if any. */
-static bool dw_array_len(Dwarf_Die *type, uint64_t *len_ret)
+/* ---- walks over the type graph ---- */
+
+/*
+ * Every walk over types is bounded.  A compiler never makes the graph
+ * loop, but a corrupt or hostile vmlinux can: a struct whose anonymous
+ * member is of its own type, a typedef of itself, an array of itself.
+ * The limits lie far above a real kernel's (Debian's 6.1 vmlinux, its 3
+ * million type DIEs, each struct searched for a member it lacks: typedef
+ * and qualifier chains of 6 at most, anonymous members 4 deep, no array
+ * of arrays - a multi-dimensional array is one DIE -, under 300 members
+ * looked at), and reaching one is an error naming the file, the type and
+ * the limit: neither a crash nor an answer "absent".  libdw's dwarf_peel_type() and dwarf_aggregate_size()
+ * are bounded too, but fail with the same -1 as for a missing type, and
+ * the latter multiplies an array's size without an overflow check: they
+ * are not used.
+ */
+#define DW_PEEL_MAX 64          /* typedefs and qualifiers in a row */
+#define DW_ORIGIN_MAX 16        /* DW_AT_specification/abstract_origin links */
+#define DW_NEST_MAX 32          /* anonymous members inside each other */
+#define DW_ARRAY_MAX 32         /* arrays of arrays */
+#define DW_MEMBERS_MAX 65536u   /* members looked at by one lookup */
+
+/* One lookup: where it started (for messages), what it has cost. */
+struct dw_walk {
+	const char *path;       /* the vmlinux */
+	char what[96];          /* "of NAME", or "at DIE 0xOFF" */
+	unsigned members;       /* members looked at */
+	struct mdf_err *err;
+};
+
+static void dw_walk_init(struct dw_walk *w, const struct dwarf_info *di, struct mdf_err *err)
 {
-	Dwarf_Die t, sub;
+	w->path = di->path;
+	w->what[0] = '\0';
+	w->members = 0;
+	w->err = err;
+}
+
+/* The lookup is of the type or variable @name (@n bytes). */
+static void dw_walk_about(struct dw_walk *w, const char *name, size_t n)
+{
+	snprintf(w->what, sizeof(w->what), "of %.*s", (int)(n > 80 ? 80 : n), name);
+}
+
+/* The lookup starts at @die: its name, else where it is. */
+static void dw_walk_about_die(struct dw_walk *w, Dwarf_Die *die)
+{
+	const char *name = dwarf_diename(die);
+
+	if (name)
+		dw_walk_about(w, name, strlen(name));
+	else
+		snprintf(w->what, sizeof(w->what), "at DIE 0x%llx",
+			 (unsigned long long)dwarf_dieoffset(die));
+}
+
+/* "VMLINUX: DWARF type of page: WHY", with " (a cycle in the type
+ * graph?)" after a limit. */
+static enum mdf_status MDF_PRINTF(3, 4) dw_fail(const struct dw_walk *w, bool limit,
+						const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return mdf_err_set(w->err, MDF_ERR_FORMAT, "%s: DWARF type %s: %s%s", w->path, w->what,
+			   why, limit ? " (a cycle in the type graph?)" : "");
+}
+
+/* Tags that only rename or qualify the type they refer to. */
+static bool dw_is_alias(int tag)
+{
+	switch (tag) {
+	case DW_TAG_typedef:
+	case DW_TAG_const_type:
+	case DW_TAG_volatile_type:
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+	case DW_TAG_immutable_type:
+	case DW_TAG_packed_type:
+	case DW_TAG_shared_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool dw_is_type(int tag)
+{
+	switch (tag) {
+	case DW_TAG_array_type:
+	case DW_TAG_class_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_string_type:
+	case DW_TAG_structure_type:
+	case DW_TAG_subroutine_type:
+	case DW_TAG_union_type:
+	case DW_TAG_ptr_to_member_type:
+	case DW_TAG_set_type:
+	case DW_TAG_subrange_type:
+	case DW_TAG_base_type:
+	case DW_TAG_unspecified_type:
+		return true;
+	default:
+		return dw_is_alias(tag);
+	}
+}
+
+/*
+ * The type @die refers to (DW_AT_type, through the declaration a
+ * definition completes: DW_AT_specification, DW_AT_abstract_origin).
+ * *@found false: none (void), or a reference that leads nowhere.
+ */
+static enum mdf_status dw_type_of(const struct dw_walk *w, Dwarf_Die *die, Dwarf_Die *ret,
+				  bool *found)
+{
+	Dwarf_Die d = *die;
+	Dwarf_Attribute a;
+
+	*found = false;
+	for (unsigned n = 0;; n++) {
+		if (dwarf_attr(&d, DW_AT_type, &a)) {
+			*found = dwarf_formref_die(&a, ret) != NULL;
+			return MDF_OK;
+		}
+		if (!dwarf_attr(&d, DW_AT_specification, &a) &&
+		    !dwarf_attr(&d, DW_AT_abstract_origin, &a))
+			return MDF_OK;
+		if (n == DW_ORIGIN_MAX)
+			return dw_fail(w, true, "more than %d DW_AT_specification or "
+				       "DW_AT_abstract_origin links in a row", DW_ORIGIN_MAX);
+		if (!dwarf_formref_die(&a, &d))
+			return MDF_OK;
+	}
+}
+
+/* @type without its typedefs and qualifiers; an alias of nothing (void)
+ * stays an alias. */
+static enum mdf_status dw_peel(const struct dw_walk *w, Dwarf_Die *type, Dwarf_Die *ret)
+{
+	*ret = *type;
+	for (unsigned n = 0; dw_is_alias(dwarf_tag(ret)); n++) {
+		Dwarf_Die next;
+		bool found;
+		enum mdf_status st;
+
+		if (n == DW_PEEL_MAX)
+			return dw_fail(w, true, "more than %d typedefs and qualifiers in a row",
+				       DW_PEEL_MAX);
+		st = dw_type_of(w, ret, &next, &found);
+		if (st != MDF_OK || !found)
+			return st;
+		*ret = next;
+	}
+	return MDF_OK;
+}
+
+/* The next sibling of @d into @d (*@more false at the end); an error for
+ * DWARF that libdw cannot walk (a sibling link that points back, ...). */
+static enum mdf_status dw_next(const struct dw_walk *w, Dwarf_Die *d, bool *more)
+{
+	int r = dwarf_siblingof(d, d);
+
+	*more = r == 0;
+	if (r < 0)
+		return mdf_err_set(w->err, MDF_ERR_FORMAT, "%s: DWARF type %s: %s", w->path,
+				   w->what, dwarf_errmsg(-1));
+	return MDF_OK;
+}
+
+/*
+ * The number of elements of array @arr: its first dimension's
+ * (@first_only: LENGTH(), as the kernel's ARRAY_SIZE()), or of all its
+ * dimensions together.  *@found false when a bound is not known ("T x[]").
+ */
+static enum mdf_status dw_array_count(const struct dw_walk *w, Dwarf_Die *arr, bool first_only,
+				      uint64_t *ret, bool *found)
+{
+	Dwarf_Die sub;
+	uint64_t total = 1;
+	bool more, any = false;
+	enum mdf_status st;
+
+	*found = false;
+	if (dwarf_child(arr, &sub) != 0)
+		return MDF_OK;
+	do {
+		Dwarf_Attribute a;
+		Dwarf_Word v, lo = 0, n;
+
+		if (dwarf_tag(&sub) != DW_TAG_subrange_type)
+			return MDF_OK; /* enumeration_type dimensions: not C */
+		if (dwarf_attr(&sub, DW_AT_count, &a)) {
+			if (dwarf_formudata(&a, &n) != 0)
+				return MDF_OK;
+		} else if (dwarf_attr(&sub, DW_AT_upper_bound, &a) &&
+			   dwarf_formudata(&a, &v) == 0 && v != UINT64_MAX) {
+			if (dwarf_attr(&sub, DW_AT_lower_bound, &a))
+				(void)dwarf_formudata(&a, &lo);
+			if (v + 1 < lo)
+				return MDF_OK;
+			n = v + 1 - lo;
+		} else {
+			return MDF_OK;
+		}
+		if (first_only) {
+			*ret = n;
+			*found = true;
+			return MDF_OK;
+		}
+		if (n && total > UINT64_MAX / n)
+			return dw_fail(w, false, "an array of %llu x %llu elements: its length "
+				       "overflows 64 bits", (unsigned long long)total,
+				       (unsigned long long)n);
+		total *= n;
+		any = true;
+		st = dw_next(w, &sub, &more);
+		if (st != MDF_OK)
+			return st;
+	} while (more);
+	*ret = total;
+	*found = any;
+	return MDF_OK;
+}
+
+/* LENGTH(): the first dimension of @type, an array (peeled). */
+static enum mdf_status dw_array_len(const struct dw_walk *w, Dwarf_Die *type, uint64_t *len_ret,
+				    bool *found)
+{
+	Dwarf_Die t;
+	enum mdf_status st = dw_peel(w, type, &t);
+
+	*found = false;
+	if (st != MDF_OK || dwarf_tag(&t) != DW_TAG_array_type)
+		return st;
+	return dw_array_count(w, &t, true, len_ret, found);
+}
+
+/*
+ * The size of @type in bytes: its DW_AT_byte_size, a pointer's address
+ * size, or an array's elements times their number (@depth: arrays of
+ * arrays so far).  *@found false when DWARF does not say.
+ */
+static enum mdf_status dw_type_size(const struct dw_walk *w, Dwarf_Die *type, unsigned depth,
+				    uint64_t *ret, bool *found)
+{
+	Dwarf_Die t, elem, cu;
+	Dwarf_Attribute a;
+	Dwarf_Word v = 0;
+	uint64_t esize, n, stride;
+	uint8_t asize;
+	enum mdf_status st = dw_peel(w, type, &t);
+
+	*found = false;
+	if (st != MDF_OK)
+		return st;
+	if (dwarf_attr(&t, DW_AT_byte_size, &a)) {
+		*found = dwarf_formudata(&a, &v) == 0;
+		if (*found)
+			*ret = v;
+		return MDF_OK;
+	}
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		if (dwarf_diecu(&t, &cu, &asize, NULL)) {
+			*ret = asize;
+			*found = true;
+		}
+		return MDF_OK;
+	case DW_TAG_array_type:
+		break;
+	default:
+		return MDF_OK;
+	}
+	if (depth >= DW_ARRAY_MAX)
+		return dw_fail(w, true, "arrays of arrays nested deeper than %d levels",
+			       DW_ARRAY_MAX);
+	st = dw_type_of(w, &t, &elem, found);
+	if (st == MDF_OK && *found)
+		st = dw_type_size(w, &elem, depth + 1, &esize, found);
+	if (st != MDF_OK || !*found)
+		return st;
+	stride = esize;
+	if (dwarf_attr(&t, DW_AT_byte_stride, &a)) {
+		*found = dwarf_formudata(&a, &stride) == 0;
+	} else if (dwarf_attr(&t, DW_AT_bit_stride, &a)) {
+		*found = dwarf_formudata(&a, &v) == 0 && v % 8 == 0;
+		stride = v / 8;
+	}
+	if (*found)
+		st = dw_array_count(w, &t, false, &n, found);
+	if (st != MDF_OK || !*found)
+		return st;
+	if (stride && n > UINT64_MAX / stride)
+		return dw_fail(w, false, "an array of %llu elements of %llu bytes: its size "
+			       "overflows 64 bits", (unsigned long long)n,
+			       (unsigned long long)stride);
+	*ret = n * stride;
+	return MDF_OK;
+}
+
+static bool dw_member_loc(Dwarf_Die *m, uint64_t *off_ret)
+{
 	Dwarf_Attribute a;
 	Dwarf_Word v;
 
-	if (dwarf_peel_type(type, &t) != 0 || dwarf_tag(&t) != DW_TAG_array_type)
-		return false;
-	if (dwarf_child(&t, &sub) != 0 || dwarf_tag(&sub) != DW_TAG_subrange_type)
-		return false;
-	if (dwarf_attr(&sub, DW_AT_count, &a) && dwarf_formudata(&a, &v) == 0) {
-		*len_ret = v;
+	if (!dwarf_attr(m, DW_AT_data_member_location, &a)) {
+		*off_ret = 0; /* union members */
 		return true;
 	}
-	if (dwarf_attr(&sub, DW_AT_upper_bound, &a) && dwarf_formudata(&a, &v) == 0 &&
-	    v != UINT64_MAX) {
-		Dwarf_Word lo = 0;
-
-		if (dwarf_attr(&sub, DW_AT_lower_bound, &a))
-			(void)dwarf_formudata(&a, &lo);
-		if (v + 1 < lo)
-			return false;
-		*len_ret = v + 1 - lo;
-		return true;
-	}
-	return false;
+	if (dwarf_formudata(&a, &v) != 0)
+		return false; /* a location expression: not in C */
+	*off_ret = v;
+	return true;
 }
 
-static bool dw_type_of(Dwarf_Die *die, Dwarf_Die *type_ret)
+/*
+ * Member @name of struct/union @type, searched through anonymous members
+ * (@depth of them around it so far): its offset added to *@off, its type
+ * into *@mtype.
+ */
+static enum mdf_status dw_member(struct dw_walk *w, Dwarf_Die *type, const char *name,
+				 unsigned depth, bool *found, uint64_t *off, Dwarf_Die *mtype)
 {
-	Dwarf_Attribute a;
+	Dwarf_Die t, m;
+	bool more;
+	enum mdf_status st;
 
-	return dwarf_attr_integrate(die, DW_AT_type, &a) && dwarf_formref_die(&a, type_ret);
+	*found = false;
+	if (depth > DW_NEST_MAX)
+		return dw_fail(w, true, "anonymous member nesting deeper than %d levels",
+			       DW_NEST_MAX);
+	st = dw_peel(w, type, &t);
+	if (st != MDF_OK)
+		return st;
+	if (dwarf_tag(&t) != DW_TAG_structure_type && dwarf_tag(&t) != DW_TAG_union_type)
+		return MDF_OK;
+	if (dwarf_child(&t, &m) != 0)
+		return MDF_OK;
+	do {
+		uint64_t moff;
+		const char *mn;
+
+		if (++w->members > DW_MEMBERS_MAX)
+			return dw_fail(w, true, "more than %u members searched for '%.64s'",
+				       DW_MEMBERS_MAX, name);
+		if (dwarf_tag(&m) == DW_TAG_member && dw_member_loc(&m, &moff)) {
+			mn = dwarf_diename(&m);
+			if (mn && !strcmp(mn, name)) {
+				st = dw_type_of(w, &m, mtype, found);
+				if (st == MDF_OK && *found)
+					*off += moff;
+				return st;
+			}
+			if (!mn) {
+				Dwarf_Die anon;
+				uint64_t sub = 0;
+				bool has;
+
+				st = dw_type_of(w, &m, &anon, &has);
+				if (st == MDF_OK && has)
+					st = dw_member(w, &anon, name, depth + 1, found, &sub,
+						       mtype);
+				if (st != MDF_OK)
+					return st;
+				if (*found) {
+					*off += moff + sub;
+					return MDF_OK;
+				}
+			}
+		}
+		st = dw_next(w, &m, &more);
+		if (st != MDF_OK)
+			return st;
+	} while (more);
+	return MDF_OK;
 }
 
-static void dw_visit(struct dw_wants *ws, Dwarf_Die *die)
+static void dw_visit(const struct dwarf_info *di, struct dw_wants *ws, Dwarf_Die *die)
 {
 	int tag = dwarf_tag(die);
 	uint8_t kind;
@@ -317,8 +667,16 @@ static void dw_visit(struct dw_wants *ws, Dwarf_Die *die)
 		 * done once its definition is seen. */
 		Dwarf_Die type;
 		uint64_t len;
-		bool def = !dw_is_decl(die);
-		bool bounded = dw_type_of(die, &type) && dw_array_len(&type, &len);
+		bool def = !dw_is_decl(die), bounded = false, typed;
+		struct dw_walk wk;
+		struct mdf_err ignored;
+
+		/* Only a ranking: a loop in the type is told by the lookup. */
+		mdf_err_clear(&ignored);
+		dw_walk_init(&wk, di, &ignored);
+		if (!def && dw_type_of(&wk, die, &type, &typed) == MDF_OK && typed &&
+		    dw_array_len(&wk, &type, &len, &bounded) != MDF_OK)
+			bounded = false;
 		int rank = def ? 2 : bounded ? 1 : 0;
 
 		if (dw_var_known(w) && rank <= w->var_rank)
@@ -403,7 +761,7 @@ static enum mdf_status dw_scan(struct dwarf_info *di, struct dw_wants *ws,
 		if (dwarf_child(&cudie, &die) != 0)
 			continue;
 		do {
-			dw_visit(ws, &die);
+			dw_visit(di, ws, &die);
 		} while ((r = dwarf_siblingof(&die, &die)) == 0);
 		if (r < 0)
 			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: DWARF: %s", di->path,
@@ -419,143 +777,162 @@ static bool dw_die(struct dwarf_info *di, Dwarf_Off off, Dwarf_Die *ret)
 	return dwarf_offdie(di->dw, off, ret) != NULL;
 }
 
-/* The struct (or union, enum) named @name, else its typedef, peeled. */
-static bool dw_named_type(struct dwarf_info *di, struct dw_wants *ws, const char *name,
-			  size_t n, Dwarf_Die *ret)
+/* The struct (or union, enum) named @name (@n bytes), else its typedef,
+ * peeled; *@found false if there is neither. */
+static enum mdf_status dw_named_type(const struct dw_walk *w, struct dwarf_info *di,
+				     struct dw_wants *ws, const char *name, size_t n,
+				     Dwarf_Die *ret, bool *found)
 {
-	struct dw_want *w = dw_want_find(ws, name, n);
+	struct dw_want *want = dw_want_find(ws, name, n);
 	Dwarf_Die t;
+	enum mdf_status st;
 
-	if (!w)
-		return false;
-	if (w->found & DW_W_TYPE)
-		return dw_die(di, w->type_off, ret);
-	if ((w->found & DW_W_TYPEDEF) && dw_die(di, w->typedef_off, &t))
-		return dwarf_peel_type(&t, ret) == 0;
-	return false;
-}
-
-static bool dw_member_loc(Dwarf_Die *m, uint64_t *off_ret)
-{
-	Dwarf_Attribute a;
-	Dwarf_Word v;
-
-	if (!dwarf_attr(m, DW_AT_data_member_location, &a)) {
-		*off_ret = 0; /* union members */
-		return true;
+	*found = false;
+	if (!want)
+		return MDF_OK;
+	if (want->found & DW_W_TYPE) {
+		*found = dw_die(di, want->type_off, ret);
+		return MDF_OK;
 	}
-	if (dwarf_formudata(&a, &v) != 0)
-		return false; /* a location expression: not in C */
-	*off_ret = v;
-	return true;
+	if (!(want->found & DW_W_TYPEDEF) || !dw_die(di, want->typedef_off, &t))
+		return MDF_OK;
+	st = dw_peel(w, &t, ret);
+	*found = st == MDF_OK && !dw_is_alias(dwarf_tag(ret));
+	return st;
 }
 
-/* Member @name of struct/union @type, searched through anonymous
- * members, its offset added to *off. */
-static bool dw_member(Dwarf_Die *type, const char *name, uint64_t *off, Dwarf_Die *mtype)
-{
-	Dwarf_Die t, m;
-
-	if (dwarf_peel_type(type, &t) != 0)
-		return false;
-	if (dwarf_tag(&t) != DW_TAG_structure_type && dwarf_tag(&t) != DW_TAG_union_type)
-		return false;
-	if (dwarf_child(&t, &m) != 0)
-		return false;
-	do {
-		uint64_t moff;
-		const char *mn;
-
-		if (dwarf_tag(&m) != DW_TAG_member || !dw_member_loc(&m, &moff))
-			continue;
-		mn = dwarf_diename(&m);
-		if (mn && !strcmp(mn, name)) {
-			*off += moff;
-			return dw_type_of(&m, mtype);
-		}
-		if (!mn) {
-			Dwarf_Die anon;
-			uint64_t sub = 0;
-
-			if (dw_type_of(&m, &anon) && dw_member(&anon, name, &sub, mtype)) {
-				*off += moff + sub;
-				return true;
-			}
-		}
-	} while (dwarf_siblingof(&m, &m) == 0);
-	return false;
-}
-
-/* "type.member": its offset and type. */
-static bool dw_path(struct dwarf_info *di, struct dw_wants *ws, const char *path,
-		    uint64_t *off_ret, Dwarf_Die *mtype)
+/* "type.member": its offset and type; *@found false if either is not
+ * there.  @w names the type. */
+static enum mdf_status dw_path(struct dw_walk *w, struct dwarf_info *di, struct dw_wants *ws,
+			       const char *path, uint64_t *off_ret, Dwarf_Die *mtype,
+			       bool *found)
 {
 	const char *dot = strchr(path, '.');
 	Dwarf_Die t;
+	enum mdf_status st;
 
-	if (!dot || !dw_named_type(di, ws, path, (size_t)(dot - path), &t))
-		return false;
+	*found = false;
+	if (!dot)
+		return MDF_OK;
+	dw_walk_about(w, path, (size_t)(dot - path));
+	st = dw_named_type(w, di, ws, path, (size_t)(dot - path), &t, found);
+	if (st != MDF_OK || !*found)
+		return st;
 	*off_ret = 0;
-	return dw_member(&t, dot + 1, off_ret, mtype);
+	return dw_member(w, &t, dot + 1, 0, found, off_ret, mtype);
 }
 
-static bool dw_size(struct dwarf_info *di, struct dw_wants *ws, const char *name,
-		    uint64_t *ret)
+static enum mdf_status dw_offset(struct dwarf_info *di, struct dw_wants *ws, const char *key,
+				 struct kinfo_u64 *out, struct mdf_err *err)
 {
+	struct dw_walk w;
 	Dwarf_Die t;
-	Dwarf_Word sz;
+	uint64_t off;
+	bool found;
+	enum mdf_status st;
 
-	if (!dw_named_type(di, ws, name, strlen(name), &t) || dwarf_aggregate_size(&t, &sz) != 0)
-		return false;
-	*ret = sz;
-	return true;
+	dw_walk_init(&w, di, err);
+	st = dw_path(&w, di, ws, key, &off, &t, &found);
+	if (st == MDF_OK && found) {
+		out->v = off;
+		out->set = true;
+	}
+	return st;
 }
 
-static bool dw_length(struct dwarf_info *di, struct dw_wants *ws, const char *key,
-		      uint64_t *ret)
+static enum mdf_status dw_size(struct dwarf_info *di, struct dw_wants *ws, const char *name,
+			       struct kinfo_u64 *out, struct mdf_err *err)
+{
+	struct dw_walk w;
+	Dwarf_Die t;
+	uint64_t size;
+	bool found;
+	enum mdf_status st;
+
+	dw_walk_init(&w, di, err);
+	dw_walk_about(&w, name, strlen(name));
+	st = dw_named_type(&w, di, ws, name, strlen(name), &t, &found);
+	if (st == MDF_OK && found)
+		st = dw_type_size(&w, &t, 0, &size, &found);
+	if (st == MDF_OK && found) {
+		out->v = size;
+		out->set = true;
+	}
+	return st;
+}
+
+static enum mdf_status dw_length(struct dwarf_info *di, struct dw_wants *ws, const char *key,
+				 struct kinfo_u64 *out, struct mdf_err *err)
 {
 	const char *path = dw_length_path(key);
+	struct dw_walk w;
+	struct dw_want *want;
 	Dwarf_Die d, t;
-	uint64_t off;
+	uint64_t off, len;
+	bool found = false;
+	enum mdf_status st = MDF_OK;
 
-	if (strchr(path, '.'))
-		return dw_path(di, ws, path, &off, &t) && dw_array_len(&t, ret);
-	struct dw_want *w = dw_want_find(ws, path, strlen(path));
-
-	return w && dw_var_known(w) && dw_die(di, w->var_off, &d) && dw_type_of(&d, &t) &&
-	       dw_array_len(&t, ret);
+	dw_walk_init(&w, di, err);
+	if (strchr(path, '.')) {
+		st = dw_path(&w, di, ws, path, &off, &t, &found);
+	} else {
+		dw_walk_about(&w, path, strlen(path));
+		want = dw_want_find(ws, path, strlen(path));
+		if (want && dw_var_known(want) && dw_die(di, want->var_off, &d))
+			st = dw_type_of(&w, &d, &t, &found);
+	}
+	if (st == MDF_OK && found)
+		st = dw_array_len(&w, &t, &len, &found);
+	if (st == MDF_OK && found) {
+		out->v = len;
+		out->set = true;
+	}
+	return st;
 }
 
-static bool dw_enumerator(struct dwarf_info *di, struct dw_wants *ws, const char *enum_name,
-			  const char *name, int64_t *ret)
+/* Enumerator @name of enum @enum_name; *@found false if not there. */
+static enum mdf_status dw_enumerator(struct dwarf_info *di, struct dw_wants *ws,
+				     const char *enum_name, const char *name, int64_t *ret,
+				     bool *found, struct mdf_err *err)
 {
+	struct dw_walk w;
 	Dwarf_Die t, e;
+	bool more;
+	enum mdf_status st;
 
-	if (!dw_named_type(di, ws, enum_name, strlen(enum_name), &t) ||
-	    dwarf_tag(&t) != DW_TAG_enumeration_type || dwarf_child(&t, &e) != 0)
-		return false;
+	dw_walk_init(&w, di, err);
+	dw_walk_about(&w, enum_name, strlen(enum_name));
+	st = dw_named_type(&w, di, ws, enum_name, strlen(enum_name), &t, found);
+	if (st != MDF_OK || !*found)
+		return st;
+	*found = false;
+	if (dwarf_tag(&t) != DW_TAG_enumeration_type || dwarf_child(&t, &e) != 0)
+		return MDF_OK;
 	do {
 		const char *n = dwarf_diename(&e);
 		Dwarf_Attribute a;
 		Dwarf_Sword sv;
 		Dwarf_Word uv;
 
-		if (dwarf_tag(&e) != DW_TAG_enumerator || !n || strcmp(n, name))
-			continue;
-		if (!dwarf_attr(&e, DW_AT_const_value, &a))
-			return false;
-		if (dwarf_whatform(&a) == DW_FORM_sdata) {
-			if (dwarf_formsdata(&a, &sv) != 0)
-				return false;
-			*ret = sv;
-		} else {
-			if (dwarf_formudata(&a, &uv) != 0)
-				return false;
-			*ret = (int64_t)uv;
+		if (dwarf_tag(&e) == DW_TAG_enumerator && n && !strcmp(n, name)) {
+			if (!dwarf_attr(&e, DW_AT_const_value, &a))
+				return MDF_OK;
+			if (dwarf_whatform(&a) == DW_FORM_sdata) {
+				*found = dwarf_formsdata(&a, &sv) == 0;
+				if (*found)
+					*ret = sv;
+			} else {
+				*found = dwarf_formudata(&a, &uv) == 0;
+				if (*found)
+					*ret = (int64_t)uv;
+			}
+			return MDF_OK;
 		}
-		return true;
-	} while (dwarf_siblingof(&e, &e) == 0);
-	return false;
+		st = dw_next(&w, &e, &more);
+		if (st != MDF_OK)
+			return st;
+	} while (more);
+	return MDF_OK;
 }
 
 static bool dw_srcfile(struct dwarf_info *di, struct dw_wants *ws, const char *name,
@@ -736,32 +1113,44 @@ static bool dw_read_image(struct dwarf_info *di, uint64_t addr, void *buf, size_
 /* ---- the whole kinfo ---- */
 
 #define DW_FILL_SIZE(ident, key) \
-	ki->size.ident.set |= dw_size(di, ws, key, &ki->size.ident.v);
+	if (st == MDF_OK) \
+		st = dw_size(di, ws, key, &ki->size.ident, err);
 #define DW_FILL_OFFSET(ident, key) \
-	ki->off.ident.set |= dw_path(di, ws, key, &ki->off.ident.v, &t);
+	if (st == MDF_OK) \
+		st = dw_offset(di, ws, key, &ki->off.ident, err);
 #define DW_FILL_LENGTH(ident, key) \
-	ki->len.ident.set |= dw_length(di, ws, key, &ki->len.ident.v);
+	if (st == MDF_OK) \
+		st = dw_length(di, ws, key, &ki->len.ident, err);
 #define DW_FILL_SRCFILE(ident, key) \
 	(void)dw_srcfile(di, ws, key, ki->srcfile.ident, sizeof(ki->srcfile.ident));
 
-static void dw_fill_numbers(struct dwarf_info *di, struct dw_wants *ws, struct kinfo *ki)
+static enum mdf_status dw_fill_numbers(struct dwarf_info *di, struct dw_wants *ws,
+				       struct kinfo *ki, struct mdf_err *err)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(dw_enum_keys); i++) {
-		char key[64];
-		int64_t v;
+	enum mdf_status st = MDF_OK;
+	int64_t v;
+	bool found;
 
-		if (!dw_enumerator(di, ws, dw_enum_keys[i].enum_name, dw_enum_keys[i].key, &v))
+	for (size_t i = 0; st == MDF_OK && i < ARRAY_SIZE(dw_enum_keys); i++) {
+		char key[64];
+
+		st = dw_enumerator(di, ws, dw_enum_keys[i].enum_name, dw_enum_keys[i].key, &v,
+				   &found, err);
+		if (st != MDF_OK || !found)
 			continue;
 		snprintf(key, sizeof(key), "NUMBER(%s)", dw_enum_keys[i].key);
 		(void)vmcoreinfo_set(ki, key, (uint64_t)v);
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(dw_page_types); i++) {
-		int64_t v;
-
-		if (dw_enumerator(di, ws, "pagetype", dw_page_types[i].pgty, &v))
+	for (size_t i = 0; st == MDF_OK && i < ARRAY_SIZE(dw_page_types); i++) {
+		st = dw_enumerator(di, ws, "pagetype", dw_page_types[i].pgty, &v, &found, err);
+		if (st == MDF_OK && found) {
 			(void)vmcoreinfo_set(ki, dw_page_types[i].key,
 					     (uint64_t)(int64_t)(int32_t)((uint32_t)v << 24));
-		else if (dw_enumerator(di, ws, "pagetype", dw_page_types[i].pg, &v))
+			continue;
+		}
+		if (st == MDF_OK)
+			st = dw_enumerator(di, ws, "pagetype", dw_page_types[i].pg, &v, &found, err);
+		if (st == MDF_OK && found)
 			(void)vmcoreinfo_set(ki, dw_page_types[i].key,
 					     (uint64_t)(int64_t)(int32_t)~(uint32_t)v);
 	}
@@ -770,6 +1159,7 @@ static void dw_fill_numbers(struct dwarf_info *di, struct dw_wants *ws, struct k
 		ki->num.PG_head_mask.v = (int64_t)(1ULL << ki->num.PG_head.v);
 		ki->num.PG_head_mask.set = true;
 	}
+	return st;
 }
 
 enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
@@ -777,9 +1167,11 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 {
 	struct dw_wants *ws = calloc(1, sizeof(*ws));
 	struct dwarf_facts facts;
+	struct dw_walk w;
 	enum mdf_status st;
 	GElf_Ehdr eh;
 	Dwarf_Die t;
+	bool found;
 
 	if (!ws)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", di->path);
@@ -798,12 +1190,16 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	KINFO_OFFSETS(DW_FILL_OFFSET)
 	KINFO_LENGTHS(DW_FILL_LENGTH)
 	KINFO_SRCFILES(DW_FILL_SRCFILE)
-	dw_fill_numbers(di, ws, ki);
+	if (st == MDF_OK)
+		st = dw_fill_numbers(di, ws, ki, err);
 
 	/* The release: init_uts_ns.name.release, in the image's bytes. */
 	uint64_t rel;
 
-	if (ki->sym.init_uts_ns.set && dw_path(di, ws, "new_utsname.release", &rel, &t)) {
+	dw_walk_init(&w, di, err);
+	if (st == MDF_OK && ki->sym.init_uts_ns.set)
+		st = dw_path(&w, di, ws, "new_utsname.release", &rel, &t, &found);
+	if (st == MDF_OK && ki->sym.init_uts_ns.set && found) {
 		uint64_t name_off = ki->off.uts_namespace_name.set ? ki->off.uts_namespace_name.v : 0;
 		char buf[sizeof(ki->osrelease)];
 
@@ -819,14 +1215,21 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	struct dw_want *ms = dw_want_find(ws, "mem_section", 11);
 	Dwarf_Die d, mt, peeled;
 
-	if (ms && dw_var_known(ms) && dw_die(di, ms->var_off, &d) && dw_type_of(&d, &mt) &&
-	    dwarf_peel_type(&mt, &peeled) == 0)
+	dw_walk_init(&w, di, err);
+	dw_walk_about(&w, "mem_section", 11);
+	if (st == MDF_OK && ms && dw_var_known(ms) && dw_die(di, ms->var_off, &d))
+		st = dw_type_of(&w, &d, &mt, &found);
+	else
+		found = false;
+	if (st == MDF_OK && found)
+		st = dw_peel(&w, &mt, &peeled);
+	if (st == MDF_OK && found)
 		facts.mem_section_is_ptr = dwarf_tag(&peeled) == DW_TAG_pointer_type;
 	facts.have_text = dwarf_info_symbol(di, "_text", &facts.text, NULL);
 	free(ws);
-	if (facts_ret)
+	if (st == MDF_OK && facts_ret)
 		*facts_ret = facts;
-	return MDF_OK;
+	return st;
 }
 
 #undef DW_FILL_SIZE
@@ -855,38 +1258,62 @@ enum mdf_status dwarf_info_lookup(struct dwarf_info *di, struct dwarf_query *q, 
 	st = dw_scan(di, ws, err);
 	for (size_t i = 0; st == MDF_OK && i < n; i++) {
 		struct dw_want *w = dw_want_find(ws, q[i].name, strlen(q[i].name));
+		struct dw_walk wk;
 		Dwarf_Die d, t;
 
 		q[i].found = false;
 		q[i].type.die = 0;
 		if (!w)
 			continue;
-		if (q[i].is_type) {
-			q[i].found = dw_named_type(di, ws, q[i].name, strlen(q[i].name), &t);
-		} else {
-			q[i].found = dw_var_known(w) && dw_die(di, w->var_off, &d) &&
-				     dw_type_of(&d, &t);
-		}
-		if (q[i].found)
+		dw_walk_init(&wk, di, err);
+		dw_walk_about(&wk, q[i].name, strlen(q[i].name));
+		if (q[i].is_type)
+			st = dw_named_type(&wk, di, ws, q[i].name, strlen(q[i].name), &t,
+					   &q[i].found);
+		else if (dw_var_known(w) && dw_die(di, w->var_off, &d))
+			st = dw_type_of(&wk, &d, &t, &q[i].found);
+		if (st == MDF_OK && q[i].found)
 			q[i].type.die = dwarf_dieoffset(&t);
 	}
 	free(ws);
 	return st;
 }
 
-bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t, struct dwarf_type_info *ret)
+/* The DIE of @t, and a walk that names it. */
+static enum mdf_status dw_type_die(struct dwarf_info *di, struct dwarf_type t, Dwarf_Die *d,
+				   struct dw_walk *w, struct mdf_err *err)
 {
+	dw_walk_init(w, di, err);
+	if (!dw_die(di, t.die, d))
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: no DWARF entry at 0x%llx", di->path,
+				   (unsigned long long)t.die);
+	dw_walk_about_die(w, d);
+	return MDF_OK;
+}
+
+enum mdf_status dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t,
+				    struct dwarf_type_info *ret, struct mdf_err *err)
+{
+	struct dw_walk w;
 	Dwarf_Die d, p, target;
-	Dwarf_Word sz;
 	Dwarf_Attribute a;
+	uint64_t size;
+	bool found = false;
+	enum mdf_status st;
 
 	memset(ret, 0, sizeof(*ret));
 	if (!t.die) {
 		ret->kind = DWARF_T_VOID;
-		return true;
+		return MDF_OK;
 	}
-	if (!dw_die(di, t.die, &d) || dwarf_peel_type(&d, &p) != 0)
-		return false;
+	st = dw_type_die(di, t, &d, &w, err);
+	if (st == MDF_OK)
+		st = dw_peel(&w, &d, &p);
+	if (st != MDF_OK)
+		return st;
+	if (!dw_is_type(dwarf_tag(&p)))
+		return dw_fail(&w, false, "DIE 0x%llx (tag 0x%x) is not a type",
+			       (unsigned long long)dwarf_dieoffset(&p), (unsigned)dwarf_tag(&p));
 	switch (dwarf_tag(&p)) {
 	case DW_TAG_structure_type:
 	case DW_TAG_union_type:
@@ -894,14 +1321,19 @@ bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t, struct dwar
 		break;
 	case DW_TAG_pointer_type:
 		ret->kind = DWARF_T_POINTER;
-		if (dw_type_of(&p, &target))
+		st = dw_type_of(&w, &p, &target, &found);
+		if (st == MDF_OK && found)
 			ret->target.die = dwarf_dieoffset(&target);
 		break;
 	case DW_TAG_array_type:
 		ret->kind = DWARF_T_ARRAY;
-		if (dw_type_of(&p, &target))
+		st = dw_type_of(&w, &p, &target, &found);
+		if (st == MDF_OK && found)
 			ret->target.die = dwarf_dieoffset(&target);
-		(void)dw_array_len(&p, &ret->count);
+		if (st == MDF_OK)
+			st = dw_array_count(&w, &p, false, &ret->count, &found);
+		if (st == MDF_OK && !found)
+			ret->count = 0;
 		break;
 	case DW_TAG_base_type:
 	case DW_TAG_enumeration_type: {
@@ -914,25 +1346,38 @@ bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t, struct dwar
 		break;
 	}
 	default:
-		ret->kind = DWARF_T_OTHER;
+		/* An alias of nothing: void. */
+		ret->kind = dw_is_alias(dwarf_tag(&p)) ? DWARF_T_VOID : DWARF_T_OTHER;
 		break;
 	}
-	if (dwarf_aggregate_size(&p, &sz) == 0)
-		ret->size = sz;
+	if (st == MDF_OK && ret->kind != DWARF_T_VOID)
+		st = dw_type_size(&w, &p, 0, &size, &found);
+	if (st != MDF_OK)
+		return st;
+	if (found && ret->kind != DWARF_T_VOID)
+		ret->size = size;
 	ret->is_char = ret->kind == DWARF_T_INT && ret->size == 1;
-	return true;
+	return MDF_OK;
 }
 
-bool dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
-		       uint64_t *off_ret, struct dwarf_type *mtype_ret)
+enum mdf_status dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
+				  bool *found, uint64_t *off_ret, struct dwarf_type *mtype_ret,
+				  struct mdf_err *err)
 {
+	struct dw_walk w;
 	Dwarf_Die d, mt;
+	enum mdf_status st;
 
+	*found = false;
 	*off_ret = 0;
-	if (!t.die || !dw_die(di, t.die, &d) || !dw_member(&d, name, off_ret, &mt))
-		return false;
-	mtype_ret->die = dwarf_dieoffset(&mt);
-	return true;
+	if (!t.die)
+		return MDF_OK;
+	st = dw_type_die(di, t, &d, &w, err);
+	if (st == MDF_OK)
+		st = dw_member(&w, &d, name, 0, found, off_ret, &mt);
+	if (st == MDF_OK && *found)
+		mtype_ret->die = dwarf_dieoffset(&mt);
+	return st;
 }
 
 /* ---- open, close ---- */

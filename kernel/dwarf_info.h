@@ -78,7 +78,8 @@ const char *dwarf_info_path(const struct dwarf_info *di);
  * BUILD-ID, SYMBOL at link-time addresses, SIZE, OFFSET (through
  * anonymous structs and unions), LENGTH (arrays: variables and members),
  * NUMBER (enumerators; PG_head_mask from PG_head), SRCFILE.  PAGESIZE is
- * not in DWARF: left as it is.  @facts_ret may be NULL.
+ * not in DWARF: left as it is.  @facts_ret may be NULL.  A type graph
+ * that loops where a key looks is an error, as for dwarf_type_describe().
  */
 enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 				 struct dwarf_facts *facts_ret,
@@ -129,12 +130,21 @@ struct dwarf_query {
 enum mdf_status dwarf_info_lookup(struct dwarf_info *di, struct dwarf_query *q, size_t n,
 				  struct mdf_err *err) MDF_MUST_CHECK;
 
-/** What @t is.  False for a DIE that is not a type. */
-bool dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t,
-			 struct dwarf_type_info *ret);
+/*
+ * What @t is.  Every walk over the type graph is bounded (typedef and
+ * qualifier chains, anonymous members, arrays of arrays: see
+ * dwarf_info.c); reaching a limit, a DIE that is not a type, or an array
+ * whose size overflows 64 bits is an error naming the vmlinux ("VMLINUX:
+ * DWARF type of T: ... (a cycle in the type graph?)").  A multi-dimensional
+ * array counts all its elements (int a[3][4]: 12 ints).
+ */
+enum mdf_status dwarf_type_describe(struct dwarf_info *di, struct dwarf_type t,
+				    struct dwarf_type_info *ret, struct mdf_err *err) MDF_MUST_CHECK;
 
-/** Member @name of struct/union @t (through anonymous members). */
-bool dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
-		       uint64_t *off_ret, struct dwarf_type *mtype_ret);
+/** Member @name of struct/union @t (through anonymous members): *@found
+ *  false when there is none; errors as dwarf_type_describe(). */
+enum mdf_status dwarf_type_member(struct dwarf_info *di, struct dwarf_type t, const char *name,
+				  bool *found, uint64_t *off_ret, struct dwarf_type *mtype_ret,
+				  struct mdf_err *err) MDF_MUST_CHECK;
 
 #endif
