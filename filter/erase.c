@@ -734,7 +734,10 @@ enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase
 		erase_set_free(out);
 		return st;
 	}
-	qsort(out->r, out->n, sizeof(*out->r), range_cmp);
+	/* Not qsort(NULL, 0, ...): a config that erases nothing has no ranges
+	 * (undefined behaviour, and UBSan stops there). */
+	if (out->n > 1)
+		qsort(out->r, out->n, sizeof(*out->r), range_cmp);
 	return MDF_OK;
 }
 

@@ -323,7 +323,8 @@ static enum mdf_status ew_pass1(const struct elf_write_params *p,
 	free(w);
 	if (st != MDF_OK)
 		return st;
-	qsort(segs->v, segs->n, sizeof(*segs->v), ew_seg_cmp);
+	if (segs->n > 1) /* never qsort(NULL, 0, ...) */
+		qsort(segs->v, segs->n, sizeof(*segs->v), ew_seg_cmp);
 	return MDF_OK;
 }
 

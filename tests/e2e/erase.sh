@@ -123,6 +123,15 @@ if [ "$(sub_info "$T/l.kd")" = "$(for i in $(seq 65); do echo "erase c size 1"; 
 then ok "erase-loop-array ($why)"
 else notok "erase-loop-array" "$(sub_info "$T/l.kd") $why $(cat "$T/err")"; fi
 
+# A config that erases nothing (its only section is skipped): the plain
+# dump, and no qsort(NULL, 0) for the sanitizers to stop at.
+printf '[some_module]\nerase some_symbol\n' >"$T/nothing.conf"
+"$MDF" --message-level 0 -l -d 31 -x "$KOBJ" --config "$T/nothing.conf" "$T/vm" "$T/n.kd" 2>"$T/err"; rc=$?
+if [ $rc -eq 0 ] && [ -z "$(sub_info "$T/n.kd")" ] &&
+	why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" --ignore-headers "$T/n.kd" "$T/p.kd" 2>&1)
+then ok "erase-nothing ($why)"
+else notok "erase-nothing" "rc=$rc $why $(cat "$T/err")"; fi
+
 # Errors: named with file and line, exit 1, nothing written.
 bad_conf() { # NAME CONFIG-TEXT EXPECTED-MESSAGE
 	printf '%s\n' "$2" >"$T/bad.conf"
