@@ -239,6 +239,8 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 	struct erase_env env = {
 		.di = ctx->ds.vmlinux, .vmlinux = o->vmlinux, .ki = &ctx->k.ki, .rm = &ctx->k.rm,
 		.kernel_offset = ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
+		.vmcore = o->vmcore, .mem_bytes = ctx->k.max_pfn * ctx->k.page_size,
+		.stop = &ctx->stop,
 	};
 	struct erase_set *es = &ctx->ds.erase;
 	char *text = NULL, *old = NULL;

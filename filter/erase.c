@@ -429,6 +429,50 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 	return st == MDF_OK ? say(c, cmd, size, false) : st;
 }
 
+/*
+ * An array a loop may walk: @n elements of @size bytes at @va must fit in
+ * 64 bits, in the address space and in the dump's memory (its highest
+ * pfn's end: no array is larger), and be no more than a loop runs.  A
+ * corrupt vmlinux's DWARF length (2^32 and more) ran the loop for hours.
+ */
+static enum mdf_status check_array(struct ctx *c, const struct erase_loop *l, uint64_t va,
+				   uint64_t n, uint64_t size)
+{
+	const char *vmlinux = dwarf_info_path(c->di);
+	uint64_t bytes;
+
+	if (n > UINT64_MAX / size)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT,
+				   "line %u: %s: %s says %" PRIu64 " elements of %" PRIu64
+				   " bytes: the array's size overflows 64 bits", l->line,
+				   l->list.text, vmlinux, n, size);
+	bytes = n * size;
+	if (bytes > c->env->mem_bytes)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT,
+				   "line %u: %s: %s says %" PRIu64 " elements of %" PRIu64
+				   " bytes (0x%" PRIx64 " bytes): more than the memory of %s holds "
+				   "(0x%" PRIx64 " bytes)", l->line, l->list.text, vmlinux, n, size,
+				   bytes, c->env->vmcore, c->env->mem_bytes);
+	if (bytes && va > UINT64_MAX - (bytes - 1))
+		return mdf_err_set(c->err, MDF_ERR_FORMAT,
+				   "line %u: %s: %s says %" PRIu64 " elements of %" PRIu64
+				   " bytes: from 0x%" PRIx64 " they run past the end of the "
+				   "address space", l->line, l->list.text, vmlinux, n, size, va);
+	if (n > ERASE_LOOP_MAX)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT,
+				   "line %u: %s: an array of %" PRIu64 " elements: a loop runs at "
+				   "most %u times", l->line, l->list.text, n, ERASE_LOOP_MAX);
+	return MDF_OK;
+}
+
+/* MDF_ERR_INTERRUPTED once a stop signal came: a long loop unwinds by
+ * itself, as the dump does between pages, rather than being ended by the
+ * stop thread's grace (stop.h). */
+static enum mdf_status stopped(struct ctx *c)
+{
+	return c->env->stop ? stop_check(c->env->stop, c->err) : MDF_OK;
+}
+
 /* Loop @cmd's list, running @cmd on each element.  Each command walks
  * the list itself, so that eraseinfo has its lines together, as
  * makedumpfile writes them. */
@@ -457,9 +501,12 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 			return st;
 		if (!et.size)
 			return bad(c, l->line, ": not an array of known size", l->list.text, NULL);
+		st = check_array(c, l, o.addr, ti.count, et.size);
 		for (n = 0; n < ti.count && st == MDF_OK; n++) {
 			elem = (struct obj){ o.addr + n * et.size, ti.target };
-			st = run_cmd(c, cmd, &elem);
+			st = stopped(c);
+			if (st == MDF_OK)
+				st = run_cmd(c, cmd, &elem);
 		}
 		return st;
 	case ERASE_LOOP_VIA: {
@@ -480,7 +527,9 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 				break;
 			}
 			elem = (struct obj){ cur, st_type };
-			st = run_cmd(c, cmd, &elem);
+			st = stopped(c);
+			if (st == MDF_OK)
+				st = run_cmd(c, cmd, &elem);
 			if (st != MDF_OK || !read_ptr(c, cur + off, &cur) || !cur || cur == first)
 				break;
 		}
@@ -506,7 +555,9 @@ static enum mdf_status run_loop(struct ctx *c, const struct erase_cmd *cmd)
 				break;
 			}
 			elem = (struct obj){ cur - off, q->type };
-			st = run_cmd(c, cmd, &elem);
+			st = stopped(c);
+			if (st == MDF_OK)
+				st = run_cmd(c, cmd, &elem);
 			if (!read_ptr(c, cur, &cur))
 				break;
 		}

@@ -15,7 +15,11 @@
  * skipped (counted, and the first reason kept for a warning).
  *
  * A command whose symbol or member does not exist is an error naming its
- * line: a config that cannot be applied would let the secret out.  A NULL
+ * line: a config that cannot be applied would let the secret out.  So is
+ * a loop in the vmlinux's types (dwarf_type_describe()), and an array loop
+ * over more elements than the dump's memory, the address space or a loop
+ * (a million elements) can hold: a bad DWARF length of 2^32 or more ran
+ * for hours.  Loops look at the stop signals (env->stop) between elements.  A NULL
  * pointer on the way, or memory the dump does not hold, erases nothing
  * (there is nothing to erase) and is counted.
  */
@@ -31,6 +35,7 @@
 #include "kernel/dwarf_info.h"
 #include "kinfo.h"
 #include "readmem.h"
+#include "stop.h"
 
 struct erase_range {
 	uint64_t paddr, len;
@@ -56,6 +61,11 @@ struct erase_env {
 	const struct kinfo *ki;      /* SYMBOL()s here win over the vmlinux's */
 	uint64_t kernel_offset;      /* moves the vmlinux's symbols */
 	struct readmem *rm;
+	const char *vmcore;          /* the dump's name, for messages */
+	uint64_t mem_bytes;          /* its physical memory (max pfn x page
+					size): no array a loop walks is
+					larger */
+	const struct mdf_stop *stop; /* loops look at it; NULL: never stop */
 };
 
 /** Resolve @cfg into @out (zeroed first).  Errors: "line N: ...". */
