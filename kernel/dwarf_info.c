@@ -763,8 +763,10 @@ static enum mdf_status dw_scan(struct dwarf_info *di, struct dw_wants *ws,
 		do {
 			dw_visit(di, ws, &die);
 		} while ((r = dwarf_siblingof(&die, &die)) == 0);
+		/* libdw refuses a DW_AT_sibling that points back (a loop). */
 		if (r < 0)
-			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: DWARF: %s", di->path,
+			return mdf_err_set(err, MDF_ERR_FORMAT, "%s: DWARF: the DIE after 0x%llx: %s",
+					   di->path, (unsigned long long)dwarf_dieoffset(&die),
 					   dwarf_errmsg(-1));
 	}
 	return MDF_OK;
