@@ -103,7 +103,10 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(B)/%)
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
-GEN_BINS  := $(B)/tests/gen/mkvmcore $(B)/tests/gen/kobj $(B)/tests/gen/kobj-other
+# Hand-written DWARF whose types loop (tests/gen/kobj/cycle.S), one per loop.
+CYCLE_NAMES := anon ring typedef array sibling spec origin config
+GEN_BINS  := $(B)/tests/gen/mkvmcore $(B)/tests/gen/kobj $(B)/tests/gen/kobj-other \
+	     $(CYCLE_NAMES:%=$(B)/tests/gen/cycle-%)
 # The generator without its main(): fuzz_pipeline builds dumps with it.
 GEN_LIB_SRCS := $(filter-out tests/gen/mkvmcore.c,$(wildcard tests/gen/*.c))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
@@ -164,6 +167,13 @@ $(B)/tests/gen/kobj-other: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
 	@mkdir -p $(dir $@)
 	$(CC) $(KOBJ_CFLAGS) -DKOBJ_RELEASE='"6.1.0-99-amd64"' -DKOBJ_PGTY \
 		-Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 -o $@ $<
+
+# A hostile debug vmlinux: the types of cycle.S loop (-DCYCLE_NAME says
+# where); kobj's release and build-id, so that -x gets as far as the types.
+$(B)/tests/gen/cycle-%: tests/gen/kobj/cycle.S
+	@mkdir -p $(dir $@)
+	$(CC) -nostdlib -static -DCYCLE_$* \
+		-Wl,--build-id=0x6a2b4ac77585b8cf102cba771300e573c8489b69 -o $@ $<
 
 $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
 	@mkdir -p $(dir $@)

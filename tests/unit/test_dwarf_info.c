@@ -2,7 +2,8 @@
  * tests/unit/test_dwarf_info.c - kernel/dwarf_info.c on the synthetic
  * kernel object (BUILD/tests/gen/kobj, from tests/gen/kobj/kobj.h): every
  * answer equals what the compiler says of the same types here, through
- * sizeof(), offsetof() and the enumerators themselves.
+ * sizeof(), offsetof() and the enumerators themselves; and on the
+ * hand-written loops of tests/gen/kobj/cycle.S (BUILD/tests/gen/cycle-*).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -158,6 +159,96 @@ static void t_open_errors(void)
 	T_ASSERT(di == NULL);
 }
 
+/* The types --config walks: a member path, an array's count and size. */
+static void t_types(void)
+{
+	struct dwarf_query q[2] = { { .name = "zone", .is_type = true },
+				    { .name = "init_uts_ns" } };
+	struct dwarf_info *di = NULL;
+	struct dwarf_type_info ti, et;
+	struct dwarf_type mt;
+	struct mdf_err err;
+	uint64_t off;
+	bool found;
+
+	T_ASSERT(have_kobj);
+	mdf_err_clear(&err);
+	T_OK(dwarf_info_open(kobj_path, &di, &err), &err);
+	T_OK(dwarf_info_lookup(di, q, 2, &err), &err);
+	T_ASSERT(q[0].found && q[1].found);
+	T_OK(dwarf_type_member(di, q[0].type, "free_area", &found, &off, &mt, &err), &err);
+	T_ASSERT(found);
+	T_EQ_U64(off, offsetof(struct zone, free_area));
+	T_OK(dwarf_type_describe(di, mt, &ti, &err), &err);
+	T_EQ_U64(ti.kind, DWARF_T_ARRAY);
+	T_EQ_U64(ti.count, 11);
+	T_EQ_U64(ti.size, sizeof(((struct zone *)0)->free_area));
+	T_OK(dwarf_type_describe(di, ti.target, &et, &err), &err);
+	T_EQ_U64(et.kind, DWARF_T_STRUCT);
+	T_EQ_U64(et.size, sizeof(struct free_area));
+	/* a member that is not there: not found, no error */
+	T_OK(dwarf_type_member(di, q[1].type, "no_such", &found, &off, &mt, &err), &err);
+	T_ASSERT(!found);
+	dwarf_info_close(di);
+}
+
+/*
+ * A vmlinux whose types loop (tests/gen/kobj/cycle.S): each lookup ends
+ * in an error that names the file, the type and the limit.
+ */
+static void t_cycles(void)
+{
+	static const struct {
+		const char *name, *member, *msg;
+	} cases[] = {
+		{ "cyc_anon", "x", "DWARF type of cyc_anon_t: anonymous member nesting deeper "
+				    "than 32 levels (a cycle in the type graph?)" },
+		{ "cyc_ring", "x", "DWARF type of cyc_ring_t: anonymous member nesting deeper "
+				    "than 32 levels (a cycle in the type graph?)" },
+		{ "cyc_typedef", NULL, "DWARF type of cyc_typedef_t: more than 64 typedefs and "
+				       "qualifiers in a row (a cycle in the type graph?)" },
+		{ "cyc_array", NULL, "arrays of arrays nested deeper than 32 levels" },
+		{ "huge_array", NULL, "an array of 4611686018427387904 elements of 8 bytes: "
+				      "its size overflows 64 bits" },
+		{ "wide_array", NULL, "an array of 8589934592 x 8589934592 elements: its "
+				      "length overflows 64 bits" },
+	};
+	struct dwarf_query q[ARRAY_LEN(cases)];
+	struct dwarf_info *di = NULL;
+	struct dwarf_type_info ti;
+	struct dwarf_type mt;
+	struct mdf_err err;
+	char path[4096];
+	const char *b = getenv("MDF_BUILD");
+	uint64_t off;
+	bool found;
+
+	snprintf(path, sizeof(path), "%s/tests/gen/cycle-config", b ? b : "build");
+	mdf_err_clear(&err);
+	T_OK(dwarf_info_open(path, &di, &err), &err);
+	memset(q, 0, sizeof(q));
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+		q[i].name = cases[i].name;
+	T_OK(dwarf_info_lookup(di, q, ARRAY_LEN(q), &err), &err);
+	for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+		enum mdf_status st;
+
+		T_ASSERT(q[i].found);
+		mdf_err_clear(&err);
+		if (cases[i].member)
+			st = dwarf_type_member(di, q[i].type, cases[i].member, &found, &off, &mt,
+					       &err);
+		else
+			st = dwarf_type_describe(di, q[i].type, &ti, &err);
+		T_EQ_U64(st, MDF_ERR_FORMAT);
+		T_ASSERT(!strncmp(err.msg, path, strlen(path)));
+		if (!strstr(err.msg, cases[i].msg))
+			printf("# %s: %s\n", cases[i].name, err.msg);
+		T_ASSERT(strstr(err.msg, cases[i].msg));
+	}
+	dwarf_info_close(di);
+}
+
 int main(void)
 {
 	const char *b = getenv("MDF_BUILD");
@@ -179,5 +270,7 @@ int main(void)
 	T_RUN(t_symbols_release);
 	T_RUN(t_format_roundtrip);
 	T_RUN(t_open_errors);
+	T_RUN(t_types);
+	T_RUN(t_cycles);
 	return t_done();
 }
