@@ -25,8 +25,12 @@ if [ -z "$deb" ]; then
 	. "$LIB/apt.sh"
 	AA=()
 	pkg=linux-image-$VER-dbg
-	apt_has "$pkg=$PKGVER" && pkg=$pkg=$PKGVER
 	: >"$DIR/download.log"
+	# A machine whose packages are all there may never have fetched
+	# the indexes (or has old ones): fetch them once.
+	apt_has "$pkg" || retry "$DIR/download.log" apt-get update -q ||
+		echo "debug_vmlinux: apt-get update failed: $(tail -n 1 "$DIR/download.log")" >&2
+	apt_has "$pkg=$PKGVER" && pkg=$pkg=$PKGVER
 	apt_download "$DIR/download.log" "$DIR" "$pkg" || {
 		echo "debug_vmlinux: apt-get download $pkg failed: $(tail -n 1 "$DIR/download.log")" >&2
 		exit 1
