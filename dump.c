@@ -509,7 +509,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 				 (unsigned long long)ctx->ds.freelist.pages,
 				 ctx->ds.freelist.nodes, ctx->ds.freelist.zones);
 		} else {
-			pi_warn(&ctx->pr, "Free pages are kept: %s\n", fe.msg);
+			pi_warn(&ctx->pr, "%s: free pages are kept: %s\n", ctx->opts.vmcore, fe.msg);
 		}
 		add_phase(&ctx->report, "Excluding free pages", pi_now() - t0);
 	}
@@ -860,8 +860,8 @@ static void finish_counts(struct mdf_ctx *ctx)
 	if (ctx->ds.t_copy > 0)
 		add_phase(&ctx->report, "Copying data", ctx->ds.t_copy);
 	if (ctx->ds.unreadable)
-		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
-			(unsigned long long)ctx->ds.unreadable);
+		pi_warn(&ctx->pr, "%s: %llu pages kept: their struct pages could not be read.\n",
+			ctx->opts.vmcore, (unsigned long long)ctx->ds.unreadable);
 	if (ctx->ds.no_memmap)
 		pi_warn(&ctx->pr, "%s: %llu pages kept: no mem_section maps a struct page for them.\n",
 			ctx->opts.vmcore, (unsigned long long)ctx->ds.no_memmap);

@@ -262,8 +262,11 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 		if (r->needs_memmap)
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "dump level %u needs struct page information, "
-					   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)",
-					   dump_level);
+					   "but VMCOREINFO has no %s",
+					   dump_level,
+					   ki->size.page.set ? "OFFSET(page.flags)" :
+					   ki->off.page_flags.set ? "SIZE(page)" :
+					   "SIZE(page) and no OFFSET(page.flags)");
 		return MDF_OK;
 	}
 	st = check_layout(ki, err);

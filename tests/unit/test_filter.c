@@ -757,7 +757,7 @@ static void init_errors(void)
 	T_EQ_U64(rules_from(no_size, 31, &r, &w, &err), MDF_ERR_NOTSUPP);
 	{
 		const char *want = "dump level 31 needs struct page information, "
-				   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)";
+				   "but VMCOREINFO has no SIZE(page)";
 
 		T_EQ_STR(err.msg, want);
 	}
@@ -765,6 +765,12 @@ static void init_errors(void)
 	T_EQ_U64(rules_from(no_size, 16, &r, &w, &err), MDF_ERR_NOTSUPP);
 	T_EQ_U64(rules_from(without(v612_text, "OFFSET(page.flags)"), 8, &r, &w, &err),
 		 MDF_ERR_NOTSUPP);
+	{
+		const char *want = "dump level 8 needs struct page information, "
+				   "but VMCOREINFO has no OFFSET(page.flags)";
+
+		T_EQ_STR(err.msg, want);
+	}
 	/* Levels 0 and 1 need no struct pages. */
 	T_OK(rules_from(no_size, 1, &r, &w, &err), &err);
 	T_ASSERT(!r.needs_memmap);
