@@ -836,7 +836,7 @@ static void check_free_count(struct mdf_ctx *ctx)
 	}
 	ctx->in->facts(ctx->in_obj, &f);
 	slack = 1024 + (uint64_t)fc.zones * (f.nr_cpus > 0 ? (uint64_t)f.nr_cpus : 1) * 128;
-	pi_debug(&ctx->pr, "free page counters: %llu pages in %u zones; %llu excluded as free\n",
+	pi_debug(&ctx->pr, "free page counters: %llu pages in %u zones; the scan's free pages: %llu\n",
 		 (unsigned long long)fc.counter_pages, fc.zones, (unsigned long long)excluded);
 	if (excluded > 2 * fc.counter_pages + slack)
 		pi_warn(&ctx->pr, "%s: %llu pages excluded as free, but the kernel's counters "

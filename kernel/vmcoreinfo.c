@@ -642,6 +642,18 @@ static bool vi_soft_index(size_t i)
 	return vi_soft(key, strlen(key));
 }
 
+/* Does entry @i come after entry @j: from a later source of @s (-i FILE
+ * after the note), or the same one at a later line? */
+static bool vi_later(const struct vi_srcs *s, size_t i, size_t j)
+{
+	uint32_t li, lj;
+	const struct vmcoreinfo_source *oi = vi_origin(s, i, &li), *oj = vi_origin(s, j, &lj);
+
+	if (oi != oj)
+		return oi && oj && oi > oj;
+	return li > lj;
+}
+
 /*
  * A problem with two entries, @i (the one named first) and @j.  @rel
  * joins them: "lies outside", "is also".  Soft entries are the caller's.
@@ -724,9 +736,18 @@ static enum mdf_status vi_cross_check(const struct kinfo *ki, struct kinfo *soft
 				continue;
 			x = (const struct kinfo_s64 *)(const void *)((const char *)ki + vi_ents[i].off);
 			y = (const struct kinfo_s64 *)(const void *)((const char *)ki + vi_ents[j].off);
-			if (x->set && y->set && (uint32_t)x->v == (uint32_t)y->v)
+			if (x->set && y->set && (uint32_t)x->v == (uint32_t)y->v) {
+				/* Named first: the one the other file added, or
+				 * the later line. */
+				if (vi_later(s, j, i)) {
+					size_t t = i;
+
+					i = j;
+					j = t;
+				}
 				return vi_pair_err(ki, s, i, "is also", j,
 						   ": a page has one type", err);
+			}
 		}
 	/* NUMBER(PG_head_mask) is 1UL << PG_head (kernel/crash_core.c,
 	 * since 4.8). */
