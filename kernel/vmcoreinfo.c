@@ -708,21 +708,20 @@ static enum mdf_status vi_cross_check(const struct kinfo *ki, struct kinfo *soft
 			if (off < size)
 				break;
 			st = vi_pair_err(ki, s, i, "lies outside", j, "", err);
-			if (soft_ki && vi_soft_index(i)) {
+			if (!vi_soft_index(i))
+				return st;
+			/* A printk offset: only --dump-dmesg reads it.  A parse
+			 * drops it and keeps the message, as for a bad value. */
+			if (soft_ki) {
 				if (!soft_ki->ignored_key[0]) {
 					vi_key(soft_ki->ignored_key, sizeof(soft_ki->ignored_key), i);
 					mdf_err_keep(err, soft_ki->ignored_msg,
 						     sizeof(soft_ki->ignored_msg));
 				}
 				memset((char *)soft_ki + o->off, 0, o->size);
-				mdf_err_clear(err);
-				break;
 			}
-			if (!soft_ki && vi_soft_index(i)) {
-				mdf_err_clear(err);
-				break;
-			}
-			return st;
+			mdf_err_clear(err);
+			break;
 		}
 	}
 	/* Two page types with one value: the marker of one rule would take
