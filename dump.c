@@ -511,7 +511,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 				 (unsigned long long)ctx->ds.freelist.pages,
 				 ctx->ds.freelist.nodes, ctx->ds.freelist.zones);
 		} else {
-			pi_warn(&ctx->pr, "Free pages are kept: %s\n", fe.msg);
+			pi_warn(&ctx->pr, "%s: free pages are kept: %s\n", ctx->opts.vmcore, fe.msg);
 		}
 		add_phase(&ctx->report, "Excluding free pages", pi_now() - t0);
 	}
@@ -813,6 +813,40 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	return MDF_OK;
 }
 
+/*
+ * Free pages far beyond the kernel's own count of them (the zones'
+ * NR_FREE_PAGES): a buddy marker that matches pages it should not.  The
+ * counters lag by the per-cpu deltas (at most 125 pages per cpu and zone)
+ * and leave out the per-cpu lists, which the marker does not flag either:
+ * twice the count and that drift is never reached by a real dump.  Said
+ * only when the counters can be read and the whole dump was scanned.
+ */
+static void check_free_count(struct mdf_ctx *ctx)
+{
+	uint64_t excluded = ctx->report.pages.excluded[PC_FREE], slack;
+	struct freelist_result fc;
+	struct input_facts f;
+	struct mdf_err e;
+
+	if (!ctx->ds.rules_valid || !(ctx->ds.rules.dump_level & DL_EXCLUDE_FREE) ||
+	    ctx->ds.counted_upto < ctx->k.max_pfn || !ctx->k.have_arch)
+		return;
+	mdf_err_clear(&e);
+	if (freelist_count_free(&ctx->k.ki, &ctx->k.rm, ctx->k.max_pfn, &fc, &e) != MDF_OK) {
+		pi_debug(&ctx->pr, "%s\n", e.msg);
+		return;
+	}
+	ctx->in->facts(ctx->in_obj, &f);
+	slack = 1024 + (uint64_t)fc.zones * (f.nr_cpus > 0 ? (uint64_t)f.nr_cpus : 1) * 128;
+	pi_debug(&ctx->pr, "free page counters: %llu pages in %u zones; the scan's free pages: %llu\n",
+		 (unsigned long long)fc.counter_pages, fc.zones, (unsigned long long)excluded);
+	if (excluded > 2 * fc.counter_pages + slack)
+		pi_warn(&ctx->pr, "%s: %llu pages excluded as free, but the kernel's counters "
+			"(zone vm_stat NR_FREE_PAGES) say %llu were free: is "
+			"PAGE_BUDDY_MAPCOUNT_VALUE right?\n", ctx->opts.vmcore,
+			(unsigned long long)excluded, (unsigned long long)fc.counter_pages);
+}
+
 static void finish_counts(struct mdf_ctx *ctx)
 {
 	struct mdf_page_counts *pc = &ctx->report.pages;
@@ -828,11 +862,12 @@ static void finish_counts(struct mdf_ctx *ctx)
 	if (ctx->ds.t_copy > 0)
 		add_phase(&ctx->report, "Copying data", ctx->ds.t_copy);
 	if (ctx->ds.unreadable)
-		pi_warn(&ctx->pr, "%llu pages kept: their struct pages could not be read.\n",
-			(unsigned long long)ctx->ds.unreadable);
+		pi_warn(&ctx->pr, "%s: %llu pages kept: their struct pages could not be read.\n",
+			ctx->opts.vmcore, (unsigned long long)ctx->ds.unreadable);
 	if (ctx->ds.no_memmap)
 		pi_warn(&ctx->pr, "%s: %llu pages kept: no mem_section maps a struct page for them.\n",
 			ctx->opts.vmcore, (unsigned long long)ctx->ds.no_memmap);
+	check_free_count(ctx);
 	if (ctx->ds.rules_valid)
 		memcpy(ctx->report.gaps, ctx->ds.rules.gap, sizeof(ctx->report.gaps));
 	ctx->report.cache = ctx->cache.stats;

@@ -85,6 +85,46 @@ static enum mdf_status elf_info_stat(struct elf_info *ei, struct mdf_err *err)
 }
 
 /*
+ * How many of the header fields every vmcore has the same (e_type ET_CORE,
+ * e_version EV_CURRENT, e_ehsize and e_phentsize the class's sizes) read
+ * as @big_endian says.
+ */
+static unsigned elf_info_header_sense(const unsigned char *h, bool is64,
+				      bool big_endian)
+{
+	unsigned o_eh = is64 ? 52 : 40;
+	uint16_t type = big_endian ? load_be16(h + 16) : load_le16(h + 16);
+	uint32_t version = big_endian ? load_be32(h + 20) : load_le32(h + 20);
+	uint16_t ehsize = big_endian ? load_be16(h + o_eh) : load_le16(h + o_eh);
+	uint16_t phentsize = big_endian ? load_be16(h + o_eh + 2) : load_le16(h + o_eh + 2);
+
+	return (unsigned)(type == ET_CORE) + (unsigned)(version == EV_CURRENT) +
+	       (unsigned)(ehsize == (is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr))) +
+	       (unsigned)(phentsize == (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)));
+}
+
+/*
+ * A header in the other byte order than EI_DATA says (a byte swapped by
+ * hand, a converter's bug) reads as nonsense offsets and counts, which
+ * used to be reported as a file cut short: say what it is.
+ */
+static enum mdf_status elf_info_check_order(const unsigned char *h,
+					    struct mdf_err *err)
+{
+	bool is64 = h[EI_CLASS] == ELFCLASS64, be = h[EI_DATA] == ELFDATA2MSB;
+	unsigned as_said = elf_info_header_sense(h, is64, be);
+	unsigned swapped = elf_info_header_sense(h, is64, !be);
+
+	if (as_said <= 1 && swapped >= 3)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "byte order: EI_DATA %u says %s-endian, but the ELF header is "
+				   "%s-endian (e_type, e_version, e_ehsize and e_phentsize make "
+				   "sense only byte-swapped)",
+				   h[EI_DATA], be ? "big" : "little", be ? "little" : "big");
+	return MDF_OK;
+}
+
+/*
  * Check e_ident before handing the file to libelf: libelf would read a
  * whole non-ELF file into memory to classify it, and its messages are
  * vague.
@@ -124,6 +164,9 @@ static enum mdf_status elf_info_check_ident(struct elf_info *ei,
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "truncated ELF header (%zu of %zu bytes)",
 				   got, need);
+	st = elf_info_check_order(hdr, err);
+	if (st != MDF_OK)
+		return st;
 	ei->ei_class = hdr[EI_CLASS];
 	ei->ei_data = hdr[EI_DATA];
 	return MDF_OK;
@@ -379,13 +422,45 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 				   "e_phentsize %u, expected %zu",
 				   (unsigned)eh.e_phentsize, entsize);
 	/*
-	 * Check the table before libelf reads it, for a precise message.
-	 * PN_XNUM: the count is in section header 0 (libelf reads it).
+	 * e_shnum from SHN_LORESERVE (0xff00) up is no count: a larger one
+	 * is written as 0 with the count in section header 0.  Nothing here
+	 * reads sections, but such a header is corrupt, not cut short.
 	 */
-	if (eh.e_phnum != PN_XNUM)
+	if (eh.e_shnum >= SHN_LORESERVE)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "e_shnum 0x%x is a reserved value (0xff00 and up), no section "
+				   "count: the ELF header is corrupt", (unsigned)eh.e_shnum);
+	/*
+	 * Check the table before libelf reads it, for a precise message.
+	 * PN_XNUM: the count is in section header 0 (libelf reads it), which
+	 * must then exist; without it libelf answers 0xffff itself and the
+	 * bytes after the table were read as 65535 program headers.
+	 */
+	if (eh.e_phnum != PN_XNUM) {
 		phnum = eh.e_phnum;
-	else if (elf_getphdrnum(elf, &phnum) != 0)
-		return elf_info_libelf_err(err, "program header count");
+	} else {
+		uint64_t shentsize = ei->ei_class == ELFCLASS64 ? sizeof(Elf64_Shdr)
+								: sizeof(Elf32_Shdr);
+
+		if (eh.e_shoff == 0 || eh.e_shentsize != shentsize)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "e_phnum 0xffff (PN_XNUM) says section header 0 holds the "
+					   "program header count, but there is none (e_shoff 0x%llx, "
+					   "e_shentsize %u)", ull(eh.e_shoff),
+					   (unsigned)eh.e_shentsize);
+		if (ei->size_known && (eh.e_shoff > ei->file_size ||
+				       shentsize > ei->file_size - eh.e_shoff))
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "e_phnum 0xffff (PN_XNUM): section header 0, which holds "
+					   "the count, at 0x%llx lies past the end of the file "
+					   "(size 0x%llx)", ull(eh.e_shoff), ull(ei->file_size));
+		if (elf_getphdrnum(elf, &phnum) != 0)
+			return elf_info_libelf_err(err, "program header count");
+		if (phnum == PN_XNUM)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "e_phnum 0xffff (PN_XNUM), but section header 0 gives no "
+					   "program header count");
+	}
 	if (phnum == 0)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "no program headers");
 	if (ei->size_known) {

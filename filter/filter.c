@@ -52,6 +52,21 @@ static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
 		{ &ki->off.page_compound_head, "page.compound_head", 8 },
 		{ &ki->off.page_compound_info, "page.compound_info", 8 },
 		{ &ki->off.page__mapcount, "page._mapcount", 4 },
+		{ &ki->off.page__refcount, "page._refcount", 4 },
+		{ &ki->off.page_lru, "page.lru", 8 },
+		/* Bytes of page[1] (4.16 on; a short before): read inside
+		 * the tail's struct page, never past it. */
+		{ &ki->off.page_compound_dtor, "page.compound_dtor", 1 },
+		{ &ki->off.page_compound_order, "page.compound_order", 1 },
+	};
+	/* 6.3 to 6.5: the folio's fields in its first tail page (struct
+	 * folio spans the head's and the next struct pages). */
+	const struct {
+		const struct kinfo_u64 *f;
+		const char *key;
+	} folio[] = {
+		{ &ki->off.folio__folio_dtor, "folio._folio_dtor" },
+		{ &ki->off.folio__folio_order, "folio._folio_order" },
 	};
 	uint64_t size = ki->size.page.v;
 
@@ -74,6 +89,18 @@ static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "VMCOREINFO: OFFSET(%s)=%llu lies outside SIZE(page)=%llu",
 					   fields[i].key, (unsigned long long)off,
+					   (unsigned long long)size);
+	}
+	for (size_t i = 0; i < sizeof(folio) / sizeof(folio[0]); i++) {
+		uint64_t off = folio[i].f->v;
+
+		if (folio[i].f->set && (off < size || off >= 4 * size))
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "VMCOREINFO: OFFSET(%s)=%llu lies outside the folio's "
+					   "tail pages (%llu to %llu with SIZE(page)=%llu)",
+					   folio[i].key, (unsigned long long)off,
+					   (unsigned long long)size,
+					   (unsigned long long)(4 * size - 1),
 					   (unsigned long long)size);
 	}
 	return MDF_OK;
@@ -235,8 +262,11 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 		if (r->needs_memmap)
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "dump level %u needs struct page information, "
-					   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)",
-					   dump_level);
+					   "but VMCOREINFO has no %s",
+					   dump_level,
+					   ki->size.page.set ? "OFFSET(page.flags)" :
+					   ki->off.page_flags.set ? "SIZE(page)" :
+					   "SIZE(page) and no OFFSET(page.flags)");
 		return MDF_OK;
 	}
 	st = check_layout(ki, err);

@@ -36,6 +36,7 @@ struct fl_vrange {
 /* Everything one walk needs. */
 struct fl_walk {
 	struct fl_layout lay;
+	bool counters_only;        /* read the zones' free counters, no list */
 	struct readmem *rm;
 	uint64_t max_pfn;
 	struct fl_vrange *vr;      /* sorted by vstart */
@@ -52,6 +53,53 @@ static enum mdf_status need(const struct kinfo_u64 *f, const char *what,
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "VMCOREINFO has no %s", what);
 	*out = f->v;
+	return MDF_OK;
+}
+
+/* The free-page counter of a zone: zone.free_pages until 2.6.20,
+ * vm_stat[NR_FREE_PAGES] (an atomic_long_t) since 2.6.21. */
+static void layout_counter(struct fl_layout *l, const struct kinfo *ki)
+{
+	if (ki->off.zone_free_pages.set) {
+		l->has_counter = true;
+		l->off_counter = ki->off.zone_free_pages.v;
+	} else if (ki->off.zone_vm_stat.set && ki->num.NR_FREE_PAGES.set &&
+		   ki->num.NR_FREE_PAGES.v >= 0 && ki->num.NR_FREE_PAGES.v < 256) {
+		l->has_counter = true;
+		l->off_counter = ki->off.zone_vm_stat.v +
+				 8 * (uint64_t)ki->num.NR_FREE_PAGES.v;
+	}
+}
+
+/* What reading the counters takes: the nodes, their zones, the counter
+ * inside SIZE(zone). */
+static enum mdf_status layout_counters_init(struct fl_layout *l, const struct kinfo *ki,
+					    struct mdf_err *err)
+{
+	enum mdf_status st;
+
+	memset(l, 0, sizeof(*l));
+	st = need(&ki->size.zone, "SIZE(zone)", &l->zone_size, err);
+	if (st == MDF_OK)
+		st = need(&ki->off.pglist_data_node_zones, "OFFSET(pglist_data.node_zones)",
+			  &l->off_zones, err);
+	if (st == MDF_OK)
+		st = need(&ki->off.pglist_data_nr_zones, "OFFSET(pglist_data.nr_zones)",
+			  &l->off_nr_zones, err);
+	if (st != MDF_OK)
+		return st;
+	layout_counter(l, ki);
+	if (!l->has_counter)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "VMCOREINFO has neither OFFSET(zone.free_pages) nor "
+				   "OFFSET(zone.vm_stat) with NUMBER(NR_FREE_PAGES)");
+	if (l->zone_size < 8 || l->off_counter > l->zone_size - 8)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "VMCOREINFO: the free page counter at 0x%llx lies outside "
+				   "SIZE(zone)=%llu", ull(l->off_counter), ull(l->zone_size));
+	l->has_spanned = ki->off.zone_spanned_pages.set &&
+			 ki->off.zone_spanned_pages.v <= l->zone_size - 8;
+	l->off_spanned = ki->off.zone_spanned_pages.v;
 	return MDF_OK;
 }
 
@@ -88,16 +136,7 @@ static enum mdf_status layout_init(struct fl_layout *l, const struct kinfo *ki,
 		types = ki->len.free_area_free_list.v;
 	l->has_spanned = ki->off.zone_spanned_pages.set;
 	l->off_spanned = ki->off.zone_spanned_pages.v;
-	/* zone.free_pages until 2.6.20, vm_stat[NR_FREE_PAGES] since 2.6.21. */
-	if (ki->off.zone_free_pages.set) {
-		l->has_counter = true;
-		l->off_counter = ki->off.zone_free_pages.v;
-	} else if (ki->off.zone_vm_stat.set && ki->num.NR_FREE_PAGES.set &&
-		   ki->num.NR_FREE_PAGES.v >= 0 && ki->num.NR_FREE_PAGES.v < 256) {
-		l->has_counter = true;
-		l->off_counter = ki->off.zone_vm_stat.v +
-				 8 * (uint64_t)ki->num.NR_FREE_PAGES.v;
-	}
+	layout_counter(l, ki);
 
 	if (orders == 0 || orders > FL_MAX_ORDERS)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
@@ -504,6 +543,8 @@ static enum mdf_status walk_zone(struct fl_walk *w, uint64_t zone, unsigned nid,
 		w->res->have_counter = true;
 	}
 	w->res->zones++;
+	if (w->counters_only)
+		return MDF_OK;
 	for (unsigned order = 0; order < l->nr_orders; order++) {
 		uint64_t area = zone + l->off_free_area + order * l->free_area_size;
 
@@ -615,6 +656,33 @@ enum mdf_status freelist_collect(const struct kinfo *ki, struct readmem *rm,
 		return mdf_err_push(err, "free lists");
 	}
 	result_compact(ret);
+	return MDF_OK;
+}
+
+enum mdf_status freelist_count_free(const struct kinfo *ki, struct readmem *rm,
+				    uint64_t max_pfn, struct freelist_result *ret,
+				    struct mdf_err *err)
+{
+	struct fl_walk w;
+	enum mdf_status st;
+
+	memset(ret, 0, sizeof(*ret));
+	memset(&w, 0, sizeof(w));
+	w.rm = rm;
+	w.max_pfn = max_pfn;
+	w.res = ret;
+	w.err = err;
+	w.counters_only = true;
+	st = layout_counters_init(&w.lay, ki, err);
+	if (st == MDF_OK)
+		st = walk_nodes(&w, ki);
+	if (st == MDF_OK && !ret->have_counter)
+		st = mdf_err_set(err, MDF_ERR_NODATA, "no zone spans a page in %u nodes",
+				 ret->nodes);
+	if (st != MDF_OK) {
+		memset(ret, 0, sizeof(*ret));
+		return mdf_err_push(err, "free page counters");
+	}
 	return MDF_OK;
 }
 

@@ -65,7 +65,8 @@ struct freelist_result {
 	/* The zones' own free-page counters summed: zone.vm_stat[NR_FREE_PAGES]
 	 * (2.6.21 and later) or zone.free_pages (older).  They are updated
 	 * without the zone lock and include no per-cpu pages, so they may
-	 * differ a little from @pages; a debug aid only. */
+	 * differ a little from @pages: a debug line, and the check that a
+	 * run did not exclude far more pages as free (dump.c). */
 	uint64_t counter_pages;
 	bool have_counter;
 };
@@ -104,6 +105,23 @@ enum mdf_status freelist_collect(const struct kinfo *ki, struct readmem *rm,
 				 struct memmap *mm, uint64_t vmemmap_base,
 				 uint64_t max_pfn, struct freelist_result *ret,
 				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The kernel's own count of its free pages, read from the dump: the sum
+ * over every node's zones of zone.vm_stat[NR_FREE_PAGES] (2.6.21 on) or
+ * zone.free_pages (before), as @ret->counter_pages (with @ret->nodes and
+ * @ret->zones, the zones that span pages); no list is walked.  The counter
+ * is updated without the zone lock, per-cpu deltas (up to the vmstat
+ * threshold, 125 pages per cpu and zone) are not folded in, and pages on
+ * the per-cpu lists are counted neither there nor as buddy pages: it
+ * differs from what the buddy marker finds by that much.
+ * Errors as freelist_collect()'s (MDF_ERR_NOTSUPP: VMCOREINFO lacks
+ * SIZE(zone), the node or zone offsets or the counter's), and MDF_ERR_NODATA
+ * when no zone spans a page; @ret then is zero.
+ */
+enum mdf_status freelist_count_free(const struct kinfo *ki, struct readmem *rm,
+				    uint64_t max_pfn, struct freelist_result *ret,
+				    struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Free the ranges and zero @r.  Safe on a zeroed result and twice. */
 void freelist_result_release(struct freelist_result *r);

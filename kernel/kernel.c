@@ -160,6 +160,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 			    struct mdf_err *err)
 {
 	struct dwarf_facts df;
+	struct vmcoreinfo_lines lines_i, lines_n;
 	char note_release[sizeof(k->ki.osrelease)];
 	struct arch_seg_hint hints[64];
 	size_t nh = 0;
@@ -173,14 +174,16 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		f.machine = arch_machine_from_uts(f.uts.machine);
 	kinfo_init(&k->ki);
 	k->ki.big_endian = f.big_endian;
+	memset(&lines_i, 0, sizeof(lines_i));
 	/* -i FILE first: the note, parsed over it, wins for every key it
 	 * has (as upstream). */
 	if (in->extra_vmcoreinfo) {
-		st = vmcoreinfo_parse(in->extra_vmcoreinfo, in->extra_len, &k->ki, err);
+		st = vmcoreinfo_parse_lines(in->extra_vmcoreinfo, in->extra_len, &k->ki,
+					    &lines_i, err);
 		if (st != MDF_OK)
 			return mdf_err_push(err, "%s", in->extra_name);
 	}
-	st = vmcoreinfo_parse(f.vmcoreinfo, f.vmcoreinfo_len, &k->ki, err);
+	st = vmcoreinfo_parse_lines(f.vmcoreinfo, f.vmcoreinfo_len, &k->ki, &lines_n, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
 	memcpy(note_release, k->ki.osrelease, sizeof(note_release));
@@ -204,6 +207,19 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	memset(&df, 0, sizeof(df));
 	if (in->vmlinux) {
 		st = take_debuginfo(k, in, f.machine, hints, nh, &df, err);
+		if (st != MDF_OK)
+			return st;
+	}
+	/* Each text was checked alone; what they say together (and what
+	 * DWARF adds) is checked as a whole. */
+	if (in->extra_vmcoreinfo || in->vmlinux) {
+		const struct vmcoreinfo_source src[] = {
+			{ in->name, &lines_n },
+			{ in->extra_name, &lines_i },
+			{ in->vmlinux ? in->vmlinux_name : NULL, NULL },
+		};
+
+		st = vmcoreinfo_check(&k->ki, src, in->vmlinux ? 3 : 2, err);
 		if (st != MDF_OK)
 			return st;
 	}

@@ -60,7 +60,10 @@ struct kernel {
  * and the release, checked against the vmlinux's.  A release or build-id
  * that differs is MDF_ERR_RELEASE (exit status 2).
  *
- * Parse the input's VMCOREINFO (none is allowed: an empty kinfo), check
+ * Parse the input's VMCOREINFO (none is allowed: an empty kinfo) over
+ * -i FILE's, each text checked as it is parsed and what they and -x give
+ * together checked as a whole (vmcoreinfo_check(): a value no kernel has
+ * is refused, naming the file and line it came from), check
  * PAGESIZE (and the kdump block size against it), pick the architecture
  * from the ELF machine or the kdump header's utsname, check that every
  * PT_LOAD lies in its physical address space, and set up readmem.

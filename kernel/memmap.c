@@ -3,6 +3,7 @@
  */
 #include "kernel/memmap.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
@@ -24,6 +25,34 @@ const char *memmap_model_name(enum memmap_model m)
 	case MEMMAP_NONE: break;
 	}
 	return "none";
+}
+
+/* SYMBOL(mem_section) without what reading the sections takes: name the
+ * keys that are missing (it said the symbol was). */
+static enum mdf_status sparse_missing(const struct kinfo *ki, struct mdf_err *err)
+{
+	const struct {
+		bool set;
+		const char *key;
+	} need[] = {
+		{ ki->size.mem_section.set, "SIZE(mem_section)" },
+		{ ki->off.mem_section_section_mem_map.set, "OFFSET(mem_section.section_mem_map)" },
+		{ ki->num.SECTION_SIZE_BITS.set, "NUMBER(SECTION_SIZE_BITS)" },
+	};
+	char list[160] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (need[i].set)
+			continue;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      n ? ", " : "", need[i].key);
+		if (n >= sizeof(list))
+			n = sizeof(list) - 1;
+	}
+	return mdf_err_set(err, MDF_ERR_NOTSUPP,
+			   "cannot find struct pages: VMCOREINFO has SYMBOL(mem_section) "
+			   "but no %s", list);
 }
 
 enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
@@ -98,6 +127,8 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 		mm->pfn_section_shift = 15;
 		return MDF_OK;
 	}
+	if (ki->sym.mem_section.set)
+		return sparse_missing(ki, err);
 	return mdf_err_set(err, MDF_ERR_NOTSUPP,
 			   "cannot find struct pages: VMCOREINFO has neither "
 			   "SYMBOL(mem_section) nor SYMBOL(vmemmap) nor SYMBOL(mem_map)");

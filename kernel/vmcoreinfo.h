@@ -50,6 +50,19 @@
 	     KINFO_SRCFILES(VMCOREINFO_SRCFILE_LINE_MAX))
 #define VMCOREINFO_SRCFILE_LINE_MAX(ident, key) +(sizeof(key) + 12 + KINFO_SRCFILE_MAX)
 
+/** The number of keys known: the seven plain ones and every listed name. */
+#define VMCOREINFO_ONE_KEY(ident, key) +1
+#define VMCOREINFO_KEYS                                              \
+	(7 KINFO_SYMBOLS(VMCOREINFO_ONE_KEY) KINFO_SIZES(VMCOREINFO_ONE_KEY) \
+	   KINFO_OFFSETS(VMCOREINFO_ONE_KEY) KINFO_LENGTHS(VMCOREINFO_ONE_KEY) \
+	   KINFO_NUMBERS(VMCOREINFO_ONE_KEY) KINFO_CONFIGS(VMCOREINFO_ONE_KEY) \
+	   KINFO_SRCFILES(VMCOREINFO_ONE_KEY))
+
+/** The line (1-based) of a text each known key was on; 0: not there. */
+struct vmcoreinfo_lines {
+	uint32_t line[VMCOREINFO_KEYS];
+};
+
 /** Set every field of @ki to "not present" (all bytes zero). */
 void kinfo_init(struct kinfo *ki);
 
@@ -64,7 +77,15 @@ void kinfo_init(struct kinfo *ki);
  * Merge semantics: each known key found sets its field in @ret, fields
  * not mentioned are left as they are.  Call kinfo_init() first for a
  * fresh result; parsing over values from another source (-x vmlinux)
- * lets VMCOREINFO override them.  A key given twice: the last one wins.
+ * lets VMCOREINFO override them.  A key given twice with the same value
+ * is taken; with another value it is an error naming both lines:
+ * "VMCOREINFO line 40: SIZE(page)=72 conflicts with line 12: SIZE(page)=64".
+ *
+ * Values no kernel can have are refused, naming the line:
+ * "VMCOREINFO line N: KEY=VALUE REASON" (vmcoreinfo_check() below lists
+ * them), and so are keys that contradict each other in the text:
+ * "VMCOREINFO line N: OFFSET(zone.vm_stat)=2000 lies outside
+ * SIZE(zone)=1536 (line M)".
  *
  * Ignored: empty lines, unknown keys, and unknown names inside a known
  * form (SYMBOL(foo) when foo is not in KINFO_SYMBOLS, CONFIG_FOO).
@@ -93,6 +114,51 @@ void kinfo_init(struct kinfo *ki);
  */
 enum mdf_status vmcoreinfo_parse(const char *text, size_t len,
 				 struct kinfo *ret,
+				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/** vmcoreinfo_parse(), and the line of each key the text has in @lines. */
+enum mdf_status vmcoreinfo_parse_lines(const char *text, size_t len,
+				       struct kinfo *ret,
+				       struct vmcoreinfo_lines *lines,
+				       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** A text @ki's values came from, for messages. */
+struct vmcoreinfo_source {
+	const char *name;                     /* the file, or NULL */
+	const struct vmcoreinfo_lines *lines; /* its keys; NULL: the keys no
+						 source with lines has
+						 (-x VMLINUX) */
+};
+
+/**
+ * Check @ki, put together from several sources (the note over -i FILE
+ * over -x VMLINUX), for what no kernel can have; the parser checks each
+ * text alone, this the whole.  Each value (keys filtering does not read
+ * are left out):
+ *   PAGESIZE                     a power of two, 4096 to 262144
+ *   NUMBER(PG_x)                 a bit number, 0 to 63
+ *   NUMBER(PG_head_mask)         one bit set
+ *   NUMBER(PAGE_x_MAPCOUNT_VALUE) a page type: -128 (2.6.38 to 4.17),
+ *                                ~(1 << N) for N 7 to 30 (4.18 to 6.11),
+ *                                T << 24 for T 0xf0 to 0xfe (6.12 on),
+ *                                sign-extended or as 32 bits
+ *   NUMBER(HUGETLB_PAGE_DTOR)    1 to 255
+ *   NUMBER(SECTION_SIZE_BITS)    20 to 40
+ *   NUMBER(MAX_PHYSMEM_BITS)     32 to 64
+ *   NUMBER(NR_FREE_PAGES)        0 to 255
+ *   LENGTH(zone.free_area)       1 to 64; LENGTH(free_area.free_list) too
+ *   SIZE(mem_section)            a multiple of 8, 8 to 256
+ *   SYMBOL(x)                    not 0
+ * and together: OFFSET(S.m) below SIZE(S) whenever both are known, the
+ * five page types all different, PG_head_mask = 1 << PG_head,
+ * SECTION_SIZE_BITS below MAX_PHYSMEM_BITS.
+ * MDF_ERR_FORMAT naming the key's source by @src (the first with a line
+ * for it, else the one without lines): "FILE: VMCOREINFO line N: KEY=V
+ * REASON", "VMLINUX: KEY=V REASON", or "VMCOREINFO: ..." when no source
+ * is known; a second key in parentheses, "(line M)" in the same text.
+ */
+enum mdf_status vmcoreinfo_check(const struct kinfo *ki,
+				 const struct vmcoreinfo_source *src, size_t nsrc,
 				 struct mdf_err *err) MDF_MUST_CHECK;
 
 /**

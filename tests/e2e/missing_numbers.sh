@@ -115,7 +115,7 @@ vmcoreinfo del NUMBER(PG_private)" "2:cache>= 4:none"
 # The line names exactly what is missing.
 d="$T/no-buddy"
 if grep -qx 'Kept, rule free could not run (VMCOREINFO has no NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE) or NUMBER(PG_buddy)): [0-9]* pages not tested' "$d/out.31" &&
-	grep -q '^Free pages are kept: ' "$d/out.31"; then ok "missing-line-format"
+	grep -q "^$d/vmcore: free pages are kept: " "$d/out.31"; then ok "missing-line-format"
 else notok "missing-line-format" "$(grep -i kept "$d/out.31" | tr '\n' ' ')"; fi
 d="$T/no-hugetlb-marker-6.12"
 if grep -qx 'Kept, rule hugetlb could not run (VMCOREINFO has no NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)): 512 pages' "$d/out.31"

@@ -752,6 +752,71 @@ static void t_err_phoff(void)
 	T_ERR(st, &err, "program header table at 0x100000+0xa8 past end of file (size 0xe00)");
 }
 
+/* A header in the other byte order than EI_DATA says is named so, in
+ * either direction and class, instead of as a file cut short. */
+static void t_err_byte_order(void)
+{
+	static const int cls[] = { CLS64, CLS32 };
+	struct std_core s;
+	struct mdf_err err;
+	enum mdf_status st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cls); i++) {
+		std_core(&s, cls[i], LSB);
+		s.img[5] = MSB;
+		st = open_bytes(s.img, sizeof(s.img), &err);
+		T_ERR(st, &err, "byte order: EI_DATA 2 says big-endian, but the ELF header is "
+		      "little-endian");
+		T_ASSERT(strstr(err.msg, "(e_type, e_version, e_ehsize and e_phentsize make "
+				"sense only byte-swapped)") != NULL);
+		corpus_save(i ? "swapped32.core" : "swapped64.core", s.img, sizeof(s.img));
+		std_core(&s, cls[i], MSB);
+		s.img[5] = LSB;
+		st = open_bytes(s.img, sizeof(s.img), &err);
+		T_ERR(st, &err, "byte order: EI_DATA 1 says little-endian, but the ELF header is "
+		      "big-endian");
+	}
+	/* One odd field is not enough: its own message. */
+	std_core(&s, CLS64, MSB);
+	s.img[16] = 4;     /* e_type 0x404 */
+	st = open_bytes(s.img, sizeof(s.img), &err);
+	T_ERR(st, &err, "not an ELF core file (e_type 1028)");
+}
+
+/* e_shnum in the reserved range, PN_XNUM without section header 0: the
+ * header is corrupt (the table read after it was 65535 headers of data). */
+static void t_err_section_counts(void)
+{
+	struct std_core s;
+	struct mdf_err err;
+	enum mdf_status st;
+
+	std_core(&s, CLS64, LSB);
+	put(s.img + 60, LSB, 2, 0xffff);
+	st = open_bytes(s.img, sizeof(s.img), &err);
+	T_ERR(st, &err, "e_shnum 0xffff is a reserved value (0xff00 and up), no section count");
+	std_core(&s, CLS64, LSB);
+	put(s.img + 56, LSB, 2, 0xffff);
+	st = open_bytes(s.img, sizeof(s.img), &err);
+	T_ERR(st, &err, "e_phnum 0xffff (PN_XNUM) says section header 0 holds the program "
+	      "header count, but there is none");
+	corpus_save("xnum-no-shdr.core", s.img, sizeof(s.img));
+	put(s.img + 40, LSB, 8, 0x100000);
+	put(s.img + 58, LSB, 2, 64);
+	st = open_bytes(s.img, sizeof(s.img), &err);
+	T_ERR(st, &err, "section header 0, which holds the count, at 0x100000 lies past the end");
+	/* Section header 0 inside the file, its sh_info the real count. */
+	std_core(&s, CLS64, LSB);
+	put(s.img + 56, LSB, 2, 0xffff);
+	put(s.img + 40, LSB, 8, 0x100);
+	put(s.img + 58, LSB, 2, 64);
+	put(s.img + 60, LSB, 2, 1);
+	memset(s.img + 0x100, 0, 64);
+	put(s.img + 0x100 + 44, LSB, 4, 3);    /* sh_info */
+	st = open_bytes(s.img, sizeof(s.img), &err);
+	T_OK(st, &err);
+}
+
 static void t_err_load_past_eof(void)
 {
 	struct std_core s;
@@ -1028,6 +1093,8 @@ int main(void)
 	T_RUN(t_err_not_core);
 	T_RUN(t_err_truncated_phdrs);
 	T_RUN(t_err_phoff);
+	T_RUN(t_err_byte_order);
+	T_RUN(t_err_section_counts);
 	T_RUN(t_err_load_past_eof);
 	T_RUN(t_err_sizes);
 	T_RUN(t_err_note_past_segment);

@@ -757,7 +757,7 @@ static void init_errors(void)
 	T_EQ_U64(rules_from(no_size, 31, &r, &w, &err), MDF_ERR_NOTSUPP);
 	{
 		const char *want = "dump level 31 needs struct page information, "
-				   "but VMCOREINFO has no SIZE(page)/OFFSET(page.flags)";
+				   "but VMCOREINFO has no SIZE(page)";
 
 		T_EQ_STR(err.msg, want);
 	}
@@ -765,6 +765,12 @@ static void init_errors(void)
 	T_EQ_U64(rules_from(no_size, 16, &r, &w, &err), MDF_ERR_NOTSUPP);
 	T_EQ_U64(rules_from(without(v612_text, "OFFSET(page.flags)"), 8, &r, &w, &err),
 		 MDF_ERR_NOTSUPP);
+	{
+		const char *want = "dump level 8 needs struct page information, "
+				   "but VMCOREINFO has no OFFSET(page.flags)";
+
+		T_EQ_STR(err.msg, want);
+	}
 	/* Levels 0 and 1 need no struct pages. */
 	T_OK(rules_from(no_size, 1, &r, &w, &err), &err);
 	T_ASSERT(!r.needs_memmap);
@@ -984,11 +990,31 @@ static void folio_offsets(void)
 	buf[130] = 2;
 	EXPECT_T(t, 8, 0, 3, 4, PC_USER, 4);
 	EXPECT_T(t, 8, 0, 2, 4, PC_USER, 1);
-	/* An offset inside the head itself is nonsense: order 0. */
-	snprintf(t, sizeof(t), "%.2000sOFFSET(folio._folio_order)=17\n"
-		 "OFFSET(folio._folio_dtor)=99\n", copy);
-	buf[17] = 2;
-	EXPECT_T(t, 8, 0, NBUF, 4, PC_USER, 1);
+	/* An offset inside the head itself is nonsense: it used to be
+	 * order 0 without a word, the layout is refused now (and past the
+	 * four struct pages a folio spans too). */
+	{
+		struct filter_rules r;
+		struct filter_warnings w;
+		struct mdf_err err;
+		const char *want;
+
+		snprintf(t, sizeof(t), "%.2000sOFFSET(folio._folio_order)=17\n"
+			 "OFFSET(folio._folio_dtor)=99\n", copy);
+		T_ASSERT(rules_from(t, 8, &r, &w, &err) == MDF_ERR_FORMAT);
+		want = "VMCOREINFO: OFFSET(folio._folio_order)=17 lies outside the folio's "
+		       "tail pages (64 to 255 with SIZE(page)=64)";
+		T_EQ_STR(err.msg, want);
+		snprintf(t, sizeof(t), "%.2000sOFFSET(folio._folio_order)=100\n"
+			 "OFFSET(folio._folio_dtor)=256\n", copy);
+		T_ASSERT(rules_from(t, 31, &r, &w, &err) == MDF_ERR_FORMAT);
+		want = "VMCOREINFO: OFFSET(folio._folio_dtor)=256 lies outside the folio's "
+		       "tail pages (64 to 255 with SIZE(page)=64)";
+		T_EQ_STR(err.msg, want);
+		/* At -d 1 no rule reads them: a warning. */
+		T_OK(rules_from(t, 1, &r, &w, &err), &err);
+		T_ASSERT(strstr(w.no_layout, "folio._folio_dtor") != NULL);
+	}
 }
 
 /* ---- rules that cannot run: the gap table and the pages it counts -------- */

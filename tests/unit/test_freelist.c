@@ -617,6 +617,15 @@ static void real_one(const char *name, uint64_t ref_free)
 	T_OK(env_open(&e, fd, path, &err), &err);
 	T_ASSERT(e.have_mm);
 	T_OK(freelist_collect(&e.k.ki, &e.k.rm, &e.k.mm, 0, e.k.max_pfn, &r, &err), &err);
+	{
+		struct freelist_result c;
+
+		/* The counters alone: as the walk read them, and (these dumps
+		 * were taken on a quiet machine) the buddy marker's count. */
+		T_OK(freelist_count_free(&e.k.ki, &e.k.rm, e.k.max_pfn, &c, &err), &err);
+		T_EQ_U64(c.counter_pages, r.counter_pages);
+		T_EQ_U64(c.counter_pages, ref_free);
+	}
 
 	/* the buddy-marker result over the whole machine in one window */
 	T_OK(filter_rules_init(&rules, &e.k.ki, DL_EXCLUDE_FREE, false, &warn, &err), &err);
@@ -661,6 +670,54 @@ static void real_one(const char *name, uint64_t ref_free)
 	env_close(&e);
 }
 
+/* The zones' counters alone, with no list walked: the same sum as the
+ * walk's, what is missing named, and nothing when no zone spans a page. */
+static void test_counters(void)
+{
+	struct freelist_result r;
+	struct mdf_err err;
+	struct env e;
+	int fd;
+
+	sparse_mode = 0;
+	machine_full();
+	/* A list that the walk would call broken does not matter here. */
+	w64(head_pa(PGDAT0_PA, 0, 0, 0) + 8, 0x1234);
+	fd = write_core(0);
+	T_ASSERT(fd >= 0);
+	T_OK(env_open(&e, fd, "fl.core", &err), &err);
+	T_OK(freelist_count_free(&e.k.ki, &e.k.rm, MAX_PFN, &r, &err), &err);
+	T_ASSERT(r.have_counter);
+	T_EQ_U64(r.counter_pages, 38);
+	T_EQ_U64(r.nodes, 2);
+	T_EQ_U64(r.zones, 2);
+	T_EQ_U64(r.n, 0);
+	T_EQ_U64(r.blocks, 0);
+	/* Without NR_FREE_PAGES: not supported, named. */
+	e.k.ki.num.NR_FREE_PAGES.set = false;
+	T_ASSERT(freelist_count_free(&e.k.ki, &e.k.rm, MAX_PFN, &r, &err) == MDF_ERR_NOTSUPP);
+	T_ASSERT(strcmp(err.msg, "free page counters: VMCOREINFO has neither "
+			"OFFSET(zone.free_pages) nor OFFSET(zone.vm_stat) with "
+			"NUMBER(NR_FREE_PAGES)") == 0);
+	T_ASSERT(!r.have_counter && r.counter_pages == 0);
+	e.k.ki.num.NR_FREE_PAGES.set = true;
+	e.k.ki.size.zone.set = false;
+	T_ASSERT(freelist_count_free(&e.k.ki, &e.k.rm, MAX_PFN, &r, &err) == MDF_ERR_NOTSUPP);
+	T_EQ_STR(err.msg, "free page counters: VMCOREINFO has no SIZE(zone)");
+	env_close(&e);
+
+	/* node_data all NULL (the synthetic dumps of tests/gen): no zone. */
+	machine_full();
+	w64(NODE_DATA_PA + 0, 0);
+	w64(NODE_DATA_PA + 16, 0);
+	fd = write_core(0);
+	T_ASSERT(fd >= 0);
+	T_OK(env_open(&e, fd, "fl.core", &err), &err);
+	T_ASSERT(freelist_count_free(&e.k.ki, &e.k.rm, MAX_PFN, &r, &err) == MDF_ERR_NODATA);
+	T_EQ_STR(err.msg, "free page counters: no zone spans a page in 0 nodes");
+	env_close(&e);
+}
+
 static void test_real_v61(void)
 {
 	real_one("fx-v61-512m", 37313);
@@ -683,6 +740,7 @@ int main(void)
 	T_RUN(test_bad_vmcoreinfo);
 	T_RUN(test_many_blocks);
 	T_RUN(test_compaction);
+	T_RUN(test_counters);
 	T_RUN(test_real_v61);
 	T_RUN(test_real_v612);
 	return t_done();
