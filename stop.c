@@ -2,6 +2,7 @@
  * stop.c - the stop signals: one thread takes them (stop.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,6 +36,9 @@ static void *stop_watch(void *arg)
 	if (atomic_load(&s->quit))
 		return NULL;
 	atomic_store(&s->sig, sig);
+	if (s->pipe_fd[1] >= 0 && write(s->pipe_fd[1], "", 1) < 0) {
+		/* a poll() beside the input then waits for the grace below */
+	}
 	/* The run looks at stop_check() between pages; give it the grace to
 	 * unwind, print its line and call stop_finish(). */
 	for (int waited = 0; waited < STOP_GRACE_MS; waited += 10) {
@@ -61,6 +65,7 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 	atomic_init(&s->quit, false);
 	s->running = false;
 	s->wake = 0;
+	s->pipe_fd[0] = s->pipe_fd[1] = -1;
 	sigemptyset(&s->sigs);
 	for (size_t i = 0; i < sizeof(watched) / sizeof(watched[0]); i++) {
 		struct sigaction sa;
@@ -74,6 +79,8 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 	}
 	if (!s->wake)
 		return MDF_OK; /* all three ignored: nothing to watch */
+	if (pipe2(s->pipe_fd, O_CLOEXEC | O_NONBLOCK) != 0)
+		return mdf_err_errno(err, MDF_ERR_INTERNAL, errno, "cannot watch for signals: pipe");
 	ret = pthread_sigmask(SIG_BLOCK, &s->sigs, &s->old_mask);
 	if (ret == 0)
 		ret = pthread_create(&s->thread, NULL, stop_watch, s);
@@ -81,6 +88,11 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 		return mdf_err_errno(err, MDF_ERR_INTERNAL, ret, "cannot watch for signals");
 	s->running = true;
 	return MDF_OK;
+}
+
+int stop_fd(const struct mdf_stop *s)
+{
+	return s->pipe_fd[0];
 }
 
 int stop_signal(const struct mdf_stop *s)
@@ -115,6 +127,9 @@ void stop_finish(struct mdf_stop *s)
 		pthread_kill(s->thread, s->wake);
 		pthread_join(s->thread, NULL);
 		s->running = false;
+		close(s->pipe_fd[0]);
+		close(s->pipe_fd[1]);
+		s->pipe_fd[0] = s->pipe_fd[1] = -1;
 		/* A signal that came after the last look ends the process now. */
 		pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 		sig = stop_signal(s);

@@ -34,6 +34,7 @@ struct mdf_stop {
 	atomic_bool finished;    /* main() is done: no forced end */
 	atomic_bool quit;        /* stop_finish() wakes the thread to end it */
 	int wake;                /* the watched signal that wakes it */
+	int pipe_fd[2];          /* a byte is written when a signal came */
 	const struct mdf_printer *pr;
 };
 
@@ -45,6 +46,10 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 enum mdf_status stop_check(const struct mdf_stop *s, struct mdf_err *err);
 /* The signal that came, or 0. */
 int stop_signal(const struct mdf_stop *s);
+/* A descriptor that becomes readable when a stop signal came, for a
+ * writer's poll() beside its input (-R waiting for the stream); -1 when
+ * nothing is watched. */
+int stop_fd(const struct mdf_stop *s);
 /* The run has unwound: from here on the thread leaves the ending to
  * stop_finish() (the run's own message comes, not a second one). */
 void stop_settle(struct mdf_stop *s);

@@ -2,6 +2,7 @@
  * tests/unit/test_stop.c - the stop signals (stop.c): seen by the run,
  * and a run that cannot look ended by the signal itself, within the grace.
  */
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -50,6 +51,13 @@ static pid_t child(int blocked, int ready[2])
 			usleep(1000);
 		if (!strstr(err.msg, "stopped by SIGTERM"))
 			_exit(8);
+		{
+			/* a writer's poll() beside its input wakes too */
+			struct pollfd pfd = { .fd = stop_fd(&s), .events = POLLIN };
+
+			if (poll(&pfd, 1, 1000) != 1)
+				_exit(10);
+		}
 		stop_settle(&s);
 		stop_finish(&s); /* ends us by SIGTERM */
 		_exit(9);
