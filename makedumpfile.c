@@ -94,11 +94,7 @@ int main(int argc, char **argv)
 		st = dmesg_run(ctx);
 		break;
 	case MDF_ACT_REASSEMBLE:
-		st = split_reassemble(ctx->opts.split_files, ctx->opts.nsplit,
-				      ctx->opts.dumpfile, ctx->opts.force, NULL,
-				      &ctx->err);
-		if (st == MDF_OK)
-			pi_completed(&ctx->pr, ctx->opts.dumpfile);
+		st = split_reassemble_main(&ctx->opts, &ctx->pr, &ctx->err);
 		break;
 	case MDF_ACT_GENERATE:
 		st = debuginfo_generate(ctx);
