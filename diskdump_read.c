@@ -770,6 +770,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo_off = di->vmcoreinfo_note_off;
 	f->vmcoreinfo_size = di->vmcoreinfo_size;
 	f->excluded_vmemmap = di->excluded_vmemmap;
+	f->incomplete = di->incomplete;
 }
 
 const struct input_ops diskdump_input_ops = {

@@ -587,10 +587,18 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 		/* On the disk: now the header may say the dump is whole. */
 		unsigned char ehdr[64];
 
-		elf_write_encode_ehdr(&w.lay, p->in->e_machine, p->in->e_flags, ehdr);
+		elf_write_encode_ehdr(&w.lay, p->in->e_machine,
+				      p->in->e_flags | (p->input_incomplete ? 1u : 0u), ehdr);
 		st = out_patch(out, 0, ehdr, w.lay.ehsize, err);
 		if (st == MDF_OK)
 			st = out_flush(out, err);
+	}
+	if (st == MDF_OK && p->input_incomplete) {
+		stats->incomplete = true;
+		st = mdf_err_set(err, MDF_ERR_NODATA,
+				 "%s: the ELF dump is incomplete: its input is marked incomplete "
+				 "(e_flags bit 0; all %llu pages it stores were written, the mark stays)",
+				 out->path, (unsigned long long)stats->pages);
 	}
 	if (st == MDF_ERR_NOSPC && out->full)
 		st = ew_incomplete(&w, err);

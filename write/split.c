@@ -86,6 +86,8 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 {
 	uint64_t bounds[SPLIT_MAX_PARTS + 1];
 	struct kdump_write_params p = *kp;
+	struct mdf_err first;
+	unsigned nincomplete = 0;
 	enum mdf_status st;
 
 	memset(stats, 0, sizeof(*stats));
@@ -129,9 +131,24 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 		stats->data_bytes += ks.data_bytes;
 		stats->file_size = MDF_MAX(stats->file_size, ks.file_size);
 		stats->incomplete |= ks.incomplete;
+		if (st == MDF_ERR_NODATA) {
+			/* Pages lost in an incomplete input, or its mark: the
+			 * part is written, marked incomplete; so are the next. */
+			if (!nincomplete++) {
+				first = *err;
+				mdf_err_push(&first, "split part %u of %u (%s)",
+					     i + 1, n, paths[i]);
+			}
+			continue;
+		}
 		if (st != MDF_OK)
 			return mdf_err_push(err, "split part %u of %u (%s)",
 					    i + 1, n, paths[i]);
+	}
+	if (nincomplete) {
+		*err = first;
+		return mdf_err_push(err, "%u of %u split parts are incomplete",
+				    nincomplete, n);
 	}
 	return MDF_OK;
 }
