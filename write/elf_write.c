@@ -600,8 +600,21 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 				 "(e_flags bit 0; all %llu pages it stores were written, the mark stays)",
 				 out->path, (unsigned long long)stats->pages);
 	}
-	if (st == MDF_ERR_NOSPC && out->full)
+	if (st == MDF_ERR_NOSPC && out->full) {
 		st = ew_incomplete(&w, err);
+	} else if (st == MDF_ERR_INTERRUPTED) {
+		/* A stop signal: what was handed over goes out; the header
+		 * says incomplete since its first write. */
+		struct mdf_err ignore;
+
+		mdf_best_effort(out_flush(out, &ignore));
+		stats->incomplete = true;
+		st = stats->pages ?
+			mdf_err_push(err, "%s: the ELF dump is incomplete (e_flags bit 0 set, "
+				     "%llu pages written)", out->path,
+				     (unsigned long long)stats->pages) :
+			mdf_err_push(err, "%s: no page written", out->path);
+	}
 	free(w.segs.v);
 	free(w.lph);
 	return st;
