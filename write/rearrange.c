@@ -73,6 +73,87 @@ struct rr_slot {
 #define RR_SHADOW 512
 #define RR_MARK_POS_MAX 6
 
+/*
+ * The byte ranges records have put, merged: a stream that says it is
+ * whole but lacks a record in the middle of its dump's page data is not.
+ * A writer's records make a handful of runs; a stream that makes more
+ * than RR_COVER_MAX is not followed (its coverage is not checked).
+ */
+#define RR_COVER_MAX 65536
+
+struct rr_cover {
+	uint64_t (*iv)[2];    /* sorted, disjoint, not touching: [start, end) */
+	size_t n, cap;
+	bool overflow;
+};
+
+/* Add [a, b). */
+static void cover_add(struct rr_cover *c, uint64_t a, uint64_t b)
+{
+	size_t lo = 0, hi, k;
+
+	if (a >= b || c->overflow)
+		return;
+	/* The usual case: it extends the last run. */
+	if (c->n && c->iv[c->n - 1][0] <= a && a <= c->iv[c->n - 1][1]) {
+		if (b > c->iv[c->n - 1][1])
+			c->iv[c->n - 1][1] = b;
+		return;
+	}
+	/* First run that ends at or after a. */
+	hi = c->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->iv[mid][1] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Runs [lo, k) touch [a, b): merged into one. */
+	for (k = lo; k < c->n && c->iv[k][0] <= b; k++) {
+		a = MDF_MIN(a, c->iv[k][0]);
+		b = MDF_MAX(b, c->iv[k][1]);
+	}
+	if (k > lo) {
+		c->iv[lo][0] = a;
+		c->iv[lo][1] = b;
+		memmove(c->iv + lo + 1, c->iv + k, (c->n - k) * sizeof(*c->iv));
+		c->n -= k - lo - 1;
+		return;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		void *iv = cap <= RR_COVER_MAX ? realloc(c->iv, cap * sizeof(*c->iv)) : NULL;
+
+		if (!iv) {
+			c->overflow = true;
+			return;
+		}
+		c->iv = iv;
+		c->cap = cap;
+	}
+	memmove(c->iv + lo + 1, c->iv + lo, (c->n - lo) * sizeof(*c->iv));
+	c->iv[lo][0] = a;
+	c->iv[lo][1] = b;
+	c->n++;
+}
+
+/* The first byte of [a, b) no record put, or b (all of it is there). */
+static uint64_t cover_gap(const struct rr_cover *c, uint64_t a, uint64_t b)
+{
+	if (c->overflow)
+		return b;
+	for (size_t i = 0; i < c->n && a < b; i++) {
+		if (c->iv[i][1] <= a)
+			continue;
+		if (c->iv[i][0] > a)
+			return a;
+		a = c->iv[i][1];
+	}
+	return a < b ? a : b;
+}
+
 struct rr_out {
 	int fd;
 	const char *name;
@@ -86,6 +167,7 @@ struct rr_out {
 	uint64_t have;        /* bit i: byte i of the first 64 was written */
 	unsigned nforced;     /* mark bytes forced so far, at: */
 	uint64_t forced[RR_MARK_POS_MAX];
+	struct rr_cover cover;
 };
 
 static size_t rr_avail(const struct rr_in *in)
@@ -369,6 +451,7 @@ static enum mdf_status rr_put_marked(struct rr_out *out, uint64_t dst,
 	enum mdf_status st;
 	unsigned i;
 
+	cover_add(&out->cover, dst, dst + n);
 	if (dst >= RR_SHADOW)
 		return rr_put(out, dst, p, n, err);
 	memcpy(out->shadow + dst, p, (size_t)MDF_MIN((uint64_t)n, RR_SHADOW - dst));
@@ -647,6 +730,18 @@ static void rr_check_kdump(const struct rr_out *out, struct rr_verdict *v)
 		rr_why(v, "the file ends at byte 0x%llx, before the dump's last page (0x%llx)",
 		       (unsigned long long)out->end, (unsigned long long)v->need);
 	}
+	if (!v->cut) {
+		/* Descriptors, page data and eraseinfo follow each other to
+		 * the end of the file: every byte from a record. */
+		uint64_t gap = cover_gap(&out->cover, off_desc, out->end);
+
+		if (gap < out->end) {
+			v->cut = true;
+			rr_why(v, "no record holds byte 0x%llx of its page descriptors and data (0x%llx-0x%llx)",
+			       (unsigned long long)gap, (unsigned long long)off_desc,
+			       (unsigned long long)out->end);
+		}
+	}
 	if (version >= 5 && !v->cut) {
 		uint64_t eo = load_t64(sh + offsetof(struct kdump_sub_header, offset_eraseinfo), big);
 		uint64_t es = load_t64(sh + offsetof(struct kdump_sub_header, size_eraseinfo), big);
@@ -727,13 +822,23 @@ static void rr_check_elf(const struct rr_out *out, struct rr_verdict *v)
 			first_data = off;
 		any = true;
 		v->need = MDF_MAX(v->need, off + filesz);
+		if (!v->cut && off + filesz <= out->end) {
+			uint64_t gap = cover_gap(&out->cover, off, off + filesz);
+
+			if (gap < off + filesz) {
+				v->cut = true;
+				rr_why(v, "no record holds byte 0x%llx of PT_LOAD %llu's data (0x%llx-0x%llx)",
+				       (unsigned long long)gap, (unsigned long long)i,
+				       (unsigned long long)off, (unsigned long long)(off + filesz));
+			}
+		}
 	}
 	/* No PT_LOAD with data: a dump that holds no page is whole so. */
 	v->pages = !any || first_data < out->end;
 	if (!v->pages)
 		rr_why(v, "the file ends at byte 0x%llx, before the dump's first page data (0x%llx)",
 		       (unsigned long long)out->end, (unsigned long long)first_data);
-	else if (v->need > out->end) {
+	else if (v->need > out->end && !v->cut) {
 		v->cut = true;
 		rr_why(v, "the file ends at byte 0x%llx, before the dump's page data does (0x%llx)",
 		       (unsigned long long)out->end, (unsigned long long)v->need);
@@ -863,6 +968,7 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 	rr_stats(stats, in, out, records);
 	for (unsigned i = 0; i < RR_SLOTS; i++)
 		free(out->slot[i].buf);
+	free(out->cover.iv);
 	free(out);
 	return st;
 }

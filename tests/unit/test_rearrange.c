@@ -805,6 +805,20 @@ static void test_dump_not_whole(void)
 	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
 	T_ASSERT(!st.keep);
 
+	/* A record missing in the middle of the page data (the stream says
+	 * it is whole): kept, marked, the first byte no record put named. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_OFF_DATA + KD_B, 5000);
+	sb_rec_hdr(&s, KD_OFF_DATA + 2 * KD_B, 2 * KD_B);
+	sb_add(&s, kd + KD_OFF_DATA + 2 * KD_B, 2 * KD_B);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: the flattened stream ends before its dump does: "
+			"no record holds byte 0x5060 of its page descriptors and data (0x4000-0x8060)"));
+	T_ASSERT(st.keep);
+	T_EQ_U64(status_of(out), 2 | 8);
+	close(out);
+
 	/* A whole stream of a dump its writer marked incomplete. */
 	kd_build(kd, 2 | 8);
 	s.len = MDF_FLAT_HEADER_SIZE;
