@@ -608,6 +608,8 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	for (uint64_t start = 0; !p->split && start < src->max_pfn;
 	     start += src->cycle_pfns) {
 		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
+		if (st == MDF_ERR_INTERRUPTED) /* stopped before the first write */
+			return mdf_err_push(err, "%s: no page written", out->path);
 		if (st != MDF_OK)
 			return st;
 		ndumpable += bitmap_count(dumpable, dumpable->start_pfn, dumpable->end_pfn);

@@ -934,7 +934,9 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 			st = mdf_err_set(err, MDF_ERR_FORMAT,
 					 "%s: the flattened stream holds no page data: %s",
 					 in->name, v.what);
-		} else if (v.cut) {
+		} else if (v.cut && !v.marked) {
+			/* (A dump its writer marked incomplete may end early
+			 * and lack descriptors: it says so itself, below.) */
 			st = mdf_err_set(err, MDF_ERR_FORMAT,
 					 "%s: the flattened stream ends before its dump does: %s",
 					 in->name, v.what);
@@ -1110,7 +1112,7 @@ enum mdf_status rearrange_main(const struct mdf_opts *o,
 		st = rearrange_stream(STDIN_FILENO, "standard input", o->dumpfile,
 				      o->force, &stop, &s, err);
 	stop_end(&stop);
-	if (st == MDF_ERR_NODATA && s.dump_incomplete)
+	if (st != MDF_OK && s.keep && s.dump_incomplete)
 		pi_warn(pr, "standard input: the dump in the flattened stream is marked incomplete: %s is marked so too.\n",
 			o->dumpfile);
 	if (st != MDF_OK)
