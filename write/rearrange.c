@@ -165,6 +165,7 @@ struct rr_out {
 	uint64_t data;        /* payload bytes accepted */
 	unsigned char shadow[RR_SHADOW]; /* the stream's bytes of the file */
 	uint64_t have;        /* bit i: byte i of the first 64 was written */
+	uint64_t hi;          /* end of the highest byte put so far */
 	unsigned nforced;     /* mark bytes forced so far, at: */
 	uint64_t forced[RR_MARK_POS_MAX];
 	struct rr_cover cover;
@@ -452,12 +453,14 @@ static enum mdf_status rr_put_marked(struct rr_out *out, uint64_t dst,
 	unsigned i;
 
 	cover_add(&out->cover, dst, dst + n);
+	out->hi = MDF_MAX(out->hi, dst + n);
 	if (dst >= RR_SHADOW)
 		return rr_put(out, dst, p, n, err);
 	memcpy(out->shadow + dst, p, (size_t)MDF_MIN((uint64_t)n, RR_SHADOW - dst));
 	for (uint64_t k = dst; k < MDF_MIN(dst + n, (uint64_t)64); k++)
 		out->have |= 1ULL << k;
-	if (!rr_mark_pos(out, &pos, &bit))
+	/* (Only a byte the stream put: the file never grows for it.) */
+	if (!rr_mark_pos(out, &pos, &bit) || pos >= out->hi)
 		return rr_put(out, dst, p, n, err);
 	for (i = 0; i < out->nforced && out->forced[i] != pos; i++)
 		;
@@ -917,8 +920,13 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 				       v.dump ? "no page data" : "no dump", v.what);
 				in->cut = in->stopped = false;
 			}
-		} else if (!out->nforced) {
-			in->cut = in->stopped = false;
+		} else {
+			/* Kept only if its header, as it is now, is marked. */
+			uint64_t pos;
+			unsigned char bit;
+
+			if (!rr_mark_pos(out, &pos, &bit) || pos >= out->hi)
+				in->cut = in->stopped = false;
 		}
 	}
 	if (st == MDF_OK && mode == RR_DUMP) {
