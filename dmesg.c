@@ -851,6 +851,17 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 	return st;
 }
 
+/* The dry pass's sink: counts, writes nothing. */
+static enum mdf_status discard_write(void *arg, const void *buf, size_t len,
+				     struct mdf_err *err)
+{
+	(void)arg;
+	(void)buf;
+	(void)len;
+	(void)err;
+	return MDF_OK;
+}
+
 /*
  * Is what was read the whole log?  A text file cannot say it is not, so
  * a log with a record that could not be read (its page lost in an
@@ -913,6 +924,22 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	if (!path) {
+		/* Standard output (-F) cannot be taken back: the log is read
+		 * once into nothing first, and written only if it is whole. */
+		out->write = discard_write;
+		st = dmesg_extract(&ctx->k.ki, &mem, ctx->opts.partial_dmesg, out, &stats,
+				   &ctx->err);
+		if (st != MDF_OK)
+			mdf_err_push(&ctx->err, "%s", in);
+		else
+			st = log_whole(in, &stats, out->total, &ctx->err);
+		if (st != MDF_OK) {
+			free(out);
+			return st;
+		}
+		memset(out, 0, sizeof(*out));
+	}
 	out->write = run_write;
 	out->arg = &sink;
 	st = path ? out_open_file_tmp(&o, path, ctx->opts.force, 0600,

@@ -394,6 +394,7 @@ static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
 	uint64_t nd = count_bits(di->bitmap2, di->split_start_pfn,
 				 di->split_end_pfn);
 	uint64_t pfn = di->split_start_pfn, rd = di->off_desc;
+	bool zero_checked = false;
 	enum mdf_status st = MDF_OK;
 
 	while (nd) {
@@ -437,8 +438,27 @@ static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
 			}
 			if (st != MDF_OK)
 				break;
-			if (cs->zero_off && pd->offset == (int64_t)cs->zero_off)
-				continue;  /* the shared zero page: same offset */
+			if (cs->zero_off && pd->offset == (int64_t)cs->zero_off) {
+				/* The shared zero page: the merged dump has its
+				 * own at the same offset, so the part's must be
+				 * zeros too (a reader of the part got those). */
+				if (!zero_checked) {
+					st = util_pread_full(pt->fd, buf, di->block_size,
+							     cs->zero_off, &got, err);
+					if (st == MDF_OK && (got != di->block_size ||
+							     !util_is_zero(buf, got)))
+						st = mdf_err_set(err, MDF_ERR_FORMAT,
+								 "%s: pfn 0x%llx: page descriptor at 0x%llx: the shared zero page at 0x%llx is not zeros",
+								 pt->path, (ull)pfn, (ull)doff,
+								 (ull)cs->zero_off);
+					else if (st != MDF_OK)
+						mdf_err_push(err, "%s", pt->path);
+					if (st != MDF_OK)
+						break;
+					zero_checked = true;
+				}
+				continue;
+			}
 			st = util_pread_full(pt->fd, buf, pd->size, (uint64_t)pd->offset,
 					     &got, err);
 			if (st == MDF_OK && got != pd->size)
