@@ -487,6 +487,27 @@ if [ $HAVE_STRACE = 1 ]; then
 else
 	skip "writer-signals" "no usable strace"
 fi
+# ---- a full disk (a 4 MiB tmpfs; needs root and mount) ---------------
+mkdir -p "$T/full"
+if mount -t tmpfs -o size=4m tmpfs "$T/full" 2>/dev/null; then
+	"$MDF" --reassemble "$T/p1" "$T/p2" "$T/full/ra" >"$T/out" 2>"$T/err"
+	WANT="No space left on device" fails "enospc-reassemble" $? - "$T/full/ra" "$T/full/ra"
+	rm -f "$T/full/ra"
+	"$MDF" -R "$T/full/ro" <"$T/c-whole.flat" >"$T/out" 2>"$T/err"
+	WANT="No space left on device" fails "enospc-R" $? - "$T/full/ro" "$T/full/ro"
+	rm -f "$T/full/ro"
+	# Full to the last block: the text files have no room at all.
+	dd if=/dev/zero of="$T/full/fill" bs=64k status=none 2>/dev/null
+	"$MDF" --dump-dmesg "$T/vm" "$T/full/log" >"$T/out" 2>"$T/err"
+	WANT="No space left" fails "enospc-dmesg" $? - "$T/full/log" "$T/full/log"
+	"$MDF" -g "$T/full/vi" -x "$KOBJ" >"$T/out" 2>"$T/err"
+	WANT="No space left" fails "enospc-g" $? - "$T/full/vi" "$T/full/vi"
+	no_temp "enospc-no-temp" "$T/full"
+	umount "$T/full"
+else
+	skip "enospc" "cannot mount a tmpfs here"
+fi
+
 "$MDF" -F -E -d 0 -L 8M "$T/vm" >"$T/ef.flat" 2>"$T/err"
 WANT="size limit" fails "F-E-limit" $? - "standard output"
 rm -f "$T/efr"
