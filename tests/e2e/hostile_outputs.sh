@@ -101,8 +101,9 @@ fails() {
 
 # no_temp NAME DIR: no temporary file (".X.incomplete.PID.N") left in DIR.
 no_temp() {
-	if ls -a "$2" | grep -q '\.incomplete\.'; then notok "$1" "left: $(ls -a "$2" | grep '\.incomplete\.' | tr '\n' ' ')"
-	else ok "$1"; fi
+	local left
+	left=$(find "$2" -maxdepth 1 -name '.*.incomplete.*' -printf '%f ')
+	if [ -n "$left" ]; then notok "$1" "left: $left"; else ok "$1"; fi
 }
 
 # slow SIG OUT CMD...: CMD under strace, each read/write system call
@@ -125,8 +126,8 @@ slow() {
 		if [ -n "$pid" ]; then
 			case "$out" in
 			-) break ;;
-			tmp:*) ls -a "${out#tmp:}" | grep -q '\.incomplete\.' && break ;;
-			signalfd) ls -l "/proc/$pid/fd" 2>/dev/null | grep -q signalfd && break ;;
+			tmp:*) [ -n "$(find "${out#tmp:}" -maxdepth 1 -name '.*.incomplete.*')" ] && break ;;
+			signalfd) [ -n "$(find "/proc/$pid/fd" -lname '*signalfd*' 2>/dev/null)" ] && break ;;
 			*) [ "$(stat -c %s "$out" 2>/dev/null || echo -1)" -ge "${MINSIZE:-0}" ] && break ;;
 			esac
 		fi
@@ -314,18 +315,18 @@ for c in TERM:8000000 HUP:6000 KILL:8000000; do
 	rp=$!
 	for _ in $(seq 100); do [ -e "$T/ro" ] && break; sleep 0.05; done
 	sleep 0.5
-	kill -$sig $rp
-	wait $rp
+	kill "-$sig" "$rp"
+	wait "$rp"
 	rc=$?
 	kill $feeder 2>/dev/null
 	wait $feeder 2>/dev/null
-	if [ $sig = KILL ]; then
+	if [ "$sig" = KILL ]; then
 		if [ $rc -eq 137 ] && [ "$(mark "$T/ro")" = marked ]; then ok "R-sigkill-mark-forced"
 		else notok "R-sigkill-mark-forced" "rc=$rc $(mark "$T/ro")"; fi
 		continue
 	fi
-	WANT="stopped by SIG$sig" fails "R-sig$sig" $rc $sig "standard input" "$T/ro"
-	if [ $n -gt 100000 ]; then
+	WANT="stopped by SIG$sig" fails "R-sig$sig" "$rc" "$sig" "standard input" "$T/ro"
+	if [ "$n" -gt 100000 ]; then
 		[ "$(mark "$T/ro")" = marked ] && ok "R-sig$sig-kept-marked" || notok "R-sig$sig-kept-marked" "$(mark "$T/ro")"
 	else
 		[ ! -e "$T/ro" ] && ok "R-sig$sig-no-page-no-file" || notok "R-sig$sig-no-page-no-file" "$(mark "$T/ro")"
@@ -410,8 +411,9 @@ PY
 for c in "flags 0x40 unknown flags 0x40" "flags 0x3 unknown flags 0x3" \
 	 "size 0x800 raw data of 0x800 bytes" "offset 0x1000 before the data area" \
 	 "size 0 data size 0"; do
+	# shellcheck disable=SC2086 # the case: FIELD VALUE WANTED-TEXT
 	set -- $c
-	field=$1 val=$2 want="${c#$1 $2 }"
+	field=$1 val=$2 want="${c#"$1 $2 "}"
 	cp "$T/p2" "$T/pe"
 	edit "$T/pe" 100 "$field" "$val"
 	rm -f "$T/re"
