@@ -14,6 +14,8 @@
 #include "kernel/dwarf_info.h"
 #include "kernel/vmcoreinfo.h"
 #include "util.h"
+#include "write/output.h"
+#include "stop.h"
 
 /* PAGESIZE: DWARF does not know it.  x86_64 and s390x have 4 KiB pages
  * only; elsewhere the host's, as upstream. */
@@ -34,10 +36,13 @@ enum mdf_status debuginfo_generate(struct mdf_ctx *ctx)
 	struct dwarf_facts df;
 	struct kinfo *ki = malloc(sizeof(*ki));
 	char *text = malloc(VMCOREINFO_TEXT_MAX);
+	struct out_sink o;
+	struct mdf_err cerr;
 	size_t len = 0;
 	enum mdf_status st;
-	int fd;
 
+	/* A stop signal (SIGTERM, SIGHUP, SIGINT) ends the run through the
+	 * failure path below, which removes the temporary file. */
 	if (!ki || !text) {
 		st = mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "%s: out of memory", out);
 		goto done;
@@ -59,18 +64,31 @@ enum mdf_status debuginfo_generate(struct mdf_ctx *ctx)
 	st = vmcoreinfo_format(ki, text, VMCOREINFO_TEXT_MAX, &len, &ctx->err);
 	if (st != MDF_OK)
 		goto done;
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		st = mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "cannot create %s", out);
-		goto done;
-	}
-	st = util_write_full(fd, text, len, &ctx->err);
-	if (close(fd) != 0 && st == MDF_OK)
-		st = mdf_err_errno(&ctx->err, MDF_ERR_IO, errno, "%s: close", out);
+	/* The file gets its name only once all of it is on the disk: a stop
+	 * or a failure never leaves a partial -g file (output.h). */
+	st = out_open_file_tmp(&o, out, ctx->opts.force, 0644, 0, 0, &ctx->err);
 	if (st != MDF_OK)
-		st = mdf_err_push(&ctx->err, "%s", out);
-	else
+		goto done;
+	stop_note_tmp(&ctx->stop, o.tmp_path);
+	st = out_write(&o, 0, text, len, &ctx->err);
+	if (st == MDF_OK)
+		st = stop_check(&ctx->stop, &ctx->err);
+	if (st == MDF_OK)
+		st = out_commit(&o, &ctx->err);
+	if (out_close(&o, &cerr) != MDF_OK && st == MDF_OK) {
+		ctx->err = cerr;
+		st = cerr.status;
+	}
+	if (st != MDF_OK)
+		out_discard(&o);
+	stop_note_tmp(&ctx->stop, NULL);
+	if (st != MDF_OK) {
+		/* The sink names the file in most of its messages. */
+		if (strncmp(ctx->err.msg, out, strlen(out)) != 0)
+			mdf_err_push(&ctx->err, "%s", out);
+	} else {
 		pi_vmcoreinfo_saved(&ctx->pr, out);
+	}
 done:
 	dwarf_info_close(di);
 	free(text);

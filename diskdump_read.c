@@ -571,6 +571,20 @@ static enum mdf_status dd_check_desc(const struct diskdump_info *di,
 	return MDF_OK;
 }
 
+enum mdf_status diskdump_check_desc(const struct diskdump_info *di, uint64_t pfn,
+				    uint64_t doff, const struct page_desc *pd,
+				    struct mdf_err *err)
+{
+	enum mdf_status st = dd_check_desc(di, pfn, doff, pd, err);
+
+	/* A page stored raw is one whole block (decompress_page). */
+	if (st == MDF_OK && pd->flags == 0 && pd->size != di->block_size)
+		st = mdf_err_set(err, MDF_ERR_FORMAT,
+				 "%s: pfn 0x%llx: page descriptor at 0x%llx: raw data of 0x%x bytes, not one block (0x%x)",
+				 di->path, (ull)pfn, (ull)doff, pd->size, di->block_size);
+	return st;
+}
+
 enum mdf_status diskdump_get_page(struct diskdump_info *di,
 				  struct cache *cache, uint64_t pfn,
 				  const unsigned char **ret,
@@ -756,6 +770,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	f->vmcoreinfo_off = di->vmcoreinfo_note_off;
 	f->vmcoreinfo_size = di->vmcoreinfo_size;
 	f->excluded_vmemmap = di->excluded_vmemmap;
+	f->incomplete = di->incomplete;
 }
 
 const struct input_ops diskdump_input_ops = {

@@ -178,6 +178,19 @@ bool diskdump_dumpable(const struct diskdump_info *di, uint64_t pfn);
 uint64_t diskdump_desc_offset(const struct diskdump_info *di, uint64_t pfn);
 
 /**
+ * Check the descriptor @pd of @pfn, read at file offset @doff (in host
+ * order), as diskdump_get_page() does before it reads the data: data size
+ * 1 to block_size, one known codec flag or none (then exactly one block),
+ * data inside the data area and the file.  MDF_ERR_NODATA for a page lost
+ * in an incomplete dump (offset 0, or data past the end), MDF_ERR_FORMAT
+ * for the rest; messages name the file, the pfn and @doff.  --reassemble
+ * checks every descriptor of a part with it.
+ */
+enum mdf_status diskdump_check_desc(const struct diskdump_info *di, uint64_t pfn,
+				    uint64_t doff, const struct page_desc *pd,
+				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
  * The block_size bytes of page @pfn: *@ret points into one of @di's
  * decompression slots, valid until DISKDUMP_SLOTS - 1 further page reads
  * on @di (the least recently used slot is replaced).  MDF_ERR_NODATA when the page is

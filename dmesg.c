@@ -261,6 +261,21 @@ static void note_bad(struct dmesg_stats *stats, const char *fmt, ...)
 	}
 }
 
+/* A record whose text is not in the dump (also counted as bad). */
+static void note_lost(struct dmesg_stats *stats, const char *fmt, ...)
+	MDF_PRINTF(2, 3);
+
+static void note_lost(struct dmesg_stats *stats, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (stats->unreadable++ == 0) {
+		va_start(ap, fmt);
+		vsnprintf(stats->lost, sizeof(stats->lost), fmt, ap);
+		va_end(ap);
+	}
+}
+
 enum mdf_status dmesg_detect(const struct kinfo *ki, enum dmesg_format *ret,
 			     struct mdf_err *err)
 {
@@ -522,6 +537,8 @@ enum mdf_status dmesg_lockless(const struct kinfo *ki, const struct dmesg_mem *m
 		if (st != MDF_OK) {
 			note_bad(stats, "printk_ringbuffer: record %" PRIu64
 				 ": text unreadable: %s", seq, err->msg);
+			note_lost(stats, "printk_ringbuffer: record %" PRIu64
+				  ": text unreadable: %s", seq, err->msg);
 			mdf_err_clear(err);
 			st = MDF_OK;
 			continue;
@@ -798,7 +815,14 @@ enum mdf_status dmesg_extract(const struct kinfo *ki, const struct dmesg_mem *me
 struct run_sink {
 	struct out_sink *o;
 	uint64_t off;
+	struct mdf_ctx *ctx;
 };
+
+/* A stop signal (stop.h). */
+static enum mdf_status run_stopped(struct mdf_ctx *ctx, struct mdf_err *err)
+{
+	return stop_check(&ctx->stop, err);
+}
 
 static enum mdf_status run_read(void *arg, uint64_t vaddr, void *buf,
 				size_t len, struct mdf_err *err)
@@ -810,8 +834,10 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 				 struct mdf_err *err)
 {
 	struct run_sink *s = arg;
-	enum mdf_status st = out_write(s->o, s->off, buf, len, err);
+	enum mdf_status st = run_stopped(s->ctx, err);
 
+	if (st == MDF_OK)
+		st = out_write(s->o, s->off, buf, len, err);
 	if (st == MDF_OK)
 		s->off += len;
 	else if (st == MDF_ERR_NOSPC)
@@ -820,15 +846,55 @@ static enum mdf_status run_write(void *arg, const void *buf, size_t len,
 	return st;
 }
 
+/* The dry pass's sink: counts, writes nothing. */
+static enum mdf_status discard_write(void *arg, const void *buf, size_t len,
+				     struct mdf_err *err)
+{
+	(void)arg;
+	(void)buf;
+	(void)len;
+	(void)err;
+	return MDF_OK;
+}
+
+/*
+ * Is what was read the whole log?  A text file cannot say it is not, so
+ * a log with a record that could not be read (its page lost in an
+ * incomplete dump, or not in the dump) is refused, and so is one with
+ * no record at all: every record malformed, or a ring that reads as
+ * empty (its pages zero: past the end of what the dump holds).  A log
+ * that --partial-dmesg finds all cleared is empty and fine.
+ */
+static enum mdf_status log_whole(const char *in, const struct dmesg_stats *s,
+				 uint64_t bytes, struct mdf_err *err)
+{
+	if (s->unreadable)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "%s: the kernel log cannot be read whole: %" PRIu64
+				   " of %" PRIu64 " records are not in the dump (%s)",
+				   in, s->unreadable, s->records + s->bad, s->lost);
+	if (s->format == DMESG_FMT_LEGACY ? bytes > 0 : s->records || s->cleared)
+		return MDF_OK;
+	if (s->bad)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: the kernel log cannot be read: none of its %" PRIu64
+				   " records is whole (the first: %s)", in, s->bad,
+				   s->problem);
+	return mdf_err_set(err, MDF_ERR_NODATA,
+			   "%s: the kernel log cannot be read: the %s holds no record",
+			   in, dmesg_format_name(s->format));
+}
+
 enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 {
 	const char *in = ctx->opts.vmcore, *path = ctx->opts.dumpfile;
 	struct dmesg_mem mem = { .read = run_read, .arg = &ctx->k.rm };
 	struct dmesg_stats stats;
 	struct out_sink o;
-	struct run_sink sink = { .o = &o, .off = 0 };
+	struct run_sink sink = { .o = &o, .off = 0, .ctx = ctx };
 	struct dmesg_out *out;
 	struct mdf_err cerr;
+	uint64_t bytes;
 	enum mdf_status st;
 
 	if (ctx->opts.check_params)
@@ -853,31 +919,61 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	if (!path) {
+		/* Standard output (-F) cannot be taken back: the log is read
+		 * once into nothing first, and written only if it is whole. */
+		out->write = discard_write;
+		st = dmesg_extract(&ctx->k.ki, &mem, ctx->opts.partial_dmesg, out, &stats,
+				   &ctx->err);
+		if (st != MDF_OK)
+			mdf_err_push(&ctx->err, "%s", in);
+		else
+			st = log_whole(in, &stats, out->total, &ctx->err);
+		if (st != MDF_OK) {
+			free(out);
+			return st;
+		}
+		memset(out, 0, sizeof(*out));
+	}
 	out->write = run_write;
 	out->arg = &sink;
-	st = path ? out_open_file(&o, path, ctx->opts.force, ctx->opts.size_limit,
-				  1 << 16, &ctx->err) :
+	st = path ? out_open_file_tmp(&o, path, ctx->opts.force, 0600,
+				      ctx->opts.size_limit, 1 << 16, &ctx->err) :
 		    out_open_stream(&o, STDOUT_FILENO, ctx->opts.size_limit, 1 << 16,
 				    &ctx->err);
 	if (st != MDF_OK) {
 		free(out);
 		return st;
 	}
+	if (path)
+		stop_note_tmp(&ctx->stop, o.tmp_path);
 	st = dmesg_extract(&ctx->k.ki, &mem, ctx->opts.partial_dmesg, out, &stats,
 			   &ctx->err);
+	bytes = out->total;
 	free(out);
 	if (st != MDF_OK)
 		mdf_err_push(&ctx->err, "%s", in);
+	if (st == MDF_OK)
+		st = log_whole(in, &stats, bytes, &ctx->err);
+	if (st == MDF_OK)
+		st = run_stopped(ctx, &ctx->err);
+	/* Its name only once all of it is on the disk. */
+	if (st == MDF_OK && path) {
+		st = out_commit(&o, &ctx->err);
+		if (st == MDF_ERR_NOSPC)
+			mdf_err_push(&ctx->err, "%s: no space left for the dmesg log", o.path);
+	}
 	if (out_close(&o, &cerr) != MDF_OK && st == MDF_OK) {
 		ctx->err = cerr;
 		st = cerr.status;
 		if (st == MDF_ERR_NOSPC)
 			mdf_err_push(&ctx->err, "%s: no space left for the dmesg log", o.path);
 	}
-	if (st != MDF_OK) {
+	if (st != MDF_OK)
 		out_discard(&o);
+	stop_note_tmp(&ctx->stop, NULL);
+	if (st != MDF_OK)
 		return st;
-	}
 	pi_debug(&ctx->pr, "dmesg: %s, %" PRIu64 " records, %" PRIu64
 		 " cleared, %" PRIu64 " malformed\n", dmesg_format_name(stats.format),
 		 stats.records, stats.cleared, stats.bad);

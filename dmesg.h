@@ -78,6 +78,9 @@ struct dmesg_stats {
 	uint64_t cleared;     /* left out by --partial-dmesg */
 	uint64_t bad;         /* malformed records left out or cut short */
 	char problem[256];    /* what was wrong with the first bad one */
+	uint64_t unreadable;  /* of those, records whose text could not be
+				 read (not in the dump, lost in it) */
+	char lost[256];       /* why the first of them could not */
 };
 
 /** Text for a format, e.g. "printk_ringbuffer". */
@@ -132,9 +135,19 @@ enum mdf_status dmesg_out_flush(struct dmesg_out *out,
 /**
  * --dump-dmesg: open ctx->opts.vmcore (dump_open at dump level 0), read
  * the log through ctx->k.rm (kernel virtual addresses), write it to
- * ctx->opts.dumpfile (created 0600, O_EXCL unless -f; removed again on
- * failure) and print "The dmesg log is saved to X." and "makedumpfile
- * Completed.".  The caller prints the error and calls dump_close().
+ * ctx->opts.dumpfile and print "The dmesg log is saved to X." and
+ * "makedumpfile Completed.".  The caller prints the error and calls
+ * dump_close().
+ *
+ * The text file cannot say it is incomplete, so it is written under a
+ * temporary name in the same directory (out_open_file_tmp: mode 0600,
+ * never over an existing file without -f) and gets its name only once
+ * all of it is on the disk; on any failure (a full disk, -L, a stop
+ * signal) the temporary file is removed and nothing is left.  A log that
+ * cannot be read whole is a failure too: a record whose text is not in
+ * the dump (a page lost in an incomplete dump, or excluded), or no record
+ * at all (every one malformed, or a ring that reads as empty); a log
+ * emptied by "dmesg -c" under --partial-dmesg is not.
  *
  * Input formats: whatever dump_open() can open and give a struct readmem
  * with address translation for: ELF vmcores and kdump-compressed dumps

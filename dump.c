@@ -308,6 +308,22 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/* The input's writer marked it incomplete: say so before anything else. */
+static void warn_incomplete_input(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+
+	if (o->dump_dmesg)
+		pi_warn(&ctx->pr, "%s: the dump is marked incomplete: the kernel log is written only if all of it is in the dump.\n",
+			o->vmcore);
+	else if (o->dry_run || o->mem_usage || o->explain)
+		pi_warn(&ctx->pr, "%s: the dump is marked incomplete: the pages it lost are not counted.\n",
+			o->vmcore);
+	else
+		pi_warn(&ctx->pr, "%s: the dump is marked incomplete: the pages it lost stay lost, and the dump written from it is marked incomplete too.\n",
+			o->vmcore);
+}
+
 /* A kdump-compressed input is filtered again (refiltering). */
 static enum mdf_status open_kdump(struct mdf_ctx *ctx, const struct cache_config *cc)
 {
@@ -327,6 +343,8 @@ static enum mdf_status open_kdump(struct mdf_ctx *ctx, const struct cache_config
 	if (st == MDF_OK && !ctx->dd.vmcoreinfo && needs_vmcoreinfo(o))
 		st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
 				 "%s: the dump has no VMCOREINFO", o->vmcore);
+	if (st == MDF_OK && ctx->dd.incomplete)
+		warn_incomplete_input(ctx);
 	if (st == MDF_OK && ctx->dd.stray_dumpable)
 		pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
 			o->vmcore, (unsigned long long)ctx->dd.stray_dumpable);
@@ -354,6 +372,8 @@ static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *
 						   "-x VMLINUX or -i VMCOREINFO" :
 				   "%s: no VMCOREINFO note: dump level %u needs -x VMLINUX "
 				   "or -i VMCOREINFO", o->vmcore, opts_dump_level(o));
+	if (ctx->elf.e_flags & ELF_INFO_EF_INCOMPLETE)
+		warn_incomplete_input(ctx);
 	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
 	if (st == MDF_OK && !ctx->elf.vmcoreinfo && o->mem_usage)
 		st = kcore_vmcoreinfo(ctx);
@@ -1101,11 +1121,14 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 				   bufsize, &ctx->err);
 	if (st != MDF_OK)
 		return st;
+	/* An input marked incomplete gives an output marked incomplete. */
+	ctx->in->facts(ctx->in_obj, &facts);
 	if (o->format == MDF_FMT_ELF) {
 		struct elf_write_params ep = {
 			.in = &ctx->elf, .page_size = ctx->k.page_size,
 			.notes = ctx->elf.notes, .notes_len = ctx->elf.notes_len,
 			.exclude_zero = (level & DL_EXCLUDE_ZERO) != 0,
+			.input_incomplete = facts.incomplete,
 		};
 		struct elf_write_stats es = { 0 };
 		unsigned char *notes = NULL;
@@ -1136,7 +1159,6 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	/* NUMBER(phys_base) on x86_64, PHYS_OFFSET on arm64 (arch.h). */
 	kp.phys_base = ctx->k.have_arch && ctx->k.arch.have_phys_base ?
 		       ctx->k.arch.phys_base : (uint64_t)ctx->k.ki.num.phys_base.v;
-	ctx->in->facts(ctx->in_obj, &facts);
 	if (facts.have_uts)
 		kp.uts = facts.uts;
 	if (facts.have_timestamp && !ctx->k.ki.crashtime.set)
@@ -1150,6 +1172,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	kp.vmcoreinfo_off = facts.vmcoreinfo_off;
 	kp.vmcoreinfo_size = facts.vmcoreinfo_size;
 	kp.excluded_vmemmap = facts.excluded_vmemmap;
+	kp.input_incomplete = facts.incomplete;
 	kp.eraseinfo = ctx->ds.erase.info;
 	kp.eraseinfo_len = ctx->ds.erase.info_len;
 	kp.nthreads = o->num_threads;

@@ -861,6 +861,10 @@ static void ei_facts(const void *in, struct input_facts *f)
 	f->have_vmcoreinfo = ei->vmcoreinfo && !ei->vmcoreinfo_mem;
 	f->vmcoreinfo_off = ei->vmcoreinfo_off;
 	f->vmcoreinfo_size = ei->vmcoreinfo_descsz;
+	/* e_flags bit 0: makedumpfile's (and our) -E dump cut short.  The
+	 * kernel's and kexec-tools' /proc/vmcore headers leave e_flags 0
+	 * (ppc64's ELF_CORE_EFLAGS is 0 or 2). */
+	f->incomplete = (ei->e_flags & ELF_INFO_EF_INCOMPLETE) != 0;
 }
 
 const struct input_ops elf_input_ops = {

@@ -49,6 +49,9 @@ struct elf_loc {
 	struct cache_span span; /* for cache_get(), if in_file */
 };
 
+/* e_flags bit 0: the ELF dump is incomplete (upstream's -E and ours). */
+#define ELF_INFO_EF_INCOMPLETE 1u
+
 struct elf_info {
 	const char *path;       /* for messages, not owned */
 	int fd;                 /* not owned */
@@ -59,7 +62,7 @@ struct elf_info {
 	int ei_class;           /* ELFCLASS32 / ELFCLASS64 */
 	int ei_data;            /* ELFDATA2LSB / ELFDATA2MSB */
 	uint16_t e_machine;
-	uint32_t e_flags;
+	uint32_t e_flags;        /* ELF_INFO_EF_INCOMPLETE: an -E dump cut short */
 	size_t host_page_size;
 
 	struct elf_load *loads; /* PT_LOADs in program-header order, zero-sized

@@ -50,6 +50,9 @@ struct input_facts {
 	bool have_vmcoreinfo;      /* VMCOREINFO is a note in them, at: */
 	uint64_t vmcoreinfo_off, vmcoreinfo_size;
 	bool excluded_vmemmap;     /* -e was used on the input */
+	bool incomplete;           /* its writer marked it incomplete (kdump
+				    * status bit 0x8, ELF e_flags bit 0): a
+				    * dump written from it is marked so too */
 };
 
 struct input_ops {

@@ -85,6 +85,10 @@ int main(int argc, char **argv)
 		free(ctx);
 		return MDF_EXIT_FAILED;
 	}
+	/* The output a stop names, when the run cannot answer it in time. */
+	stop_name_output(&ctx->stop, ctx->opts.action == MDF_ACT_GENERATE ? ctx->opts.generate_file :
+			 ctx->opts.split && ctx->opts.action == MDF_ACT_DUMP ? NULL :
+			 ctx->opts.flatten || ctx->opts.dry_run ? NULL : ctx->opts.dumpfile);
 	/* No output of any action may be an input, by any name, -f or not. */
 	files_note_inputs(&ctx->files, &ctx->opts);
 	if (ctx->opts.action != MDF_ACT_HELP && ctx->opts.action != MDF_ACT_VERSION &&
@@ -106,17 +110,13 @@ int main(int argc, char **argv)
 		st = MDF_OK;
 		break;
 	case MDF_ACT_REARRANGE:
-		st = rearrange_main(&ctx->opts, &ctx->pr, &ctx->err);
+		st = rearrange_main(&ctx->opts, &ctx->pr, &ctx->stop, &ctx->err);
 		break;
 	case MDF_ACT_DMESG:
 		st = dmesg_run(ctx);
 		break;
 	case MDF_ACT_REASSEMBLE:
-		st = split_reassemble(ctx->opts.split_files, ctx->opts.nsplit,
-				      ctx->opts.dumpfile, ctx->opts.force, NULL,
-				      &ctx->err);
-		if (st == MDF_OK)
-			pi_completed(&ctx->pr, ctx->opts.dumpfile);
+		st = split_reassemble_main(&ctx->opts, &ctx->pr, &ctx->stop, &ctx->err);
 		break;
 	case MDF_ACT_GENERATE:
 		st = debuginfo_generate(ctx);

@@ -7,6 +7,7 @@
 #include "compress/compress.h"
 #include "util.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
@@ -381,16 +382,21 @@ void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path)
 	pi_msg(p, "\nThe vmcoreinfo is saved to %s.\n", path);
 }
 
-void pi_stopped(const struct mdf_printer *p, int sig)
+void pi_stopped(const struct mdf_printer *p, int sig, const char *output)
 {
-	char line[160];
+	char line[PATH_MAX + 160];
 	int n;
 
 	if (!(p->level & ML_ERROR))
 		return;
-	n = snprintf(line, sizeof(line),
-		     "%smakedumpfile: stopped by SIG%s; what was written is marked incomplete\n",
-		     p->progress_tty && p->phase ? "\n" : "", sigabbrev_np(sig));
+	if (output)
+		n = snprintf(line, sizeof(line),
+			     "%smakedumpfile: %s: stopped by SIG%s before it was whole: "
+			     "it is marked incomplete, or not there\n",
+			     p->progress_tty && p->phase ? "\n" : "", output, sigabbrev_np(sig));
+	else
+		n = snprintf(line, sizeof(line), "%smakedumpfile: stopped by SIG%s\n",
+			     p->progress_tty && p->phase ? "\n" : "", sigabbrev_np(sig));
 	if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
 		return; /* nothing more to say, nowhere to say it */
 }

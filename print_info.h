@@ -113,7 +113,7 @@ void pi_vmcoreinfo_saved(const struct mdf_printer *p, const char *path);
 void pi_failed(const struct mdf_printer *p);
 /* A stop signal the run could not answer in time (stop.c's thread, while
  * the run is blocked): one line, written with write(2) alone. */
-void pi_stopped(const struct mdf_printer *p, int sig);
+void pi_stopped(const struct mdf_printer *p, int sig, const char *output);
 
 /** Monotonic seconds. */
 double pi_now(void);

@@ -48,7 +48,13 @@ static void *stop_watch(void *arg)
 	}
 	if (atomic_load(&s->finished))
 		return NULL;
-	pi_stopped(s->pr, sig);
+	{
+		const char *tmp = atomic_load(&s->tmp);
+
+		if (tmp)
+			unlink(tmp);
+	}
+	pi_stopped(s->pr, sig, s->output);
 	stop_die(sig);
 	return NULL;
 }
@@ -66,6 +72,8 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 	s->running = false;
 	s->wake = 0;
 	s->pipe_fd[0] = s->pipe_fd[1] = -1;
+	s->output = NULL;
+	atomic_init(&s->tmp, NULL);
 	sigemptyset(&s->sigs);
 	for (size_t i = 0; i < sizeof(watched) / sizeof(watched[0]); i++) {
 		struct sigaction sa;
@@ -88,6 +96,16 @@ enum mdf_status stop_start(struct mdf_stop *s, const struct mdf_printer *pr,
 		return mdf_err_errno(err, MDF_ERR_INTERNAL, ret, "cannot watch for signals");
 	s->running = true;
 	return MDF_OK;
+}
+
+void stop_name_output(struct mdf_stop *s, const char *path)
+{
+	s->output = path;
+}
+
+void stop_note_tmp(struct mdf_stop *s, const char *path)
+{
+	atomic_store(&s->tmp, path);
 }
 
 int stop_fd(const struct mdf_stop *s)

@@ -35,6 +35,8 @@ struct mdf_stop {
 	atomic_bool quit;        /* stop_finish() wakes the thread to end it */
 	int wake;                /* the watched signal that wakes it */
 	int pipe_fd[2];          /* a byte is written when a signal came */
+	const char *output;      /* the run's output, for the forced end's line */
+	_Atomic(const char *) tmp; /* a temporary file the forced end removes */
 	const struct mdf_printer *pr;
 };
 
@@ -50,6 +52,13 @@ int stop_signal(const struct mdf_stop *s);
  * writer's poll() beside its input (-R waiting for the stream); -1 when
  * nothing is watched. */
 int stop_fd(const struct mdf_stop *s);
+/* What the forced end (a run still blocked after the grace) names in its
+ * line: the run's output (its caller keeps the string). */
+void stop_name_output(struct mdf_stop *s, const char *path);
+/* A temporary file (written under another name and renamed when whole)
+ * that the forced end removes; NULL once it is renamed or removed.  The
+ * caller keeps the string while it is noted. */
+void stop_note_tmp(struct mdf_stop *s, const char *path);
 /* The run has unwound: from here on the thread leaves the ending to
  * stop_finish() (the run's own message comes, not a second one). */
 void stop_settle(struct mdf_stop *s);

@@ -588,13 +588,34 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 		/* On the disk: now the header may say the dump is whole. */
 		unsigned char ehdr[64];
 
-		elf_write_encode_ehdr(&w.lay, p->in->e_machine, p->in->e_flags, ehdr);
+		elf_write_encode_ehdr(&w.lay, p->in->e_machine,
+				      p->in->e_flags | (p->input_incomplete ? 1u : 0u), ehdr);
 		st = out_patch(out, 0, ehdr, w.lay.ehsize, err);
 		if (st == MDF_OK)
 			st = out_flush(out, err);
 	}
-	if (st == MDF_ERR_NOSPC && out->full)
+	if (st == MDF_OK && p->input_incomplete) {
+		stats->incomplete = true;
+		st = mdf_err_set(err, MDF_ERR_NODATA,
+				 "%s: the ELF dump is incomplete: its input is marked incomplete "
+				 "(e_flags bit 0; all %llu pages it stores were written, the mark stays)",
+				 out->path, (unsigned long long)stats->pages);
+	}
+	if (st == MDF_ERR_NOSPC && out->full) {
 		st = ew_incomplete(&w, err);
+	} else if (st == MDF_ERR_INTERRUPTED) {
+		/* A stop signal: what was handed over goes out; the header
+		 * says incomplete since its first write. */
+		struct mdf_err ignore;
+
+		mdf_best_effort(out_flush(out, &ignore));
+		stats->incomplete = true;
+		st = stats->pages ?
+			mdf_err_push(err, "%s: the ELF dump is incomplete (e_flags bit 0 set, "
+				     "%llu pages written)", out->path,
+				     (unsigned long long)stats->pages) :
+			mdf_err_push(err, "%s: no page written", out->path);
+	}
 	free(w.segs.v);
 	free(w.lph);
 	return st;

@@ -58,6 +58,9 @@ struct elf_write_params {
 	 *  level excludes zero pages (bit 0).  ELF has no shared zero page,
 	 *  so makedumpfile leaves zero pages out of -E dumps only then. */
 	bool exclude_zero;
+	/** The input is marked incomplete (e_flags bit 0): so is the output
+	 *  (the bit stays), and the result is MDF_ERR_NODATA. */
+	bool input_incomplete;
 };
 
 struct elf_write_stats {

@@ -608,6 +608,8 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	for (uint64_t start = 0; !p->split && start < src->max_pfn;
 	     start += src->cycle_pfns) {
 		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
+		if (st == MDF_ERR_INTERRUPTED) /* stopped before the first write */
+			return mdf_err_push(err, "%s: no page written", out->path);
 		if (st != MDF_OK)
 			return st;
 		ndumpable += bitmap_count(dumpable, dumpable->start_pfn, dumpable->end_pfn);
@@ -720,7 +722,7 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	}
 	if (st == MDF_OK)
 		st = out_sync(out, err);
-	if (st == MDF_OK && !stats->lost_pages) {
+	if (st == MDF_OK && !stats->lost_pages && !p->input_incomplete) {
 		h.status &= ~DUMP_DH_COMPRESSED_INCOMPLETE;
 		st = put_header(p, out, true, &h, err);
 	}
@@ -735,6 +737,14 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 				 out->path, (unsigned long long)stats->pages,
 				 (unsigned long long)(p->split ? p->part_dumpable : w.l.ndumpable),
 				 (unsigned long long)stats->lost_pages);
+	} else if (st == MDF_OK && p->input_incomplete) {
+		/* Every page it had came through, but what the input lost
+		 * may be among the pages it does not store: the mark stays. */
+		stats->incomplete = true;
+		st = mdf_err_set(err, MDF_ERR_NODATA,
+				 "%s: the dump is incomplete: its input is marked incomplete "
+				 "(all %llu pages it stores were written; the mark stays)",
+				 out->path, (unsigned long long)stats->pages);
 	}
 out:
 	/* Jobs still in flight (after an error) are dropped here. */

@@ -28,6 +28,8 @@ struct kdump_write_params {
 	size_t vmcoreinfo_off;        /* descriptor offset within notes */
 	size_t vmcoreinfo_size;       /* its n_descsz */
 	bool excluded_vmemmap;        /* -e: DUMP_DH_EXCLUDED_VMEMMAP */
+	bool input_incomplete;        /* the input is marked incomplete: so
+				       * is this dump, whatever it holds */
 	const char *eraseinfo;        /* --config's "erase ..." lines (and a */
 	size_t eraseinfo_len;         /* refiltered dump's): after the page
 					 data, named by the sub header */

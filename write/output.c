@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -86,6 +87,154 @@ enum mdf_status out_open_file(struct out_sink *o, const char *path, bool force,
 		o->regular = fstat(o->fd, &sb) == 0 && S_ISREG(sb.st_mode);
 	}
 	return alloc_buf(o, bufsize, err);
+}
+
+/* ---- files written under a temporary name -------------------------- */
+
+/* "DIR/.BASE.incomplete.PID.N" for the final name @final. */
+static bool tmp_name(char *dst, size_t cap, const char *final, unsigned n)
+{
+	const char *slash = strrchr(final, '/');
+	const char *base = slash ? slash + 1 : final;
+	int dlen = slash ? (int)(slash - final + 1) : 0;
+	/* The name stays within NAME_MAX however long the base is. */
+	int blen = (int)MDF_MIN(strlen(base), (size_t)200);
+	int len = snprintf(dst, cap, "%.*s.%.*s.incomplete.%ld.%u", dlen, final,
+			   blen, base, (long)getpid(), n);
+
+	return len > 0 && (size_t)len < cap;
+}
+
+enum mdf_status out_open_file_tmp(struct out_sink *o, const char *path, bool force,
+				  mode_t mode, uint64_t limit, size_t bufsize,
+				  struct mdf_err *err)
+{
+	struct stat lsb, sb;
+	bool exists = lstat(path, &lsb) == 0;
+	enum mdf_status st;
+
+	if (exists && !force) {
+		memset(o, 0, sizeof(*o));
+		o->fd = -1;
+		o->path = path;
+		return mdf_err_set(err, MDF_ERR_IO,
+				   "%s already exists (use -f to overwrite it)", path);
+	}
+	/* A device, a FIFO, a terminal (or a link to one): written in place,
+	 * in order (these writers write front to back), as it always was;
+	 * it cannot be renamed over. */
+	if (exists && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		st = out_open_file(o, path, true, limit, bufsize, err);
+		o->stream = true;
+		return st;
+	}
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->path = path;
+	o->limit = limit;
+	o->tmp = true;
+	o->force = force;
+	o->regular = true;
+	if (strlen(path) >= sizeof(o->final_path))
+		return mdf_err_set(err, MDF_ERR_ARG, "%s: name too long", path);
+	/* A symlink (with -f): the file it leads to is replaced, in its own
+	 * directory, not the link (which may be /dev/stdout's). */
+	if (!(exists && S_ISLNK(lsb.st_mode) && realpath(path, o->final_path)))
+		memcpy(o->final_path, path, strlen(path) + 1);
+	for (unsigned n = 0; o->fd < 0; n++) {
+		if (!tmp_name(o->tmp_path, sizeof(o->tmp_path), o->final_path, n))
+			return mdf_err_set(err, MDF_ERR_ARG, "%s: name too long", path);
+		o->fd = open(o->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+		if (o->fd < 0 && (errno != EEXIST || n >= 1000)) {
+			int e = errno;
+
+			o->tmp_path[0] = '\0';
+			return mdf_err_errno(err, e == ENOSPC ? MDF_ERR_NOSPC : MDF_ERR_IO, e,
+					     "cannot create %s", path);
+		}
+	}
+	o->own_fd = true;
+	st = alloc_buf(o, bufsize, err);
+	if (st != MDF_OK) {
+		close(o->fd);
+		o->fd = -1;
+		out_discard(o);
+	}
+	return st;
+}
+
+/* rename() that never replaces an existing @to. */
+static int rename_noreplace(const char *from, const char *to)
+{
+	struct stat sb;
+
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -1;
+	/* The file system has no RENAME_NOREPLACE: a hard link is just as
+	 * atomic, and fails with EEXIST. */
+	if (link(from, to) == 0) {
+		(void)unlink(from);
+		return 0;
+	}
+	if (errno == EEXIST)
+		return -1;
+	if (errno != EPERM && errno != ENOSYS && errno != EOPNOTSUPP &&
+	    errno != EMLINK)
+		return -1;
+	/* Nor hard links (vfat): look, then rename. */
+	if (lstat(to, &sb) == 0) {
+		errno = EEXIST;
+		return -1;
+	}
+	return rename(from, to);
+}
+
+/* The rename reaches the disk with the directory (best effort). */
+static void sync_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	int fd;
+
+	if (!slash) {
+		memcpy(dir, ".", 2);
+	} else {
+		size_t len = slash == path ? 1 : (size_t)(slash - path);
+
+		memcpy(dir, path, len);
+		dir[len] = '\0';
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+enum mdf_status out_commit(struct out_sink *o, struct mdf_err *err)
+{
+	enum mdf_status st = out_sync(o, err);
+	int ret;
+
+	if (st != MDF_OK || !o->tmp)
+		return st;
+	if (!o->tmp_path[0])
+		return mdf_err_set(err, MDF_ERR_INTERNAL, "%s: committed twice", o->path);
+	ret = o->force ? rename(o->tmp_path, o->final_path)
+		       : rename_noreplace(o->tmp_path, o->final_path);
+	if (ret != 0) {
+		if (errno == EEXIST)
+			return mdf_err_set(err, MDF_ERR_IO,
+					   "%s already exists (use -f to overwrite it)",
+					   o->path);
+		return mdf_err_errno(err, errno == ENOSPC ? MDF_ERR_NOSPC : MDF_ERR_IO,
+				     errno, "%s: rename", o->path);
+	}
+	o->tmp_path[0] = '\0';
+	sync_dir(o->final_path);
+	return MDF_OK;
 }
 
 static enum mdf_status raw_write(struct out_sink *o, const void *buf,
@@ -691,6 +840,13 @@ static void io_stop(struct out_sink *o)
 
 void out_discard(struct out_sink *o)
 {
+	if (o->tmp) {
+		/* Only ever the temporary file: the name may be another's. */
+		if (o->tmp_path[0])
+			(void)unlink(o->tmp_path);
+		o->tmp_path[0] = '\0';
+		return;
+	}
 	/* Never remove a device node given as the dump file. */
 	if (!o->flat && o->path && o->regular)
 		unlink(o->path);

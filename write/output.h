@@ -8,9 +8,11 @@
 #ifndef MDF_OUTPUT_H
 #define MDF_OUTPUT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "error.h"
 
@@ -40,6 +42,12 @@ struct out_sink {
 	size_t cap, buf_len;
 	uint64_t buf_off;
 	struct out_io *io;     /* the writing thread, or NULL: writes here */
+	/* out_open_file_tmp(): the file is written as tmp_path and renamed
+	 * to final_path (path, or where its symlink leads) by out_commit() */
+	bool tmp;
+	bool force;            /* the rename may replace final_path */
+	char tmp_path[PATH_MAX];
+	char final_path[PATH_MAX];
 };
 
 /*
@@ -65,6 +73,33 @@ struct out_sink {
 enum mdf_status out_open_file(struct out_sink *o, const char *path, bool force,
 			      uint64_t limit, size_t bufsize,
 			      struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * out_open_file() for a file that must never be seen half written (the
+ * --dump-dmesg text, -g's VMCOREINFO): it is written under a temporary
+ * name in the same directory (".NAME.incomplete.PID.N", created with
+ * @mode, less the umask) and renamed to @path by out_commit() once its
+ * bytes are on the disk; out_discard() removes it.  Without @force an
+ * existing @path is refused at once, and the rename never replaces one
+ * that appears meanwhile.  With @force an existing @path that is no
+ * regular file (a device, a FIFO, a terminal) is written directly, in
+ * order (the writes must be sequential); a symlink's target is replaced,
+ * not the link.
+ * Messages name @path, never the temporary name.
+ */
+enum mdf_status out_open_file_tmp(struct out_sink *o, const char *path, bool force,
+				  mode_t mode, uint64_t limit, size_t bufsize,
+				  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The end of a file that is complete: flush, wait until its data is on
+ * the disk (fdatasync), and for out_open_file_tmp() rename it to its name
+ * (without force never over an existing file: renameat2 RENAME_NOREPLACE,
+ * else link() and unlink(), else a look and rename() on file systems with
+ * neither) and sync the directory.  On failure the temporary file is
+ * still there for out_discard().
+ */
+enum mdf_status out_commit(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Flattened stream on @fd (stdout): writes the 4096-byte header. */
 enum mdf_status out_open_flat(struct out_sink *o, int fd, uint64_t limit,
@@ -115,7 +150,8 @@ enum mdf_status out_patch(struct out_sink *o, uint64_t off, const void *buf,
  *  close a file we opened.  Safe after a failure (best effort). */
 enum mdf_status out_close(struct out_sink *o, struct mdf_err *err) MDF_MUST_CHECK;
 
-/** Remove the output file (a retry at another dump level). */
+/** Remove the output file (a retry at another dump level, a failure);
+ *  for out_open_file_tmp() the temporary file, never @path. */
 void out_discard(struct out_sink *o);
 
 #endif

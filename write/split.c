@@ -14,6 +14,7 @@
 #include "diskdump_read.h"
 #include "filter/filter.h"
 #include "util.h"
+#include "stop.h"
 
 typedef unsigned long long ull;
 
@@ -86,6 +87,8 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 {
 	uint64_t bounds[SPLIT_MAX_PARTS + 1];
 	struct kdump_write_params p = *kp;
+	struct mdf_err first;
+	unsigned nincomplete = 0;
 	enum mdf_status st;
 
 	memset(stats, 0, sizeof(*stats));
@@ -129,9 +132,24 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 		stats->data_bytes += ks.data_bytes;
 		stats->file_size = MDF_MAX(stats->file_size, ks.file_size);
 		stats->incomplete |= ks.incomplete;
+		if (st == MDF_ERR_NODATA) {
+			/* Pages lost in an incomplete input, or its mark: the
+			 * part is written, marked incomplete; so are the next. */
+			if (!nincomplete++) {
+				first = *err;
+				mdf_err_push(&first, "split part %u of %u (%s)",
+					     i + 1, n, paths[i]);
+			}
+			continue;
+		}
 		if (st != MDF_OK)
 			return mdf_err_push(err, "split part %u of %u (%s)",
 					    i + 1, n, paths[i]);
+	}
+	if (nincomplete) {
+		*err = first;
+		return mdf_err_push(err, "%u of %u split parts are incomplete",
+				    nincomplete, n);
 	}
 	return MDF_OK;
 }
@@ -168,10 +186,6 @@ static enum mdf_status part_open(struct part *pt, const char *path,
 	if (!pt->di.split)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "%s: not a part of a split dump (split=0)", path);
-	if (pt->di.incomplete)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "%s: this part is incomplete (written when the disk filled up)",
-				   path);
 	if (pt->di.split_start_pfn > pt->di.split_end_pfn ||
 	    pt->di.split_end_pfn > pt->di.max_mapnr)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
@@ -205,13 +219,33 @@ static void part_close(struct part *pt)
 	pt->fd = -1;
 }
 
-/* The sub header with the split fields cleared. */
+/* The output's header with DUMP_DH_COMPRESSED_INCOMPLETE set or clear,
+ * in the parts' byte order, at the start of @head. */
+static void head_mark(const struct part *p0, unsigned char *head, bool incomplete)
+{
+	struct disk_dump_header h;
+
+	memcpy(&h, head, sizeof(h));
+	if (p0->di.swapped)
+		kdump_header_bswap(&h);
+	if (incomplete)
+		h.status |= DUMP_DH_COMPRESSED_INCOMPLETE;
+	else
+		h.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
+	if (p0->di.swapped)
+		kdump_header_bswap(&h);
+	memcpy(head, &h, sizeof(h));
+}
+
+/* The headers with the split fields and the incomplete mark cleared: the
+ * same in every part of a set, and the merged dump's (split.h). */
 static void part_plain_head(const struct part *pt, unsigned char *head)
 {
 	struct kdump_sub_header s;
 	size_t at = pt->di.block_size;
 
 	memcpy(head, pt->head, pt->head_len);
+	head_mark(pt, head, false);
 	memcpy(&s, head + at, sizeof(s));
 	if (pt->di.swapped)
 		kdump_sub_header_bswap(&s);
@@ -309,62 +343,166 @@ static enum mdf_status copy_range(const struct part *pt, struct out_sink *out,
 #define COPY_BUF (1u << 20)
 #define DESC_CHUNK 4096
 
-/* Descriptors and data of one part, appended at *desc_pos / *data_pos. */
+/* The next set bit of @bits at or after @pfn, below @end (else @end). */
+static uint64_t next_bit(const uint8_t *bits, uint64_t pfn, uint64_t end)
+{
+	while (pfn < end) {
+		uint64_t w = load_le64(bits + pfn / 64 * 8) >> (pfn % 64); /* whole words */
+		if (w)
+			return MDF_MIN(pfn + (uint64_t)__builtin_ctzll(w), end);
+		pfn = (pfn / 64 + 1) * 64;
+	}
+	return end;
+}
+
+/* Where the copy is: what the output holds so far, for the messages. */
+struct copy_state {
+	uint64_t desc_pos, data_pos;  /* next descriptor, next data byte */
+	uint64_t zero_off;            /* the shared zero page, or 0 */
+	uint64_t pages;               /* descriptors handed to the sink */
+	uint64_t lost;                /* of those, lost in an incomplete part */
+	const struct mdf_stop *stop;      /* may be NULL */
+};
+
+/*
+ * Is the descriptor @pd of @pfn (at @doff of @pt) one to copy?  MDF_OK:
+ * yes; MDF_ERR_NODATA: a page lost in an incomplete part (copied as lost);
+ * anything else refuses the part: unknown flags, a size or offset outside
+ * the data area, raw data that is not one block, or the shared zero
+ * page's offset with another size or flags.
+ */
+static enum mdf_status check_desc(const struct part *pt, uint64_t zero_off,
+				  uint64_t pfn, uint64_t doff,
+				  const struct page_desc *pd, struct mdf_err *err)
+{
+	const struct diskdump_info *di = &pt->di;
+
+	if (zero_off && pd->offset == (int64_t)zero_off &&
+	    (pd->size != di->block_size || pd->flags != 0))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: pfn 0x%llx: page descriptor at 0x%llx: the shared zero page's offset 0x%llx with size 0x%x and flags 0x%x",
+				   pt->path, (ull)pfn, (ull)doff, (ull)zero_off,
+				   pd->size, pd->flags);
+	return diskdump_check_desc(di, pfn, doff, pd, err);
+}
+
+/* Descriptors and data of one part, appended where @cs says. */
 static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
-				 uint64_t zero_off, uint64_t *desc_pos,
-				 uint64_t *data_pos, unsigned char *buf,
-				 struct page_desc *pds, uint64_t *pages,
-				 struct mdf_err *err)
+				 struct copy_state *cs, unsigned char *buf,
+				 struct page_desc *pds, struct mdf_err *err)
 {
 	const struct diskdump_info *di = &pt->di;
 	uint64_t nd = count_bits(di->bitmap2, di->split_start_pfn,
 				 di->split_end_pfn);
-	uint64_t rd = di->off_desc;
-	enum mdf_status st;
+	uint64_t pfn = di->split_start_pfn, rd = di->off_desc;
+	bool zero_checked = false;
+	enum mdf_status st = MDF_OK;
 
 	while (nd) {
-		size_t n = (size_t)MDF_MIN(nd, (uint64_t)DESC_CHUNK), got = 0;
-		size_t bytes = n * sizeof(*pds);
+		size_t n = (size_t)MDF_MIN(nd, (uint64_t)DESC_CHUNK), got = 0, i;
+		size_t bytes = n * sizeof(*pds), have;
 
-		st = util_pread_full(pt->fd, pds, bytes, rd, &got, err);
-		if (st == MDF_OK && got != bytes)
-			st = mdf_err_set(err, MDF_ERR_FORMAT,
-					 "descriptors at 0x%llx past end of file",
-					 (ull)rd);
-		if (st != MDF_OK)
-			return mdf_err_push(err, "%s", pt->path);
-		if (di->swapped)
-			kdump_page_desc_bswap(pds, n);
-		for (size_t i = 0; i < n; i++) {
-			struct page_desc *pd = &pds[i];
-			uint64_t off = (uint64_t)pd->offset;
-
-			if (zero_off && off == zero_off)
-				continue;  /* the shared zero page */
-			if (pd->offset <= 0 || pd->size == 0 ||
-			    pd->size > di->block_size || off < di->off_data ||
-			    off + pd->size > di->file_size)
-				return mdf_err_set(err, MDF_ERR_FORMAT,
-						   "%s: page descriptor at 0x%llx: data 0x%llx+0x%x outside the data area",
-						   pt->path,
-						   (ull)(rd + i * sizeof(*pds)),
-						   (ull)off, pd->size);
-			st = util_pread_full(pt->fd, buf, pd->size, off, &got, err);
-			if (st != MDF_OK)
-				return mdf_err_push(err, "%s", pt->path);
-			st = out_write(out, *data_pos, buf, pd->size, err);
+		if (cs->stop) {
+			st = stop_check(cs->stop, err);
 			if (st != MDF_OK)
 				return st;
-			pd->offset = (int64_t)*data_pos;
-			*data_pos += pd->size;
 		}
+		memset(pds, 0, bytes);
+		st = util_pread_full(pt->fd, pds, bytes, rd, &got, err);
+		if (st != MDF_OK)
+			return mdf_err_push(err, "%s", pt->path);
+		/* An incomplete part may end inside its descriptors: the
+		 * rest are lost pages (diskdump_open let only such a part
+		 * end there). */
+		have = got / sizeof(*pds);
+		if (have < n && !di->incomplete)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "%s: descriptors at 0x%llx past end of file",
+					   pt->path, (ull)(rd + have * sizeof(*pds)));
 		if (di->swapped)
-			kdump_page_desc_bswap(pds, n);
-		st = out_write(out, *desc_pos, pds, bytes, err);
+			kdump_page_desc_bswap(pds, have);
+		for (i = 0; i < n; i++, pfn = next_bit(di->bitmap2, pfn + 1,
+						      di->split_end_pfn)) {
+			struct page_desc *pd = &pds[i];
+			uint64_t doff = rd + i * sizeof(*pds);
+
+			/* Often enough to answer a stop within stop.h's grace
+			 * on a slow disk; the pages before it still go out. */
+			if (cs->stop && i && !(i % 64)) {
+				st = stop_check(cs->stop, err);
+				if (st != MDF_OK)
+					break;
+			}
+			pfn = next_bit(di->bitmap2, pfn, di->split_end_pfn);
+			st = i < have ? check_desc(pt, cs->zero_off, pfn, doff, pd, err)
+				      : MDF_ERR_NODATA;
+			if (st == MDF_ERR_NODATA && di->incomplete) {
+				/* Lost in the part: lost here too. */
+				mdf_err_clear(err);
+				memset(pd, 0, sizeof(*pd));
+				cs->lost++;
+				st = MDF_OK;
+				continue;
+			}
+			if (st != MDF_OK)
+				break;
+			if (cs->zero_off && pd->offset == (int64_t)cs->zero_off) {
+				/* The shared zero page: the merged dump has its
+				 * own at the same offset, so the part's must be
+				 * zeros too (a reader of the part got those). */
+				if (!zero_checked) {
+					st = util_pread_full(pt->fd, buf, di->block_size,
+							     cs->zero_off, &got, err);
+					if (st == MDF_OK && (got != di->block_size ||
+							     !util_is_zero(buf, got)))
+						st = mdf_err_set(err, MDF_ERR_FORMAT,
+								 "%s: pfn 0x%llx: page descriptor at 0x%llx: the shared zero page at 0x%llx is not zeros",
+								 pt->path, (ull)pfn, (ull)doff,
+								 (ull)cs->zero_off);
+					else if (st != MDF_OK)
+						mdf_err_push(err, "%s", pt->path);
+					if (st != MDF_OK)
+						break;
+					zero_checked = true;
+				}
+				continue;
+			}
+			st = util_pread_full(pt->fd, buf, pd->size, (uint64_t)pd->offset,
+					     &got, err);
+			if (st == MDF_OK && got != pd->size)
+				st = mdf_err_set(err, MDF_ERR_FORMAT,
+						 "pfn 0x%llx: data 0x%llx+0x%x past end of file",
+						 (ull)pfn, (ull)pd->offset, pd->size);
+			if (st != MDF_OK) {
+				mdf_err_push(err, "%s", pt->path);
+				break;
+			}
+			st = out_write(out, cs->data_pos, buf, pd->size, err);
+			if (st != MDF_OK)
+				break;
+			pd->offset = (int64_t)cs->data_pos;
+			cs->data_pos += pd->size;
+		}
+		/* The descriptors before a failure still go out: their data
+		 * was written (the sink writes in order). */
+		if (di->swapped)
+			kdump_page_desc_bswap(pds, i);
+		if (i) {
+			struct mdf_err werr;
+			enum mdf_status wst = out_write(out, cs->desc_pos, pds,
+							i * sizeof(*pds), &werr);
+
+			if (wst != MDF_OK && st == MDF_OK) {
+				*err = werr;
+				st = wst;
+			}
+			if (wst == MDF_OK) {
+				cs->desc_pos += i * sizeof(*pds);
+				cs->pages += i;
+			}
+		}
 		if (st != MDF_OK)
 			return st;
-		*desc_pos += bytes;
-		*pages += n;
 		rd += bytes;
 		nd -= n;
 	}
@@ -388,9 +526,19 @@ static enum mdf_status check_set(struct part *pts, struct part **order,
 	for (unsigned i = 1; i < n; i++) {
 		what = part_mismatch(p0, &pts[i], ha, hb);
 		if (what) {
-			st = mdf_err_set(err, MDF_ERR_ARG,
-					 "%s and %s are not parts of the same dump (%s differs)",
-					 p0->path, pts[i].path, what);
+			/* A part cut short in its bitmaps (they are written
+			 * cycle by cycle with the pages) is not another dump. */
+			const struct part *cut = p0->di.incomplete ? p0 :
+						 pts[i].di.incomplete ? &pts[i] : NULL;
+
+			if (cut && strncmp(what, "bitmap", 6) == 0)
+				st = mdf_err_set(err, MDF_ERR_FORMAT,
+						 "%s: the part is incomplete and its %s was not written whole: the set cannot be reassembled",
+						 cut->path, what);
+			else
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "%s and %s are not parts of the same dump (%s differs)",
+						 p0->path, pts[i].path, what);
 			goto out;
 		}
 	}
@@ -422,25 +570,34 @@ out:
 	return st;
 }
 
+/*
+ * The merged dump.  Its header says "incomplete" from the first write and
+ * is cleared by the last one, made once everything else is on the disk
+ * and only when no part was incomplete: whatever stops the copy (a
+ * signal, a full disk, a bad part, SIGKILL) leaves a file readers tell
+ * apart, whose descriptors not yet written read as lost pages.
+ */
 static enum mdf_status reassemble(struct part *pts, struct part **order,
 				  unsigned n, struct out_sink *out,
-				  uint64_t *pages, struct mdf_err *err)
+				  struct copy_state *cs, bool input_incomplete,
+				  struct mdf_err *err)
 {
 	const struct part *p0 = &pts[0];
 	const struct diskdump_info *d0 = &p0->di;
 	unsigned char *ha = malloc(p0->head_len);
 	unsigned char *buf = malloc(COPY_BUF);
 	struct page_desc *pds = malloc(DESC_CHUNK * sizeof(*pds));
-	uint64_t desc_pos = d0->off_desc, data_pos = d0->off_data;
-	uint64_t zero_off = 0;
 	enum mdf_status st = MDF_OK;
 
+	cs->desc_pos = d0->off_desc;
+	cs->data_pos = d0->off_data;
 	if (!ha || !buf || !pds) {
 		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	/* Headers (split fields cleared), note copy and both bitmaps. */
 	part_plain_head(p0, ha);
+	head_mark(p0, ha, true);
 	st = out_write(out, 0, ha, p0->head_len, err);
 	if (st == MDF_OK)
 		st = copy_range(p0, out, d0->off_bitmap1,
@@ -449,16 +606,15 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 		goto out;
 	/* Every part stores the shared zero page first in its data area. */
 	if (d0->dump_level > 0 && (d0->dump_level & DL_EXCLUDE_ZERO)) {
-		zero_off = data_pos;
+		cs->zero_off = cs->data_pos;
 		memset(buf, 0, d0->block_size);
-		st = out_write(out, data_pos, buf, d0->block_size, err);
+		st = out_write(out, cs->data_pos, buf, d0->block_size, err);
 		if (st != MDF_OK)
 			goto out;
-		data_pos += d0->block_size;
+		cs->data_pos += d0->block_size;
 	}
 	for (unsigned i = 0; i < n && st == MDF_OK; i++)
-		st = copy_part(order[i], out, zero_off, &desc_pos, &data_pos, buf,
-			       pds, pages, err);
+		st = copy_part(order[i], out, cs, buf, pds, err);
 	/* The eraseinfo (every part has the same), after the data. */
 	if (st == MDF_OK && d0->size_eraseinfo) {
 		struct kdump_sub_header sub;
@@ -467,7 +623,7 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 		memcpy(&sub, ha + d0->block_size, sizeof(sub));
 		if (d0->swapped)
 			kdump_sub_header_bswap(&sub);
-		sub.offset_eraseinfo = (int64_t)data_pos;
+		sub.offset_eraseinfo = (int64_t)cs->data_pos;
 		if (d0->swapped)
 			kdump_sub_header_bswap(&sub);
 		memcpy(ha + d0->block_size, &sub, sizeof(sub));
@@ -479,13 +635,23 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 				st = mdf_err_set(err, MDF_ERR_FORMAT, "%s: eraseinfo cut short",
 						 p0->path);
 			if (st == MDF_OK)
-				st = out_write(out, data_pos, buf, k, err);
+				st = out_write(out, cs->data_pos, buf, k, err);
 			from += k;
-			data_pos += k;
+			cs->data_pos += k;
 			left -= k;
 		}
 		if (st == MDF_OK)
 			st = out_patch(out, 0, ha, p0->head_len, err);
+	}
+	/* Everything on the disk, then the last write: the mark cleared
+	 * (unless a part was incomplete: then the dump is, too). */
+	if (st == MDF_OK)
+		st = out_sync(out, err);
+	if (st == MDF_OK && cs->stop)
+		st = stop_check(cs->stop, err);
+	if (st == MDF_OK && !input_incomplete && !cs->lost) {
+		head_mark(p0, ha, false);
+		st = out_patch(out, 0, ha, sizeof(struct disk_dump_header), err);
 	}
 	if (st == MDF_OK)
 		st = out_flush(out, err);
@@ -496,17 +662,40 @@ out:
 	return st;
 }
 
+/* What the output holds after a failure: the descriptors that reached
+ * the file (after a full disk, those before the write that failed). */
+static uint64_t pages_on_disk(const struct out_sink *out,
+			      const struct diskdump_info *d0,
+			      const struct copy_state *cs)
+{
+	if (out->full && out->fail_off >= d0->off_desc && out->fail_off < cs->desc_pos)
+		return (out->fail_off - d0->off_desc) / sizeof(struct page_desc);
+	if (out->full && out->fail_off < d0->off_desc)
+		return 0;
+	return cs->pages;
+}
+
 enum mdf_status split_reassemble(char *const *parts, unsigned n,
 				 const char *out_path, bool force,
-				 uint64_t *pages, struct mdf_err *err)
+				 const struct mdf_printer *pr,
+				 const struct mdf_stop *stop,
+				 struct split_reassemble_stats *rs,
+				 struct mdf_err *err)
 {
 	struct part *pts;
 	struct part **order;
 	struct out_sink out;
 	struct mdf_err cerr;
-	uint64_t npages = 0;
+	struct copy_state cs;
+	const char *cut = NULL;
+	uint64_t total = 0;
+	unsigned ncut = 0;
 	enum mdf_status st = MDF_OK;
 
+	memset(&cs, 0, sizeof(cs));
+	cs.stop = stop;
+	if (rs)
+		memset(rs, 0, sizeof(*rs));
 	if (n < 2 || n > SPLIT_MAX_PARTS)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--reassemble needs 2 to %u split files, not %u",
@@ -533,29 +722,79 @@ enum mdf_status split_reassemble(char *const *parts, unsigned n,
 			st = mdf_err_set(err, MDF_ERR_ARG,
 					 "%s is %s itself: write the dump to another file",
 					 out_path, parts[i]);
+	/* An incomplete part (a full disk, -L, a stop while --split wrote
+	 * it) is merged as refiltering takes an incomplete dump: the pages
+	 * it lost stay lost, and the merged dump is marked incomplete. */
+	for (unsigned i = 0; i < n && st == MDF_OK; i++) {
+		const struct diskdump_info *d = &order[i]->di;
+
+		total += count_bits(d->bitmap2, d->split_start_pfn, d->split_end_pfn);
+		if (!d->incomplete)
+			continue;
+		if (!ncut++)
+			cut = order[i]->path;
+		if (pr)
+			pi_warn(pr, "%s: this part is marked incomplete: the pages it lost stay lost, and %s will be marked incomplete too.\n",
+				order[i]->path, out_path);
+	}
 	if (st == MDF_OK) {
 		memset(&out, 0, sizeof(out));
 		out.fd = -1;
 		st = out_open_file(&out, out_path, force, 0, COPY_BUF, err);
 		if (st == MDF_OK) {
-			st = reassemble(pts, order, n, &out, &npages, err);
-			if (st == MDF_ERR_NOSPC) /* the sink leaves it unnamed */
-				mdf_err_push(err, "%s", out_path);
+			uint64_t kept;
+
+			st = reassemble(pts, order, n, &out, &cs, ncut > 0, err);
 			if (out_close(&out, &cerr) != MDF_OK && st == MDF_OK) {
 				*err = cerr;
 				st = cerr.status;
-				if (st == MDF_ERR_NOSPC)
-					mdf_err_push(err, "%s", out_path);
 			}
-			if (st != MDF_OK)
+			kept = pages_on_disk(&out, &pts[0].di, &cs);
+			if (st != MDF_OK && !kept) {
+				/* No page: no dump; the next try needs no -f. */
 				out_discard(&out);
+				if (st == MDF_ERR_NOSPC) /* the sink leaves it unnamed */
+					mdf_err_push(err, "%s", out_path);
+			} else if (st != MDF_OK) {
+				mdf_err_push(err, "%s: the dump is incomplete (%llu of %llu pages written)",
+					     out_path, (ull)(kept - MDF_MIN(kept, cs.lost)),
+					     (ull)total);
+			} else if (ncut && cs.lost) {
+				st = mdf_err_set(err, MDF_ERR_NODATA,
+						 "%s: the dump is incomplete (%llu of %llu pages written): %llu pages were lost in the input already (%s%s is marked incomplete)",
+						 out_path, (ull)(cs.pages - cs.lost), (ull)total,
+						 (ull)cs.lost, cut,
+						 ncut > 1 ? " and other parts" : "");
+			} else if (ncut) {
+				st = mdf_err_set(err, MDF_ERR_NODATA,
+						 "%s: the dump is incomplete: %s%s is marked incomplete (all %llu pages of the set were copied; the mark stays)",
+						 out_path, cut, ncut > 1 ? " and other parts" : "",
+						 (ull)total);
+			}
 		}
 	}
 	for (unsigned i = 0; i < n; i++)
 		part_close(&pts[i]);
 	free(pts);
 	free(order);
-	if (pages)
-		*pages = npages;
+	if (rs) {
+		rs->pages = cs.pages;
+		rs->lost = cs.lost;
+		rs->incomplete_parts = ncut;
+	}
+	return st;
+}
+
+enum mdf_status split_reassemble_main(const struct mdf_opts *o,
+				      const struct mdf_printer *pr,
+				      const struct mdf_stop *stop,
+				      struct mdf_err *err)
+{
+	enum mdf_status st;
+
+	st = split_reassemble(o->split_files, o->nsplit, o->dumpfile, o->force,
+			      pr, stop, NULL, err);
+	if (st == MDF_OK)
+		pi_completed(pr, o->dumpfile);
 	return st;
 }

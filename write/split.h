@@ -26,8 +26,11 @@
 #include "compress/compress.h"
 #include "write/dumpsrc.h"
 #include "error.h"
+#include "opts.h"
+#include "print_info.h"
 #include "write/kdump_write.h"
 #include "write/output.h"
+#include "stop.h"
 
 /** Parts in a set: at least 2, at most this. */
 #define SPLIT_MAX_PARTS 256
@@ -61,19 +64,49 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 				struct kdump_write_stats *stats,
 				struct mdf_err *err) MDF_MUST_CHECK;
 
+struct split_reassemble_stats {
+	uint64_t pages;             /* descriptors written, lost ones too */
+	uint64_t lost;              /* pages lost in incomplete parts */
+	unsigned incomplete_parts;  /* parts marked incomplete */
+};
+
 /**
  * Merge the split set @parts (@n files, any order) into the ordinary
  * kdump-compressed dump @out_path (O_EXCL unless @force): byte-identical
  * to the dump written directly with the same options.  Checks that every
- * file is a complete part (split=1, not incomplete), that all come from
- * the same dump (headers, note copy, bitmaps, layout) and that their
- * ranges cover every pfn exactly once; messages name the file at fault.
- * Page data is copied as stored (no recompression).  *@pages receives
- * the number of pages (descriptors) written; may be NULL.
+ * file is a part (split=1), that all come from the same dump (headers,
+ * note copy, bitmaps, layout), that their ranges cover every pfn exactly
+ * once, and every page descriptor as a reader would (diskdump_check_desc:
+ * known flags, sizes and offsets inside the data area; the shared zero
+ * page's offset only as that page) before its data is copied; messages
+ * name the file, the pfn and the descriptor at fault.  Page data is
+ * copied as stored (no recompression).
+ *
+ * The output's header is marked incomplete from its first write; the
+ * mark is cleared by the last write, once all is on the disk (fdatasync),
+ * and only when no part is marked incomplete.  A part marked incomplete
+ * is taken, with a warning through @pr (may be NULL): its lost pages stay
+ * lost and the result is MDF_ERR_NODATA "OUT: the dump is incomplete
+ * (...)".  A failure (a bad part, a read or write error, a full disk, a
+ * stop signal seen through @stop, which may be NULL) keeps an output that
+ * holds pages, marked incomplete, and says so; one without a page is
+ * removed.  *@rs (may be NULL) is filled in either case.
  */
 enum mdf_status split_reassemble(char *const *parts, unsigned n,
 				 const char *out_path, bool force,
-				 uint64_t *pages,
+				 const struct mdf_printer *pr,
+				 const struct mdf_stop *stop,
+				 struct split_reassemble_stats *rs,
 				 struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * main()'s --reassemble: split_reassemble() of @o's parts into
+ * @o->dumpfile, with SIGTERM, SIGHUP and SIGINT watched (stop.h), then
+ * "The dumpfile is saved to ..." / "makedumpfile Completed." through @pr.
+ */
+enum mdf_status split_reassemble_main(const struct mdf_opts *o,
+				      const struct mdf_printer *pr,
+				      const struct mdf_stop *stop,
+				      struct mdf_err *err) MDF_MUST_CHECK;
 
 #endif

@@ -109,8 +109,8 @@ sys.exit(1 if bad else 0)
 PY
 ) && ok "debuginfo-g-kobj ($why)" || notok "debuginfo-g-kobj" "$why"
 # 6.12's enum pagetype: the markers are PGTY << 24 (the 6.12 fixture's note).
-"$MDF" -g "$T/other-g.txt" -x "$OTHER" >/dev/null 2>&1
-got=$(grep MAPCOUNT "$T/other-g.txt" | sort | tr '\n' ' ')
+"$MDF" -g "$T/pgty.txt" -x "$OTHER" >/dev/null 2>&1
+got=$(grep MAPCOUNT "$T/pgty.txt" | sort | tr '\n' ' ')
 if [ "$got" = "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-268435456 NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)=-201326592 NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-251658240 NUMBER(PAGE_SLAB_MAPCOUNT_VALUE)=-184549376 " ]
 then ok "debuginfo-g-pagetype-6.12"
 else notok "debuginfo-g-pagetype-6.12" "$got"; fi

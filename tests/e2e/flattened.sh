@@ -88,10 +88,20 @@ run_vmcore() { # TAG VMCORE
 	# 4. Cut streams: exit 1 and the message.  Cut before the dump's own
 	# header arrived: no file left.  After it: the file holds what came,
 	# its header marked incomplete (kdump status bit 0x8), as a dump the
-	# disk or -L cut short.
+	# disk or -L cut short -- when what came holds page data: halfway
+	# through, -F has sent page data but none of the descriptors it
+	# buffers, so no page can be read, and the file is removed.
 	local flat="$T/$tag.c.flat" size n st
 	size=$(stat -c %s "$flat")
-	for n in 100 4096 $((4096 + 10)) $((size / 2)) $((size - 16)) $((size - 1)); do
+	rm -f "$T/cut.out"
+	head -c $((size / 2)) "$flat" >"$T/cut"
+	rearrange "$T/cut" "$T/cut.out"
+	rc=$?
+	if [ $rc -eq 1 ] && [ ! -e "$T/cut.out" ] &&
+		grep -q "^makedumpfile: standard input: flattened stream cut short .*: no end marker.*: what came holds no page data (its first page descriptor (at byte 0x[0-9a-f]*) points at no page data); removed the incomplete $T/cut.out" "$T/cut.out.log"; then
+		ok "$tag-cut-half-no-page-removed"
+	else notok "$tag-cut-half-no-page-removed" "rc=$rc $(ls "$T/cut.out" 2>&1) $(grep makedumpfile: "$T/cut.out.log")"; fi
+	for n in 100 4096 $((4096 + 10)) $((size - 16)) $((size - 1)); do
 		head -c $n "$flat" >"$T/cut"
 		rm -f "$T/cut.out"
 		rearrange "$T/cut" "$T/cut.out"

@@ -201,9 +201,12 @@ if [ $rc -eq 1 ] && [ $(( ${st:-0} & 8 )) -ne 0 ] && [ "$a" = "$b" ] && grep -q 
 	ok "refilter-incomplete-keeps-lost ($b)"
 else notok "refilter-incomplete-keeps-lost" "rc=$rc status=$st input: $a, output: $b: $(tail -n 1 "$T/err")"; fi
 # -F with -L: the stream still ends properly, and -R rebuilds the same
-# incomplete dump as -L on a file.
-"$MDF" -F -l -d 0 -L 20M "$T/big" 2>/dev/null | "$MDF" -R "$T/flat.re" >/dev/null 2>&1; rc=$?
+# incomplete dump as -L on a file: kept, marked, a warning that the
+# stream's dump is incomplete and exit status 1 (it was 0).
+"$MDF" -F -l -d 0 -L 20M "$T/big" 2>/dev/null | "$MDF" -R "$T/flat.re" >"$T/out" 2>"$T/err"; rc=$?
 a=$(count_pages "$T/part"); b=$(count_pages "$T/flat.re" 2>&1); st=$(status_of "$T/flat.re" 2>/dev/null)
-if [ $rc -eq 0 ] && [ $(( ${st:-0} & 8 )) -ne 0 ] && [[ "$b" == "written "* ]] && [[ "$b" != "written 0 "* ]]; then
+if [ $rc -eq 1 ] && [ $(( ${st:-0} & 8 )) -ne 0 ] && [[ "$b" == "written "* ]] && [[ "$b" != "written 0 "* ]] &&
+	grep -q "^standard input: the dump in the flattened stream is marked incomplete" "$T/out" &&
+	grep -q "^makedumpfile: $T/flat.re: the dump is incomplete: the dump in standard input is marked incomplete" "$T/err"; then
 	ok "flat-limit-R-incomplete (status $st, $b; file: $a)"
 else notok "flat-limit-R-incomplete" "rc=$rc status=$st $b"; fi

@@ -7,9 +7,19 @@
  * (when the rebuilt file is small enough to hold); on failure the message
  * must name the input or the output.
  *
+ * Then the same stream goes through -R's own path, rearrange_dump_fd():
+ * a whole dump comes out the same bytes, unmarked; a failure leaves a
+ * file whose dump header carries the incomplete mark (kdump status bit
+ * 0x8, ELF e_flags bit 0) when it is kept, and says so.
+ *
  * Seed corpus (tests/fuzz/corpus/flat/): ok-* rebuild, bad-* and cut-*
- * are rejected.  Regenerate with the Python snippet in the comment at the
- * end of this file.
+ * are rejected (the snippet at the end of this file); dump-* are -F
+ * streams of a tiny kdump-compressed and ELF dump, whole, cut, with a
+ * record left out, or of a dump marked incomplete (the second snippet);
+ * regress-* are libFuzzer finds: a stream cut inside a record that
+ * rewrites the header with other bytes (the file was called marked
+ * because a mark had been forced before), and one cut inside the header
+ * after the mark's byte.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,6 +110,77 @@ static void fuzz_compare(const uint8_t *data, size_t size, int out,
 	free(got);
 }
 
+/* Is the dump header of the file on @fd marked incomplete?  -1: it has
+ * none. */
+static int fuzz_marked(int fd)
+{
+	unsigned char h[464];
+	ssize_t n = pread(fd, h, sizeof(h), 0);
+	size_t at;
+
+	if (n < 12)
+		return -1;
+	if (memcmp(h, KDUMP_SIGNATURE, KDUMP_SIG_LEN) == 0) {
+		at = h[8] == 0 && h[11] != 0 ? 427 : 424;
+		return (size_t)n > at ? (h[at] & DUMP_DH_COMPRESSED_INCOMPLETE) != 0 : -1;
+	}
+	if (memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2) &&
+	    (h[5] == 1 || h[5] == 2)) {
+		at = (h[4] == 2 ? 48u : 36u) + (h[5] == 2 ? 3u : 0u);
+		return (size_t)n > at ? (h[at] & 1) != 0 : -1;
+	}
+	return -1;
+}
+
+/* -R's path: a usable dump, or a failure that leaves nothing that looks
+ * whole. */
+static void fuzz_dump(const uint8_t *data, size_t size, int raw_out, enum mdf_status raw_rc)
+{
+	struct rearrange_stats st;
+	struct mdf_err err;
+	enum mdf_status rc;
+	int in = fuzz_memfd(data, size), out;
+
+	if (in < 0)
+		return;
+	out = memfd_create("fuzz_flat_dump", MFD_CLOEXEC);
+	if (out < 0) {
+		close(in);
+		return;
+	}
+	rc = rearrange_dump_fd(in, "fuzz", out, "out", NULL, &st, &err);
+	if (rc == MDF_OK) {
+		struct stat a, b;
+
+		/* The stream's bytes, as the plain rearrangement has them. */
+		FUZZ_CHECK(raw_rc == MDF_OK);
+		FUZZ_CHECK(fuzz_marked(out) == 0);
+		FUZZ_CHECK(!st.keep && st.records > 0);
+		FUZZ_CHECK(fstat(out, &a) == 0 && fstat(raw_out, &b) == 0 &&
+			   a.st_size == b.st_size);
+		if ((uint64_t)a.st_size <= FUZZ_MODEL_MAX) {
+			unsigned char *x = malloc((size_t)a.st_size + 1);
+			unsigned char *y = malloc((size_t)a.st_size + 1);
+
+			FUZZ_CHECK(x && y);
+			FUZZ_CHECK(pread(out, x, (size_t)a.st_size, 0) == a.st_size);
+			FUZZ_CHECK(pread(raw_out, y, (size_t)a.st_size, 0) == a.st_size);
+			FUZZ_CHECK(memcmp(x, y, (size_t)a.st_size) == 0);
+			free(x);
+			free(y);
+		}
+	} else {
+		FUZZ_CHECK(strncmp(err.msg, "fuzz", 4) == 0 ||
+			   strncmp(err.msg, "out: ", 5) == 0);
+		if (st.keep)
+			FUZZ_CHECK(fuzz_marked(out) == 1);
+		if (rc == MDF_ERR_NODATA)
+			FUZZ_CHECK(st.keep && st.dump_incomplete);
+	}
+	close(in);
+	close(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rearrange_stats st;
@@ -128,7 +209,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(strncmp(err.msg, "fuzz", 4) == 0 ||
 			   strncmp(err.msg, "out: ", 5) == 0);
 		FUZZ_CHECK(st.in_bytes <= size);
+		/* Kept: its header carries the mark. */
+		if (st.keep)
+			FUZZ_CHECK(fuzz_marked(out) == 1);
 	}
+	fuzz_dump(data, size, out, rc);
 	close(in);
 	close(out);
 	return 0;
@@ -149,4 +234,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  *   open("bad-type", "wb").write(hdr(t=2) + END)
  *   open("bad-negative", "wb").write(hdr() + struct.pack(">qq", -5, 10) + bytes(10) + END)
  *   open("bad-huge", "wb").write(hdr() + struct.pack(">qq", 0x7ffffffffffffff0, 0x40000000) + END)
+  *
+ * The dump-* seeds (python3, in tests/fuzz/corpus/flat, with MDF the
+ * program and /tmp/tiny.elf the vmcore of fuzz_reassemble.c's snippet):
+ *
+ *   import subprocess
+ *   def flat(opts): return subprocess.run([MDF, "--message-level", "0", "-F"] + opts +
+ *                                         ["/tmp/tiny.elf"], capture_output=True).stdout
+ *   k = flat(["-c", "-d", "1"]); e = flat(["-E", "-d", "0"])
+ *   open("dump-kdump", "wb").write(k)
+ *   open("dump-elf", "wb").write(e)
+ *   open("dump-kdump-cut", "wb").write(k[:len(k) * 2 // 3])
+ *   open("dump-elf-cut", "wb").write(e[:len(e) - 3000])
+ *   lim = subprocess.run([MDF, "--message-level", "0", "-F", "-l", "-d", "0", "-L", "20000",
+ *                         "/tmp/tiny.elf"], capture_output=True).stdout
+ *   open("dump-kdump-limit", "wb").write(lim)
+ *   # the data record after the descriptors left out
+ *   import struct
+ *   pos, recs = 4096, []
+ *   while True:
+ *       off, n = struct.unpack_from(">qq", k, pos)
+ *       if off == -1: break
+ *       recs.append(k[pos:pos + 16 + n]); pos += 16 + n
+ *   open("dump-kdump-hole", "wb").write(k[:4096] + b"".join(recs[:-3] + recs[-2:]) + k[pos:])
  */

@@ -407,6 +407,9 @@ static void prb_bad_records(void)
 	T_EQ_U64(stats.bad, 1);
 	EQS(stats.problem, "printk_ringbuffer: record 7: text unreadable: virtual "
 	    "address 0xffffffff81004000 is not in the dump");
+	/* counted apart too: --dump-dmesg refuses a log not read whole */
+	T_EQ_U64(stats.unreadable, 1);
+	EQS(stats.lost, stats.problem);
 
 	/* ... also when it is the last record (head) */
 	reset();

@@ -475,6 +475,102 @@ static void discard(void)
 	unlink(path);
 }
 
+/* Entries of the test directory whose name starts with @prefix. */
+static unsigned count_prefix(const char *prefix)
+{
+	DIR *d = opendir(g_dir);
+	struct dirent *de;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)))
+		n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A file written under a temporary name: nothing at its name until
+ * out_commit(), which never replaces a file without force; out_discard()
+ * removes only the temporary file; a device is written in place.
+ */
+static void tmp_commit(void)
+{
+	char path[128], link_path[128], text[16];
+	struct out_sink o;
+	struct mdf_err err;
+	struct stat sb;
+	int fd, rfd;
+
+	path_of(path, sizeof(path), "tmpfile");
+	T_OK(out_open_file_tmp(&o, path, false, 0640, 0, 0, &err), &err);
+	T_ASSERT(o.tmp && o.regular);
+	T_OK(out_write(&o, 0, "hello", 5, &err), &err);
+	T_OK(out_flush(&o, &err), &err);
+	T_ASSERT(stat(path, &sb) != 0 && errno == ENOENT);  /* not yet */
+	T_EQ_U64(count_prefix(".tmpfile.incomplete."), 1);
+	T_OK(out_commit(&o, &err), &err);
+	T_OK(out_close(&o, &err), &err);
+	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == 5 && S_ISREG(sb.st_mode));
+	T_EQ_U64(count_prefix(".tmpfile.incomplete."), 0);
+
+	/* It exists: refused at once without force ... */
+	T_ASSERT(out_open_file_tmp(&o, path, false, 0600, 0, 0, &err) == MDF_ERR_IO);
+	T_ASSERT(strstr(err.msg, "already exists (use -f to overwrite it)") != NULL);
+	/* ... and a file that appears while it is written is not replaced. */
+	path_of(link_path, sizeof(link_path), "late");
+	T_OK(out_open_file_tmp(&o, link_path, false, 0600, 0, 0, &err), &err);
+	T_OK(out_write(&o, 0, "new", 3, &err), &err);
+	fd = open(link_path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	T_ASSERT(fd >= 0 && write(fd, "old", 3) == 3);
+	close(fd);
+	T_ASSERT(out_commit(&o, &err) == MDF_ERR_IO);
+	T_ASSERT(strstr(err.msg, "late already exists") != NULL);
+	T_OK(out_close(&o, &err), &err);
+	out_discard(&o);
+	fd = open(link_path, O_RDONLY);
+	T_ASSERT(fd >= 0 && read(fd, text, sizeof(text)) == 3 && memcmp(text, "old", 3) == 0);
+	close(fd);
+	T_EQ_U64(count_prefix(".late.incomplete."), 0);
+	unlink(link_path);
+
+	/* With force it replaces; a failure leaves the old file alone. */
+	T_OK(out_open_file_tmp(&o, path, true, 0600, 0, 0, &err), &err);
+	T_OK(out_write(&o, 0, "abc", 3, &err), &err);
+	T_OK(out_close(&o, &err), &err);
+	out_discard(&o);
+	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == 5);
+	T_EQ_U64(count_prefix(".tmpfile.incomplete."), 0);
+	/* Through a symlink: the file it leads to, the link stays. */
+	path_of(link_path, sizeof(link_path), "link");
+	T_ASSERT(symlink("tmpfile", link_path) == 0);
+	T_OK(out_open_file_tmp(&o, link_path, true, 0600, 0, 0, &err), &err);
+	T_OK(out_write(&o, 0, "abc", 3, &err), &err);
+	T_OK(out_commit(&o, &err), &err);
+	T_OK(out_close(&o, &err), &err);
+	T_ASSERT(lstat(link_path, &sb) == 0 && S_ISLNK(sb.st_mode));
+	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == 3);
+	unlink(link_path);
+	unlink(path);
+
+	/* A FIFO (a device's stand-in) is written in place, never renamed. */
+	path_of(path, sizeof(path), "tmpfifo");
+	T_ASSERT(mkfifo(path, 0600) == 0);
+	rfd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	T_ASSERT(rfd >= 0);
+	T_OK(out_open_file_tmp(&o, path, true, 0600, 0, 0, &err), &err);
+	T_ASSERT(!o.tmp && !o.regular);
+	T_OK(out_write(&o, 0, "xy", 2, &err), &err);
+	T_OK(out_commit(&o, &err), &err);
+	T_OK(out_close(&o, &err), &err);
+	out_discard(&o);
+	T_ASSERT(read(rfd, text, sizeof(text)) == 2);
+	close(rfd);
+	T_ASSERT(stat(path, &sb) == 0 && S_ISFIFO(sb.st_mode));
+	unlink(path);
+}
+
 /*
  * A writer's pattern, pseudo-random: mostly appends of any size (some
  * larger than the buffer), writes back over earlier bytes, holes, and
@@ -592,6 +688,7 @@ int main(void)
 	T_RUN(excl_force_mode);
 	T_RUN(enospc);
 	T_RUN(discard);
+	T_RUN(tmp_commit);
 	T_RUN(thread_same_bytes);
 	remove_dir();
 	return t_done();

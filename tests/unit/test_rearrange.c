@@ -76,6 +76,50 @@ static void sb_end(struct sbuf *s)
 	sb_rec_hdr(s, -1, -1);
 }
 
+/*
+ * A small kdump-compressed file, as -R must rebuild it: header, sub
+ * header, bitmaps of 16 pfns, 4 descriptors of raw pages and their data.
+ */
+#define KD_B 4096
+#define KD_OFF_DESC (4 * KD_B)
+#define KD_NPAGES 4
+#define KD_OFF_DATA (KD_OFF_DESC + KD_NPAGES * 24)
+#define KD_SIZE (KD_OFF_DATA + KD_NPAGES * KD_B)
+#define KD_STATUS 424
+
+static void kd_build(unsigned char *kd, uint32_t status)
+{
+	memset(kd, 0, KD_SIZE);
+	memcpy(kd, "KDUMP   ", 8);
+	store_le32(kd + 8, 6);                   /* header_version */
+	store_le32(kd + KD_STATUS, status);
+	store_le32(kd + 428, KD_B);              /* block_size */
+	store_le32(kd + 432, 1);                 /* sub_hdr_size */
+	store_le32(kd + 436, 2);                 /* bitmap_blocks */
+	store_le32(kd + 440, 16);                /* max_mapnr */
+	store_le64(kd + KD_B + 96, 16);          /* max_mapnr_64 */
+	kd[2 * KD_B] = 0xff;                     /* bitmap1: 16 pfns */
+	kd[2 * KD_B + 1] = 0xff;
+	kd[3 * KD_B] = 0x0f;                     /* bitmap2: pfns 0-3 */
+	for (unsigned i = 0; i < KD_NPAGES; i++) {
+		store_le64(kd + KD_OFF_DESC + 24 * i, KD_OFF_DATA + (uint64_t)i * KD_B);
+		store_le32(kd + KD_OFF_DESC + 24 * i + 8, KD_B);
+		memset(kd + KD_OFF_DATA + i * KD_B, 'a' + (int)i, KD_B);
+	}
+}
+
+/* The file @img in records of at most @piece bytes, front to back. */
+static void sb_add_dump(struct sbuf *s, const unsigned char *img, size_t len,
+			size_t piece)
+{
+	for (size_t off = 0; off < len; off += piece) {
+		size_t n = MDF_MIN(piece, len - off);
+
+		sb_rec_hdr(s, (int64_t)off, (int64_t)n);
+		sb_add(s, img + off, n);
+	}
+}
+
 /* Apply the records of a valid stream to a byte array; returns its size. */
 static size_t model(const struct sbuf *s, unsigned char **out)
 {
@@ -520,6 +564,7 @@ static void test_pipe_odd_pieces(void)
 
 static void test_stream_creates_0600_and_refuses_existing(void)
 {
+	unsigned char kd[KD_SIZE];
 	struct sbuf s = { 0 };
 	struct rearrange_stats st;
 	struct mdf_err err;
@@ -529,35 +574,36 @@ static void test_stream_creates_0600_and_refuses_existing(void)
 	int in, fd;
 	size_t n;
 
+	kd_build(kd, 0);
 	sb_header(&s, 1, 1);
-	sb_rec(&s, 0, 5000, 1);
+	sb_add_dump(&s, kd, KD_SIZE, 5000);
 	sb_end(&s);
 	unlink(path);
 	in = memfd_with(&s);
 	T_ASSERT(in >= 0);
-	T_OK(rearrange_stream(in, "standard input", path, false, &st, &err), &err);
+	T_OK(rearrange_stream(in, "standard input", path, false, NULL, &st, &err), &err);
 	T_ASSERT(stat(path, &sb) == 0);
 	T_EQ_U64(sb.st_mode & 0777, 0600);
-	T_EQ_U64(sb.st_size, 5000);
+	T_EQ_U64(sb.st_size, KD_SIZE);
 
 	/* Again without force: refused, file untouched. */
 	T_ASSERT(lseek(in, 0, SEEK_SET) == 0);
-	T_ASSERT(rearrange_stream(in, "standard input", path, false, &st, &err) == MDF_ERR_IO);
+	T_ASSERT(rearrange_stream(in, "standard input", path, false, NULL, &st, &err) == MDF_ERR_IO);
 	T_ASSERT(strstr(err.msg, "already exists (use -f to overwrite it)"));
-	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == 5000);
+	T_ASSERT(stat(path, &sb) == 0 && sb.st_size == KD_SIZE);
 
 	/* With force over a longer file: truncated to the new dump. */
 	fd = open(path, O_WRONLY);
 	T_ASSERT(fd >= 0 && pwrite(fd, "x", 1, 99999) == 1);
 	close(fd);
 	T_ASSERT(lseek(in, 0, SEEK_SET) == 0);
-	T_OK(rearrange_stream(in, "standard input", path, true, &st, &err), &err);
+	T_OK(rearrange_stream(in, "standard input", path, true, NULL, &st, &err), &err);
 	fd = open(path, O_RDONLY);
 	T_ASSERT(fd >= 0);
 	n = slurp(fd, &got);
 	close(fd);
-	T_EQ_U64(n, 5000);
-	T_ASSERT(memcmp(got, s.p + MDF_FLAT_HEADER_SIZE + 16, 5000) == 0);
+	T_EQ_U64(n, KD_SIZE);
+	T_ASSERT(memcmp(got, kd, KD_SIZE) == 0);
 	free(got);
 	close(in);
 	unlink(path);
@@ -578,7 +624,7 @@ static void test_stream_cut_short_removes_file(void)
 	unlink(path);
 	in = memfd_with(&s);
 	T_ASSERT(in >= 0);
-	T_ASSERT(rearrange_stream(in, "standard input", path, false, NULL, &err) == MDF_ERR_FORMAT);
+	T_ASSERT(rearrange_stream(in, "standard input", path, false, NULL, NULL, &err) == MDF_ERR_FORMAT);
 	close(in);
 	T_ASSERT(strstr(err.msg, "standard input: flattened stream cut short after 1 records at byte 14118: no end marker"));
 	T_ASSERT(strstr(err.msg, "; removed the incomplete "));
@@ -598,7 +644,7 @@ static void test_stream_bad_header_creates_nothing(void)
 	unlink(path);
 	in = memfd_with(&s);
 	T_ASSERT(in >= 0);
-	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, &err) != MDF_OK);
+	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, NULL, &err) != MDF_OK);
 	close(in);
 	T_ASSERT(strstr(err.msg, "standard input: flattened stream of version 2"));
 	T_ASSERT(access(path, F_OK) != 0);
@@ -621,11 +667,216 @@ static void test_stream_refuses_its_own_input(void)
 	close(fd);
 	in = open(path, O_RDONLY);
 	T_ASSERT(in >= 0);
-	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, &err) == MDF_ERR_ARG);
+	T_ASSERT(rearrange_stream(in, "standard input", path, true, NULL, NULL, &err) == MDF_ERR_ARG);
 	close(in);
 	T_ASSERT(strstr(err.msg, "is standard input itself"));
 	T_ASSERT(stat(path, &sb) == 0 && (size_t)sb.st_size == s.len);
 	unlink(path);
+	free(s.p);
+}
+
+
+/* ---- rearrange_dump_fd: is the rebuilt file a usable dump? ---- */
+
+/* Run @s through rearrange_dump_fd() into a fresh memfd; *@outfd keeps
+ * it open for the caller (or -1). */
+static enum mdf_status run_dump(const struct sbuf *s, struct rearrange_stats *st,
+				struct mdf_err *err, int *outfd)
+{
+	int in = memfd_with(s), out = memfd_create("flat-out", MFD_CLOEXEC);
+	enum mdf_status rc;
+
+	if (in < 0 || out < 0)
+		abort();
+	rc = rearrange_dump_fd(in, "standard input", out, "OUT", NULL, st, err);
+	close(in);
+	if (outfd)
+		*outfd = out;
+	else
+		close(out);
+	return rc;
+}
+
+static uint32_t status_of(int fd)
+{
+	unsigned char b[4];
+
+	if (pread(fd, b, 4, KD_STATUS) != 4)
+		return 0xffffffff;
+	return load_le32(b);
+}
+
+static void test_dump_whole(void)
+{
+	unsigned char kd[KD_SIZE], *got;
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	struct mdf_err err;
+	int out;
+
+	/* Header record last, as -F writes its final header: the file is
+	 * the stream's exactly (the mark forced meanwhile is put back). */
+	kd_build(kd, 2);
+	sb_header(&s, 1, 1);
+	for (size_t off = KD_B; off < KD_SIZE; off += 3000) {
+		size_t n = MDF_MIN((size_t)3000, KD_SIZE - off);
+
+		sb_rec_hdr(&s, (int64_t)off, (int64_t)n);
+		sb_add(&s, kd + off, n);
+	}
+	sb_rec_hdr(&s, 0, KD_B);
+	sb_add(&s, kd, KD_B);
+	sb_end(&s);
+	T_OK(run_dump(&s, &st, &err, &out), &err);
+	T_ASSERT(!st.keep && !st.dump_incomplete);
+	T_EQ_U64(slurp(out, &got), KD_SIZE);
+	T_ASSERT(memcmp(got, kd, KD_SIZE) == 0);
+	free(got);
+	close(out);
+	free(s.p);
+}
+
+static void test_dump_not_whole(void)
+{
+	unsigned char kd[KD_SIZE];
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	struct mdf_err err;
+	int out;
+
+	kd_build(kd, 2);
+	/* No record at all. */
+	sb_header(&s, 1, 1);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: flattened stream ends after the header: no page data"));
+	T_ASSERT(!st.keep);
+
+	/* Records, but no dump in them. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_rec(&s, 0, 5000, 1);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: the flattened stream holds no dump: "));
+	T_ASSERT(!st.keep);
+
+	/* Only the dump's headers. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, 2 * KD_B, KD_B);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: the flattened stream holds no page data: the file ends at byte 0x2000, before the dump's page descriptors (0x4000)"));
+	T_ASSERT(!st.keep);
+
+	/* Everything but the last page: kept, marked incomplete although
+	 * the stream's header is not. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_SIZE - KD_B, 5000);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: the flattened stream ends before its dump does: "
+			"the file ends at byte 0x7060, before the dump's last page (0x8060)"));
+	T_ASSERT(st.keep);
+	T_EQ_U64(status_of(out), 2 | 8);
+	close(out);
+
+	/* Descriptors and data interleaved (upstream's -F), cut inside the
+	 * descriptors with the first page's data there, no end marker:
+	 * kept, marked. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_OFF_DESC + 30, 5000);
+	sb_rec_hdr(&s, KD_OFF_DATA, KD_B);
+	sb_add(&s, kd + KD_OFF_DATA, KD_B);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "no end marker"));
+	T_ASSERT(st.keep);
+	T_EQ_U64(status_of(out), 2 | 8);
+	close(out);
+
+	/* Cut inside the descriptors, no page data: not kept. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_OFF_DESC + 30, 5000);
+	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
+	T_ASSERT(!st.keep);
+
+	/* Cut before the first descriptor: no page, not kept. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_OFF_DESC + 10, 5000);
+	T_ASSERT(run_dump(&s, &st, &err, NULL) == MDF_ERR_FORMAT);
+	T_ASSERT(!st.keep);
+
+	/* A record missing in the middle of the page data (the stream says
+	 * it is whole): kept, marked, the first byte no record put named. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_OFF_DATA + KD_B, 5000);
+	sb_rec_hdr(&s, KD_OFF_DATA + 2 * KD_B, 2 * KD_B);
+	sb_add(&s, kd + KD_OFF_DATA + 2 * KD_B, 2 * KD_B);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_FORMAT);
+	T_ASSERT(strstr(err.msg, "standard input: the flattened stream ends before its dump does: "
+			"no record holds byte 0x5060 of its page descriptors and data (0x4000-0x8060)"));
+	T_ASSERT(st.keep);
+	T_EQ_U64(status_of(out), 2 | 8);
+	close(out);
+
+	/* A whole stream of a dump its writer marked incomplete. */
+	kd_build(kd, 2 | 8);
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, kd, KD_SIZE, 7000);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_NODATA);
+	T_ASSERT(strstr(err.msg, "OUT: the dump is incomplete: the dump in standard input is marked incomplete"));
+	T_ASSERT(st.keep && st.dump_incomplete);
+	T_EQ_U64(status_of(out), 2 | 8);
+	close(out);
+	free(s.p);
+}
+
+static void put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+/* An ELF dump: e_flags bit 0 carries the mark while it is written. */
+static void test_dump_elf(void)
+{
+	enum { EH = 64, PH = 56, DATA = 0x1000, LEN = 0x3000 };
+	unsigned char elf[DATA + LEN], *got, b[4];
+	struct sbuf s = { 0 };
+	struct rearrange_stats st;
+	struct mdf_err err;
+	int out;
+
+	memset(elf, 0, sizeof(elf));
+	memcpy(elf, "\177ELF\2\1\1", 7);
+	put16(elf + 16, 4);            /* ET_CORE */
+	put16(elf + 18, 62);
+	store_le64(elf + 32, EH);           /* e_phoff */
+	put16(elf + 52, EH);
+	put16(elf + 54, PH);
+	put16(elf + 56, 1);
+	store_le32(elf + EH, 1);            /* PT_LOAD */
+	store_le64(elf + EH + 8, DATA);     /* p_offset */
+	store_le64(elf + EH + 32, LEN);     /* p_filesz */
+	store_le64(elf + EH + 40, LEN);
+	memset(elf + DATA, 'x', LEN);
+	sb_header(&s, 1, 1);
+	sb_add_dump(&s, elf, sizeof(elf), 4096);
+	sb_end(&s);
+	T_OK(run_dump(&s, &st, &err, &out), &err);
+	T_EQ_U64(slurp(out, &got), sizeof(elf));
+	T_ASSERT(memcmp(got, elf, sizeof(elf)) == 0);
+	free(got);
+	close(out);
+	/* Cut in its data: kept, e_flags bit 0 set. */
+	s.len = MDF_FLAT_HEADER_SIZE;
+	sb_add_dump(&s, elf, sizeof(elf) - 100, 4096);
+	sb_end(&s);
+	T_ASSERT(run_dump(&s, &st, &err, &out) == MDF_ERR_FORMAT);
+	T_ASSERT(st.keep);
+	T_ASSERT(pread(out, b, 4, 48) == 4 && (load_le32(b) & 1));
+	close(out);
 	free(s.p);
 }
 
@@ -698,6 +949,9 @@ int main(void)
 	T_RUN(test_stream_bad_header_creates_nothing);
 	T_RUN(test_stream_refuses_its_own_input);
 	T_RUN(test_round_trip_with_flat_sink);
+	T_RUN(test_dump_whole);
+	T_RUN(test_dump_not_whole);
+	T_RUN(test_dump_elf);
 	rmdir(tmpdir);
 	return t_done();
 }
