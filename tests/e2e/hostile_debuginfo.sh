@@ -112,7 +112,8 @@ printf 'for e in long_array\n\terase e size 1M\nendfor\n' >"$T/long.conf"
 sum=$(sha256sum <"$x")
 "$MDF" -l -d 31 -x "$x" --config "$T/long.conf" "$T/vm" "$T/long.kd" >"$T/out" 2>&1 &
 pid=$!
-sleep 1
+watching $pid
+sleep 0.5
 kill -TERM $pid
 t0=$SECONDS
 ( sleep 20; kill -KILL $pid 2>/dev/null ) &

@@ -68,7 +68,8 @@ stopped() {
 	rm -f "$file"
 	eval "\"\$MDF\" \"\$@\" < $in > $out 2>\"\$T/err\" &"
 	pid=$!
-	sleep 0.5
+	watching $pid
+	sleep 0.3
 	t0=$(date +%s.%N)
 	kill -s "$sig" $pid 2>/dev/null
 	# wait at most 3 s, then kill, so a hang is a failure and not a stuck test

@@ -25,6 +25,19 @@ optin() {
 	skip "$1" "$3; run with $2=1 make check TESTS=$1"
 	return 1
 }
+# watching PID: wait (up to 20 s) until the process PID has SIGTERM blocked,
+# that is until its stop thread (stop.c) watches for it: a signal sent
+# before then ends it by the default action, which is a test's race.
+watching() {
+	local m
+	for _ in $(seq 400); do
+		m=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		[ -n "$m" ] && (( 16#$m & 0x4000 )) && return 0
+		kill -0 "$1" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
 check() { # check NAME COMMAND...
 	local name=$1; shift
 	if "$@" >"$T/check.out" 2>&1; then ok "$name"
