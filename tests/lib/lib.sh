@@ -25,14 +25,20 @@ optin() {
 	skip "$1" "$3; run with $2=1 make check TESTS=$1"
 	return 1
 }
-# watching PID: wait (up to 20 s) until the process PID has SIGTERM blocked,
-# that is until its stop thread (stop.c) watches for it: a signal sent
-# before then ends it by the default action, which is a test's race.
+# watching PID: wait (up to 20 s) until the process PID has SIGTERM blocked
+# and a second thread, that is until its stop thread (stop.c) watches for
+# it: a signal sent before then ends it by the default action, which is a
+# test's race (the shell's child blocks signals too, between its fork and
+# its exec: SigBlk alone is not enough).
 watching() {
-	local m
+	local m t
 	for _ in $(seq 400); do
 		m=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
-		[ -n "$m" ] && (( 16#$m & 0x4000 )) && return 0
+		t=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+		# SIGTERM blocked and nothing but the stop signals (HUP INT TERM):
+		# not the shell's child before its exec, which blocks them all
+		[ -n "$m" ] && [ "${t:-1}" -ge 2 ] && (( (16#$m & 0x4000) && !(16#$m & ~0x4003) )) &&
+			return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.05
 	done
