@@ -631,6 +631,18 @@ static enum mdf_status walk_nodes(struct fl_walk *w, const struct kinfo *ki)
 	return st;
 }
 
+/* A walk over @rm's nodes and zones into @ret (emptied). */
+static void walk_init(struct fl_walk *w, struct readmem *rm, uint64_t max_pfn,
+		      struct freelist_result *ret, struct mdf_err *err)
+{
+	memset(ret, 0, sizeof(*ret));
+	memset(w, 0, sizeof(*w));
+	w->rm = rm;
+	w->max_pfn = max_pfn;
+	w->res = ret;
+	w->err = err;
+}
+
 enum mdf_status freelist_collect(const struct kinfo *ki, struct readmem *rm,
 				 struct memmap *mm, uint64_t vmemmap_base,
 				 uint64_t max_pfn, struct freelist_result *ret,
@@ -639,12 +651,7 @@ enum mdf_status freelist_collect(const struct kinfo *ki, struct readmem *rm,
 	struct fl_walk w;
 	enum mdf_status st;
 
-	memset(ret, 0, sizeof(*ret));
-	memset(&w, 0, sizeof(w));
-	w.rm = rm;
-	w.max_pfn = max_pfn;
-	w.res = ret;
-	w.err = err;
+	walk_init(&w, rm, max_pfn, ret, err);
 	st = layout_init(&w.lay, ki, err);
 	if (st == MDF_OK)
 		st = vr_build(&w, mm, vmemmap_base);
@@ -666,12 +673,7 @@ enum mdf_status freelist_count_free(const struct kinfo *ki, struct readmem *rm,
 	struct fl_walk w;
 	enum mdf_status st;
 
-	memset(ret, 0, sizeof(*ret));
-	memset(&w, 0, sizeof(w));
-	w.rm = rm;
-	w.max_pfn = max_pfn;
-	w.res = ret;
-	w.err = err;
+	walk_init(&w, rm, max_pfn, ret, err);
 	w.counters_only = true;
 	st = layout_counters_init(&w.lay, ki, err);
 	if (st == MDF_OK)
