@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz.h"
 #include "error.h"
 #include "kernel/dwarf_info.h"
 #include "kernel/vmcoreinfo.h"
@@ -33,11 +34,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)          \
-	do {                      \
-		if (!(cond))      \
-			abort();  \
-	} while (0)
 
 /* The names a lookup asks for: the seeds' variables and types. */
 static const struct {
@@ -146,20 +142,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dwarf_info *di = NULL;
 	struct mdf_err err;
 	char path[64];
-	size_t done = 0;
-	int fd = memfd_create("fuzz_dwarf", MFD_CLOEXEC);
+	int fd = fuzz_memfd("fuzz_dwarf", data, size);
 
 	if (fd < 0)
 		return 0;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0) {
-			close(fd);
-			return 0;
-		}
-		done += (size_t)n;
-	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	mdf_err_clear(&err);
 	if (dwarf_info_open(path, &di, &err) == MDF_OK) {

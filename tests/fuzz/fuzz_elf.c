@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz.h"
 #include "cache.h"
 #include "elf_info.h"
 #include "error.h"
@@ -20,11 +21,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)          \
-	do {                      \
-		if (!(cond))      \
-			abort();  \
-	} while (0)
 
 static void fuzz_check_loc(const struct elf_info *ei, uint64_t paddr)
 {
@@ -113,20 +109,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct elf_info ei;
 	struct mdf_err err;
-	size_t done = 0;
-	int fd = memfd_create("fuzz_elf", MFD_CLOEXEC);
+	int fd = fuzz_memfd("fuzz_elf", data, size);
 
 	if (fd < 0)
 		return 0;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0) {
-			close(fd);
-			return 0;
-		}
-		done += (size_t)n;
-	}
 	if (elf_info_open(&ei, fd, "fuzz.elf", &err) == MDF_OK) {
 		fuzz_opened(&ei, fd);
 	} else {

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz.h"
 #include "diskdump.h"
 #include "error.h"
 #include "write/rearrange.h"
@@ -35,31 +36,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)          \
-	do {                      \
-		if (!(cond))      \
-			abort();  \
-	} while (0)
-
 #define FUZZ_MODEL_MAX (4u << 20)
 
-static int fuzz_memfd(const uint8_t *data, size_t size)
+/* The input as a file, read from its start (-R reads a stream). */
+static int input_fd(const uint8_t *data, size_t size)
 {
-	int fd = memfd_create("fuzz_flat", MFD_CLOEXEC);
-	size_t done = 0;
+	int fd = fuzz_memfd("fuzz_flat", data, size);
 
-	if (fd < 0)
-		return -1;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0) {
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	if (lseek(fd, 0, SEEK_SET) != 0) {
+	if (fd >= 0 && lseek(fd, 0, SEEK_SET) != 0) {
 		close(fd);
 		return -1;
 	}
@@ -139,7 +123,7 @@ static void fuzz_dump(const uint8_t *data, size_t size, int raw_out, enum mdf_st
 	struct rearrange_stats st;
 	struct mdf_err err;
 	enum mdf_status rc;
-	int in = fuzz_memfd(data, size), out;
+	int in = input_fd(data, size), out;
 
 	if (in < 0)
 		return;
@@ -193,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				   "fuzz", &err) != MDF_OK)
 		FUZZ_CHECK(strncmp(err.msg, "fuzz", 4) == 0);
 
-	in = fuzz_memfd(data, size);
+	in = input_fd(data, size);
 	if (in < 0)
 		return 0;
 	out = memfd_create("fuzz_flat_out", MFD_CLOEXEC);

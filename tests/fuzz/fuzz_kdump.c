@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz.h"
 #include "cache.h"
 #include "diskdump_read.h"
 #include "error.h"
@@ -27,13 +28,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_READS 256
 #define FUZZ_MAX_SCAN (UINT64_C(1) << 20)
 
-#define FUZZ_CHECK(cond)          \
-	do {                      \
-		if (!(cond)) {    \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			abort();  \
-		}                 \
-	} while (0)
 
 static void fuzz_check_msg(const struct mdf_err *err)
 {
@@ -125,20 +119,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cache_config cfg = { .nentries = 4, .policy = CACHE_MMAP_TRY,
 				    .read_ahead = 8192 };
 	struct mdf_err err;
-	size_t done = 0;
-	int fd = memfd_create("fuzz_kdump", MFD_CLOEXEC);
+	int fd = fuzz_memfd("fuzz_kdump", data, size);
 
 	if (fd < 0)
 		return 0;
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0) {
-			close(fd);
-			return 0;
-		}
-		done += (size_t)n;
-	}
 	if (cache_init(&c, fd, FUZZ_NAME, &cfg, &err) != MDF_OK) {
 		close(fd);
 		return 0;

@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz.h"
 #include "diskdump.h"
 #include "error.h"
 #include "util.h"
@@ -34,13 +35,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define FUZZ_CHECK(cond)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			abort();                                           \
-		}                                                          \
-	} while (0)
 
 #define FUZZ_MAX_PARTS 4
 
@@ -64,19 +58,6 @@ static const char *fuzz_dir(void)
 		atexit(fuzz_dir_remove);
 	}
 	return fuzz_dir_name;
-}
-
-static int fuzz_memfd(const uint8_t *p, size_t n)
-{
-	int fd = memfd_create("part", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	if (n && pwrite(fd, p, n, 0) != (ssize_t)n) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 /* "none", "marked", "clear" or "other" as an int: 0, 1, 2, 3. */
@@ -118,7 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = i + 1 < n ? load_le32(data + 1 + 4 * i) : size - pos;
 
 		len = MDF_MIN(len, size - pos);
-		fds[i] = fuzz_memfd(data + pos, len);
+		fds[i] = fuzz_memfd("part", data + pos, len);
 		if (fds[i] < 0)
 			goto done;
 		made++;
