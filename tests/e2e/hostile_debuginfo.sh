@@ -112,7 +112,7 @@ printf 'for e in long_array\n\terase e size 1M\nendfor\n' >"$T/long.conf"
 sum=$(sha256sum <"$x")
 "$MDF" -l -d 31 -x "$x" --config "$T/long.conf" "$T/vm" "$T/long.kd" >"$T/out" 2>&1 &
 pid=$!
-watching $pid
+why=$(watching $pid) || notok "hostile-config-sigterm-watching" "$why"
 sleep 0.5
 kill -TERM $pid
 t0=$SECONDS

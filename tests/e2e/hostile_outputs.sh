@@ -123,7 +123,7 @@ slow() {
 		pid=$(pgrep -P "$sp" | head -n1)
 		if [ -n "$pid" ]; then
 			case "$out" in
-			-) watching "$pid" && break ;;
+			-) watching "$pid" >/dev/null && break ;;
 			tmp:*) [ -n "$(find "${out#tmp:}" -maxdepth 1 -name '.*.incomplete.*')" ] && break ;;
 			*) [ "$(stat -c %s "$out" 2>/dev/null || echo -1)" -ge "${MINSIZE:-0}" ] && break ;;
 			esac

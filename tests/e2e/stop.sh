@@ -63,12 +63,12 @@ refused directory-vmcore "$T: not a regular file or a device (a directory)" -l -
 # otherwise, and we keep a signal that was ignored when we started (nohup).
 set -m
 stopped() {
-	local name=$1 sig=$2 file=$3 in=$4 out=$5 pid rc t0 dt want st
+	local name=$1 sig=$2 file=$3 in=$4 out=$5 pid rc t0 dt want st why
 	shift 5
 	rm -f "$file"
 	eval "\"\$MDF\" \"\$@\" < $in > $out 2>\"\$T/err\" &"
 	pid=$!
-	watching $pid
+	why=$(watching $pid) || notok "$name-watching" "$why"
 	sleep 0.3
 	t0=$(date +%s.%N)
 	kill -s "$sig" $pid 2>/dev/null

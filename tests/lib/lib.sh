@@ -25,23 +25,26 @@ optin() {
 	skip "$1" "$3; run with $2=1 make check TESTS=$1"
 	return 1
 }
-# watching PID: wait (up to 20 s) until the process PID has SIGTERM blocked
-# and a second thread, that is until its stop thread (stop.c) watches for
-# it: a signal sent before then ends it by the default action, which is a
-# test's race (the shell's child blocks signals too, between its fork and
-# its exec: SigBlk alone is not enough).
+# watching PID: wait (up to 60 s, a loaded machine under the sanitizers
+# is slow) until the process PID has SIGTERM blocked and a second thread,
+# that is until its stop thread (stop.c) watches for it: a signal sent
+# before then ends it by the default action, which is a test's race (the
+# shell's child blocks signals too, between its fork and its exec: SigBlk
+# alone is not enough).  On failure it prints what it last saw, for the
+# caller's "not ok" line.
 watching() {
-	local m t
-	for _ in $(seq 400); do
+	local m="" t="" end=$((SECONDS + 60))
+	while [ $SECONDS -lt $end ]; do
 		m=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 		t=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 		# SIGTERM blocked and nothing but the stop signals (HUP INT TERM):
 		# not the shell's child before its exec, which blocks them all
 		[ -n "$m" ] && [ "${t:-1}" -ge 2 ] && (( (16#$m & 0x4000) && !(16#$m & ~0x4003) )) &&
 			return 0
-		kill -0 "$1" 2>/dev/null || return 1
+		kill -0 "$1" 2>/dev/null || { echo "process $1 ended before it watched"; return 1; }
 		sleep 0.05
 	done
+	echo "process $1 not watching after 60 s (SigBlk ${m:-?}, threads ${t:-?})"
 	return 1
 }
 check() { # check NAME COMMAND...
