@@ -97,4 +97,20 @@ if [ "$sums" = "4 3 2" ] && grep -q '^== stage hung: [0-9]* s$' "$T/stages.out" 
 else
 	notok "ci-stages-count-and-time" "sums '$sums': $(tail -n 8 "$T/stages.out" | tr '\n' ' ')"
 fi
+# make lab's README rows (tests/lab/lab_readme.py): one row a stage, its
+# last run; a later run of one stage replaces that row and keeps the others.
+printf 'x\n<!-- lab:begin -->\nold\n<!-- lab:end -->\ny\n' >"$T/R"
+printf '| size | s |\n|---|---|\n| 4G | 9 |\n' >"$T/bg.md"
+LR="$MDF_SRC/tests/lab/lab_readme.py"
+python3 "$LR" "$T/R" capture 2026-01-01 aaa 61 "1 passed, 0 failed, 0 skipped" &&
+	python3 "$LR" "$T/R" bigguest 2026-01-01 aaa 3601 "8 passed, 0 failed, 0 skipped" "$T/bg.md" &&
+	python3 "$LR" "$T/R" capture 2026-01-02 bbb 62 "0 passed, 1 failed, 0 skipped, exit 1" ||
+	notok "ci-lab-readme-rows" "lab_readme.py failed"
+if [ "$(grep -c '^| capture | ' "$T/R")" = 1 ] &&
+	grep -q '^| capture | 2026-01-02 | bbb | 1 min 02 s | 0 passed, 1 failed' "$T/R" &&
+	grep -q '^| bigguest | 2026-01-01 | aaa | 60 min 01 s | 8 passed' "$T/R" &&
+	grep -q '^| 4G | 9 |$' "$T/R" && ! grep -q '^old$' "$T/R" &&
+	[ "$(head -n 1 "$T/R")" = x ] && [ "$(tail -n 1 "$T/R")" = y ]; then
+	ok "ci-lab-readme-rows"
+else notok "ci-lab-readme-rows" "$(tr '\n' ' ' <"$T/R")"; fi
 exit 0

@@ -5,10 +5,12 @@
 # two kernels, ppc64el radix and hash, riscv64, s390x, each with its cross
 # build under qemu-user), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels) and crash with the
-# debug vmlinux.  Each is a timed stage; at the end the README's lab
+# debug vmlinux.  Each is a timed stage; as it ends, the README's lab
 # section (between "<!-- lab:begin -->" and "<!-- lab:end -->") gets the
-# date, the commit, the table of the stages and the big guests' table, and
-# its matrix table is rewritten from the results (tests/lab/matrix_table.py).
+# row of each stage as it ends (tests/lab/lab_readme.py: the date, the
+# commit, the wall time and the counts; the other stages' rows stay, so
+# the lab can run in parts), the big guests' table, and its matrix table
+# is rewritten from the results (tests/lab/matrix_table.py).
 # About 2.5 hours on a 2-core machine with its caches warm.
 #
 #   LAB_STAGES="capture matrix"  runs only those stages (names below)
@@ -43,47 +45,35 @@ stage deps 1800 stage_install lab build-essential pkg-config zlib1g-dev liblzo2-
 	libc6-dev-arm64-cross gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross gcc-riscv64-linux-gnu \
 	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross flex bison bc libssl-dev kmod ||
 	exit 1
-want capture && stage capture 1800 check MDF_CAPTURE_TEST=1 capture
-want bigguest && stage bigguest 3600 check MDF_BIGGUEST_TEST=1 MDF_BIGGUEST_TABLE="$SRC/$BGTABLE" bigguest
-want arm64 && stage arm64 3600 check MDF_ARM64_TEST=1 arm64
-want foreign && stage foreign 5400 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" foreign
-want deb && stage deb 1800 check MDF_DEB_TEST=1 deb
-want kdumptools && stage kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
-want matrix && stage matrix 10800 check MDF_MATRIX_TEST=1 MDF_MATRIX_CACHE="$MATRIX_CACHE" matrix
-want crash && stage crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT (with uncommitted changes)"
+# lab NAME TIMEOUT CMD...: a stage, and its row in the README at once.
+lab() {
+	local name=$1 n
+	want "$name" || return 0
+	stage "$@"
+	[ -n "$README_FILE" ] && [ -f "$README_FILE" ] || return 0
+	n=$((${#STAGE_NAMES[@]} - 1))
+	python3 tests/lab/lab_readme.py "$README_FILE" "$name" "$(date -u +%Y-%m-%d)" "$COMMIT" \
+		"${STAGE_SECS[n]}" "${STAGE_RESULTS[n]}" \
+		$([ "$name" = bigguest ] && [ -s "$BGTABLE" ] && echo "$BGTABLE") &&
+		echo "$README_FILE: the row of stage $name"
+	if [ "$name" = matrix ] && [ -d "$MATRIX_CACHE/results" ]; then
+		python3 tests/lab/matrix_table.py "$MATRIX_CACHE/results" --readme "$README_FILE"
+	fi
+}
+lab capture 1800 check MDF_CAPTURE_TEST=1 capture
+lab bigguest 3600 check MDF_BIGGUEST_TEST=1 MDF_BIGGUEST_TABLE="$SRC/$BGTABLE" bigguest
+lab arm64 3600 check MDF_ARM64_TEST=1 arm64
+lab foreign 5400 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" foreign
+lab deb 1800 check MDF_DEB_TEST=1 deb
+lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
+lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"
+lab matrix 10800 check MDF_MATRIX_TEST=1 MDF_MATRIX_CACHE="$MATRIX_CACHE" matrix
 
 echo
 echo "== lab stages (total $((SECONDS - T_START)) s)"
 stage_table
 echo
 echo "$PASS passed, $FAIL failed, $SKIP skipped"
-
-if [ -n "$README_FILE" ] && [ -f "$README_FILE" ]; then
-	sec=$(mktemp)
-	{
-		echo "Last \`make lab\`: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)'), stages: ${ONLY# }, $(((SECONDS - T_START) / 60)) minutes; $PASS passed, $FAIL failed, $SKIP skipped."
-		echo
-		stage_table
-		if [ -s "$BGTABLE" ]; then
-			echo
-			echo "Big guests (tests/e2e/bigguest.sh) in that run:"
-			echo
-			cat "$BGTABLE"
-		fi
-	} >"$sec"
-	python3 - "$README_FILE" "$sec" <<-'PY'
-	import sys
-	path, sec = sys.argv[1], open(sys.argv[2]).read()
-	text = open(path).read()
-	b, e = "<!-- lab:begin -->\n", "<!-- lab:end -->"
-	i, j = text.find(b), text.find(e)
-	if i < 0 or j < i:
-	    sys.exit("no %s...%s in %s" % (b.strip(), e, path))
-	open(path, "w").write(text[:i + len(b)] + sec + text[j:])
-	PY
-	rm -f "$sec"
-	want matrix && [ -d "$MATRIX_CACHE/results" ] &&
-		python3 tests/lab/matrix_table.py "$MATRIX_CACHE/results" --readme "$README_FILE"
-	echo "updated $README_FILE"
-fi
 [ "$FAIL" = 0 ]
