@@ -84,7 +84,8 @@ stopped() {
 		import struct, sys
 		d = open(sys.argv[1], "rb").read(4096)
 		if d[:8] == b"KDUMP   ":
-		    print("incomplete" if struct.unpack_from("<I", d, 8 + 4 + 65 * 6 + 3 + 4 * 4)[0] & 8 else "complete kdump")
+		    # status: after signature 8, version 4, utsname 6 x 65, the 16-byte timeval at 408
+		    print("incomplete" if struct.unpack_from("<I", d, 424)[0] & 8 else "complete kdump")
 		elif d[:4] == b"\x7fELF":
 		    print("incomplete" if struct.unpack_from("<I", d, 48)[0] & 1 else "complete ELF")
 		elif len(d) == 0:
