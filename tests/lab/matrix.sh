@@ -6,7 +6,8 @@
 # tests/lab/scenario/cpio); host actions go through tests/lab/qmp_relay.py.
 # Needs MDF_SRC, MDF_SHARED, T (lib.sh), labcheck.sh and MATRIX_CACHE.
 #
-# matrix_kernel VER     stage Debian's kernel VER (5.10, 6.1, 6.12, 7.3):
+# matrix_kernel VER     stage Debian's kernel VER (5.10, 6.1, 6.12, 7.3; sid,
+#                       sid's current, for tests/e2e/readers_gate.sh):
 #                       sets KARG (mkvmcore's --kernel) and MODDIR
 # matrix_case CASE      sets MEM, LAB (more mkvmcore arguments), STEPS,
 #                       QMP (1: the case needs the relay) and EXPECT (what
@@ -35,6 +36,7 @@ matrix_kernel() {
 	5.10) suite=bullseye pat='^linux-image-5\.10\.0-[0-9]+-amd64$' ;;
 	6.12) suite=trixie pat='^linux-image-6\.12\.[0-9]+\+deb13-amd64$' ;;
 	7.3) suite=trixie-backports pat='^linux-binary-7\.3\.[0-9]+\+deb13-amd64$' ;;
+	sid) suite=sid pat='^linux-binary-[0-9.]+\+deb14-amd64$' ;; # sid's current (7.2): the readers' gate
 	*) echo "unknown kernel $ver"; return 1 ;;
 	esac
 	if [ ! -f "$dir/staged" ]; then
@@ -42,7 +44,7 @@ matrix_kernel() {
 		k=$(apt-cache "${AA[@]}" search "$pat" 2>/dev/null | awk '{print $1}' | grep -E "$pat" | sort -V | tail -n 1)
 		[ -n "$k" ] || { echo "no package matches $pat in $suite"; return 1; }
 		rm -rf "$dir" && mkdir -p "$dir/dl" || return 1
-		if [ $ver = 7.3 ]; then
+		if [[ $k == linux-binary-* ]]; then
 			# 7.x: kernel, modules and System.map in three packages
 			for p in binary modules base; do
 				apt_download "$dir/dl.log" "$dir/dl" "${k/binary/$p}" ||

@@ -188,7 +188,7 @@ apt_opts() {
 	AA=(-o APT::Architecture="$DEB_ARCH" -o APT::Architectures="$DEB_ARCH"
 	    -o Dir::Etc::sourcelist="$1/sources.list" -o Dir::Etc::sourceparts=-
 	    -o Dir::State::Lists="$1/lists" -o Dir::State::status="$1/status"
-	    -o Dir::Cache="$1/cache")
+	    -o Dir::Cache="$1/cache" -o Acquire::Check-Valid-Until=false)
 }
 
 # _apt_update: apt-get update of AA; fails when an index could not be

@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""tests/lab/readers/judge.py - the readers' gate: does crash and drgn see
+the same kernel in a filtered dump as in the raw vmcore?
+
+  judge.py --root ROOT --vmlinux VMLINUX --raw RAW --mdf MAKEDUMPFILE
+           [--level 31] [--work DIR] [--tsv FILE] NAME=DUMP[,PART...] ...
+  judge.py ... --crash-only CMD DUMP   (crash's CMD on DUMP, its output)
+
+ROOT is the readers' root (tests/lab/readers/root.sh); crash and drgn run
+there (chroot), the files bind-mounted into ROOT/mnt.  For the raw vmcore
+and each dump (a split set is its parts, comma-separated), crash runs the
+fixed command set below in one session, each command's output to a file
+of its own, and drgn runs drgn_view.py (not on split sets: drgn opens one
+file).  Each command's output, and each drgn section, is compared with the
+raw vmcore's (the dump file's name aside).  A difference is judged:
+  - crash: the command alone again; if it still differs, once more with
+    `-d 8`, whose "PAGE_EXCLUDED: paddr/pfn" lines name the pages it could
+    not read (crash 9.0.2 prints nothing else: it may end with status 1
+    and no message).  An ELF dump reads missing pages as zeros without an
+    error: there the pages the command read on the raw vmcore (`-d 8`) and
+    that the ELF dump does not hold are the candidates;
+  - drgn: the addresses of its "error: ... at ADDR" lines, translated on
+    the raw vmcore;
+and each such page's class comes from `makedumpfile --explain` on the raw
+vmcore at the dump level.  A difference whose pages are all excluded by
+their class (user, free, cache, zero) is "excluded: CLASS"; any other, a
+difference with no page to show for it, or a page the level keeps, is a
+"DIFF", and the exit status is 1.  When the reader fails on the raw
+vmcore itself, the row says so ("reader fails on raw: ...") and counts as
+no difference: the reader, not the dump, cannot read that kernel.
+
+Prints one line per reader, dump and item (TSV: reader, dump, item,
+verdict), the same into --tsv, and a summary per dump and reader.
+"""
+import argparse
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+CRASH_CMDS = [
+    "sys", "bt -a", "ps", "kmem -i", "kmem -s", "kmem -V", "log", "mod", "irq", "runq",
+    "timer", "dev", "files 1", "vm 1", "net", "rd idt_table 32", "p jiffies", "help -k",
+    "foreach bt", "kmem -f", "kmem -z", "mount", "swap", "sig 1",
+]
+ENV = ["/usr/bin/env", "-i", "HOME=/tmp", "PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C.UTF-8"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Root:
+    """The readers' root, with host directories bind-mounted into it."""
+
+    def __init__(self, root):
+        self.root = root
+        self.base = tempfile.mkdtemp(prefix="mdf-judge.", dir=os.path.join(root, "mnt"))
+        self.mounts = {}
+
+    def path(self, host):
+        """The path of the host file HOST inside the root."""
+        host = os.path.abspath(host)
+        d = os.path.dirname(host)
+        if d not in self.mounts:
+            m = os.path.join(self.base, str(len(self.mounts)))
+            os.mkdir(m)
+            subprocess.run(["mount", "--bind", d, m], check=True)
+            self.mounts[d] = m
+        return os.path.join(self.mounts[d][len(self.root):], os.path.basename(host))
+
+    def run(self, argv, stdin=None, timeout=900):
+        try:
+            p = subprocess.run(["chroot", self.root] + ENV + argv, input=stdin, capture_output=True,
+                               text=True, errors="replace", timeout=timeout)
+            return p.returncode, p.stdout + p.stderr
+        except subprocess.TimeoutExpired:
+            return 124, "timed out after %d s" % timeout
+
+    def close(self):
+        for m in self.mounts.values():
+            if subprocess.run(["umount", m]).returncode != 0:
+                subprocess.run(["umount", "-l", m])
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def norm(text):
+    """Reader output without what names the dump file or the session."""
+    out = []
+    for line in text.splitlines():
+        if "DUMPFILE" in line or "[PARTIAL DUMP]" in line or "index cache directory" in line:
+            continue
+        out.append(line.rstrip())
+    return "\n".join(out).strip("\n")
+
+
+class Judge:
+    def __init__(self, a):
+        self.a = a
+        self.root = Root(a.root)
+        self.work = a.work or tempfile.mkdtemp(prefix="mdf-judge-work.")
+        os.makedirs(self.work, exist_ok=True)
+        self.vml = self.root.path(a.vmlinux)
+        self.rows = []
+        self.bad = 0
+        self.explained = {}
+
+    # ---- crash -----------------------------------------------------------
+    def crash(self, parts, script, debug=False):
+        argv = ["crash", "-s"] + (["-d", "8"] if debug else []) + [self.vml] + \
+            [self.root.path(p) for p in parts]
+        return self.root.run(argv, stdin=script + "\nquit\n")
+
+    def crash_batch(self, name, parts):
+        """Every command in one session, each to its own file; returns
+        ({command: output or None}, status, session output)."""
+        d = os.path.join(self.work, "crash-" + name)
+        shutil.rmtree(d, ignore_errors=True)
+        os.makedirs(d)
+        inside = self.root.path(os.path.join(d, "x"))[:-2]
+        script = "\n".join("%s > %s/%d" % (c, inside, i) for i, c in enumerate(CRASH_CMDS))
+        rc, out = self.crash(parts, script)
+        res = {}
+        for i, c in enumerate(CRASH_CMDS):
+            f = os.path.join(d, str(i))
+            res[c] = norm(open(f, errors="replace").read()) if os.path.exists(f) else None
+        return res, rc, out
+
+    def crash_alone(self, parts, cmd, debug=False):
+        rc, out = self.crash(parts, cmd, debug)
+        return rc, out
+
+    # ---- drgn ------------------------------------------------------------
+    def drgn(self, path):
+        rc, out = self.root.run(["python3", self.root.path(os.path.join(HERE, "drgn_view.py")),
+                                 self.vml, self.root.path(path)])
+        secs, cur = {}, None
+        for line in out.splitlines():
+            if line.startswith("== "):
+                cur = line[3:]
+                secs[cur] = []
+            elif cur is not None:
+                secs[cur].append(line)
+        if not secs:
+            secs["(start)"] = ["exit %d: %s" % (rc, out.strip().splitlines()[-1] if out.strip() else "")]
+        return {k: "\n".join(v) for k, v in secs.items()}
+
+    def phys_of(self, addrs):
+        """Virtual addresses to physical ones, read on the raw vmcore."""
+        if not addrs:
+            return []
+        code = ("import sys, drgn\n"
+                "from drgn.helpers.linux.mm import follow_phys\n"
+                "p = drgn.Program(); p.set_core_dump(sys.argv[2]); p.load_debug_info([sys.argv[1]])\n"
+                "for a in sys.argv[3:]:\n"
+                "    try: print(a, hex(follow_phys(p['init_mm'].address_of_(), int(a, 0))))\n"
+                "    except Exception as e: print(a, 'none', e)\n")
+        f = os.path.join(self.work, "phys.py")
+        open(f, "w").write(code)
+        rc, out = self.root.run(["python3", self.root.path(f), self.vml, self.root.path(self.a.raw)] +
+                                ["0x%x" % x for x in addrs])
+        res = []
+        for line in out.splitlines():
+            w = line.split()
+            if len(w) >= 2 and w[1].startswith("0x"):
+                res.append(int(w[1], 16))
+        return res
+
+    # ---- pages -----------------------------------------------------------
+    def explain(self, pfn):
+        if pfn not in self.explained:
+            p = subprocess.run([self.a.mdf, "--explain", "pfn:0x%x" % pfn, "-d", str(self.a.level),
+                                self.a.raw], capture_output=True, text=True)
+            v = "no verdict: " + (p.stderr.strip().splitlines() or ["?"])[-1]
+            for line in p.stdout.splitlines():
+                m = re.match(r"\s*-d %d\s+(.*)$" % self.a.level, line)
+                if m:
+                    v = m.group(1).strip()
+            self.explained[pfn] = v
+        return self.explained[pfn]
+
+    @staticmethod
+    def elf_held(path):
+        """[start, end) physical ranges an ELF dump holds in its file."""
+        with open(path, "rb") as f:
+            h = f.read(64)
+            if h[:4] != b"\x7fELF":
+                return None
+            phoff, = struct.unpack_from("<Q", h, 32)
+            phentsize, phnum = struct.unpack_from("<HH", h, 54)
+            f.seek(phoff)
+            ph = f.read(phentsize * phnum)
+        held = []
+        for i in range(phnum):
+            t, _fl, _off, _va, pa, filesz, _memsz, _al = struct.unpack_from("<IIQQQQQQ", ph, i * phentsize)
+            if t == 1 and filesz:
+                held.append((pa, pa + filesz))
+        return held
+
+    def verdict_of(self, pfns, what):
+        """The verdict of a difference whose reads were the pages PFNS."""
+        if not pfns:
+            return "DIFF: %s, and no page of the dump to show for it" % what
+        classes, kept = set(), []
+        for pfn in sorted(pfns)[:16]:
+            v = self.explain(pfn)
+            if v.startswith("excluded"):
+                classes.add(v.split("(")[0].replace("excluded:", "").strip())
+            else:
+                kept.append("pfn 0x%x %s" % (pfn, v))
+        if kept:
+            return "DIFF: %s; %s" % (what, "; ".join(kept[:3]))
+        return "excluded: %s (%d pages, e.g. pfn 0x%x)" % (", ".join(sorted(classes)), len(pfns), min(pfns))
+
+    def crash_pages(self, name, parts, cmd):
+        """The pfns a command could not read in a dump."""
+        _rc, out = self.crash_alone(parts, cmd, debug=True)
+        pfns = {int(m, 16) for m in re.findall(r"PAGE_EXCLUDED: paddr/pfn: [0-9a-f]+/([0-9a-f]+)", out)}
+        held = self.elf_held(parts[0])
+        if held is not None and not pfns:
+            _rc, out = self.crash_alone([self.a.raw], cmd, debug=True)
+            for m in re.findall(r"paddr: ([0-9a-f]+)", out):
+                pa = int(m, 16)
+                if not any(a <= pa < b for a, b in held):
+                    pfns.add(pa >> 12)
+        return pfns
+
+    # ---- the gate --------------------------------------------------------
+    def row(self, reader, dump, item, verdict):
+        self.rows.append((reader, dump, item, verdict))
+        if verdict.startswith("DIFF"):
+            self.bad += 1
+        print("%s\t%s\t%s\t%s" % (reader, dump, item, verdict), flush=True)
+
+    def judge_crash(self, name, parts):
+        if self.raw_fail:
+            self.row("crash", name, "*", "reader fails on raw: " + self.raw_fail)
+            return
+        got, rc, _out = self.crash_batch(name, parts)
+        if all(v is None for v in got.values()):
+            # crash ended before its first command: one judgement for all
+            self.row("crash", name, "*", self.verdict_of(
+                self.crash_pages(name, parts, CRASH_CMDS[0]), "crash ends at start with status %d" % rc))
+            return
+        for c in CRASH_CMDS:
+            if self.raw_crash[c] is None:
+                self.row("crash", name, c, "reader fails on raw")
+            elif got[c] == self.raw_crash[c]:
+                self.row("crash", name, c, "equal")
+            elif norm(self.crash_alone(parts, c)[1]) == norm(self.crash_alone([self.a.raw], c)[1]):
+                self.row("crash", name, c, "equal (alone; the session had ended)")
+            else:
+                self.row("crash", name, c, self.verdict_of(self.crash_pages(name, parts, c),
+                                                           "output differs"))
+
+    def judge_drgn(self, name, parts):
+        if len(parts) > 1:
+            self.row("drgn", name, "*", "n/a: drgn opens one file, not a split set")
+            return
+        if "(start)" in self.raw_drgn:
+            self.row("drgn", name, "*", "reader fails on raw: " + self.raw_drgn["(start)"])
+            return
+        got = self.drgn(parts[0])
+        for sec, text in self.raw_drgn.items():
+            mine = got.get(sec)
+            if mine == text:
+                self.row("drgn", name, sec, "equal")
+                continue
+            addrs = {int(m, 16) for m in re.findall(r"error: .* at (0x[0-9a-f]+)", mine or "")}
+            # user and kernel virtual addresses are translated on the raw
+            # vmcore; a low one is already physical
+            pfns = {x >> 12 for x in addrs if x < 1 << 47}
+            pfns |= {x >> 12 for x in self.phys_of([x for x in addrs if x >= 1 << 47])}
+            self.row("drgn", name, sec, self.verdict_of(
+                pfns, "section differs" if mine is not None else "section missing"))
+
+    def run(self, dumps):
+        self.raw_crash, raw_rc, raw_out = self.crash_batch("raw", [self.a.raw])
+        self.raw_fail = None
+        if all(v is None for v in self.raw_crash.values()):
+            self.raw_fail = (norm(raw_out).splitlines() or ["exit %d, no message" % raw_rc])[-1]
+        self.raw_drgn = self.drgn(self.a.raw)
+        for name, parts in dumps:
+            self.judge_crash(name, parts)
+            self.judge_drgn(name, parts)
+        return self.bad
+
+    def summary(self):
+        print("\n== readers' gate (level -d %d)" % self.a.level)
+        seen = []
+        for r, d, _i, _v in self.rows:
+            if (r, d) not in seen:
+                seen.append((r, d))
+        for r, d in seen:
+            vs = [v for rr, dd, _i, v in self.rows if rr == r and dd == d]
+            diff = sum(v.startswith("DIFF") for v in vs)
+            exc = sum(v.startswith("excluded") for v in vs)
+            na = [v for v in vs if v.startswith(("n/a", "reader fails"))]
+            if diff:
+                s = "DIFF (%d of %d)" % (diff, len(vs))
+            elif na and len(na) == len(vs):
+                s = na[0]
+            else:
+                s = "equal" + (", %d excluded by class" % exc if exc else "") + \
+                    (", %d the reader fails on raw too" % len(na) if na else "")
+            print("%s\t%s\t%s" % (r, d, s))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--vmlinux", required=True)
+    ap.add_argument("--raw", required=True)
+    ap.add_argument("--mdf", required=True)
+    ap.add_argument("--level", type=int, default=31)
+    ap.add_argument("--work")
+    ap.add_argument("--tsv")
+    ap.add_argument("--crash-only", metavar="CMD",
+                    help="run only crash's CMD on the first dump (a path) and print its output")
+    ap.add_argument("dumps", nargs="+", metavar="NAME=DUMP[,PART...]")
+    a = ap.parse_args()
+    dumps = []
+    for d in a.dumps:
+        name, _, files = d.partition("=")
+        dumps.append((name, files.split(",")))
+    j = Judge(a)
+    if a.crash_only:
+        try:
+            rc, out = j.crash_alone([dumps[0][1][0] if dumps[0][1][0] else dumps[0][0]], a.crash_only)
+        finally:
+            j.root.close()
+        print(norm(out))
+        return rc
+    try:
+        bad = j.run(dumps)
+    finally:
+        j.root.close()
+    j.summary()
+    if a.tsv:
+        with open(a.tsv, "w") as f:
+            for r in j.rows:
+                f.write("\t".join(r) + "\n")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""tests/tools/kdump_drop.py IN OUT PFN...
+
+Copy the kdump-compressed dump IN to OUT with the pages PFN... (decimal or
+0x hex) taken out, as if the filter had excluded them: each one's bit in
+the second bitmap is cleared and its page descriptor removed (the later
+descriptors move up one place, a zero one fills the end; the page data
+stays where it was, unreferenced).  A reader that needs such a page then
+reports it excluded.  This is the readers' gate's control: a dump that
+lost one kernel page must fail the gate (tests/lab/readers/judge.py).
+Single files only (not a split part), LP64 little-endian headers.
+"""
+import shutil
+import struct
+import sys
+
+
+def main(argv):
+    if len(argv) < 4:
+        sys.exit(__doc__.strip().splitlines()[0])
+    src, dst = argv[1], argv[2]
+    pfns = sorted({int(p, 0) for p in argv[3:]})
+    shutil.copyfile(src, dst)
+    with open(dst, "r+b") as f:
+        head = f.read(464)
+        if head[:8] != b"KDUMP   ":
+            sys.exit("%s: not a kdump-compressed dump" % src)
+        block, sub_blocks, bm_blocks, mapnr32 = struct.unpack_from("<iiII", head, 428)
+        f.seek(block)
+        sub = f.read(block)
+        split = struct.unpack_from("<i", sub, 12)[0]
+        max_mapnr = struct.unpack_from("<Q", sub, 96)[0] if len(sub) >= 104 else mapnr32
+        if split:
+            sys.exit("%s: a split part: take pages out of a whole dump" % src)
+        half = bm_blocks * block // 2
+        bm2_off = (1 + sub_blocks) * block + half
+        f.seek(bm2_off)
+        bm2 = bytearray(f.read(half))
+        desc_off = (1 + sub_blocks + bm_blocks) * block
+        ndesc = sum(bin(b).count("1") for b in bm2)
+        f.seek(desc_off)
+        descs = bytearray(f.read(24 * ndesc))
+        for pfn in reversed(pfns):
+            if pfn >= max_mapnr or not bm2[pfn >> 3] >> (pfn & 7) & 1:
+                sys.exit("%s: pfn 0x%x is not in the dump" % (src, pfn))
+            idx = sum(bin(b).count("1") for b in bm2[:pfn >> 3]) + \
+                bin(bm2[pfn >> 3] & ((1 << (pfn & 7)) - 1)).count("1")
+            del descs[24 * idx:24 * idx + 24]
+            descs += bytes(24)
+            bm2[pfn >> 3] &= ~(1 << (pfn & 7)) & 0xff
+        f.seek(bm2_off)
+        f.write(bm2)
+        f.seek(desc_off)
+        f.write(descs)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
