@@ -5,6 +5,9 @@ the same kernel in a filtered dump as in the raw vmcore?
   judge.py --root ROOT --vmlinux VMLINUX --raw RAW --mdf MAKEDUMPFILE
            [--level 31] [--work DIR] [--tsv FILE] NAME=DUMP[,PART...] ...
   judge.py ... --crash-only CMD DUMP   (crash's CMD on DUMP, its output)
+  judge.py ... --drgn-read SYMBOL:SIZE DUMP   ("SYMBOL VADDR PADDR HEXBYTES")
+  --expect-diff NAME: the dump NAME is a control that lost a page the level
+  keeps; each reader must find a difference there (else exit 1).
 
 ROOT is the readers' root (tests/lab/readers/root.sh); crash and drgn run
 there (chroot), the files bind-mounted into ROOT/mnt.  For the raw vmcore
@@ -98,12 +101,18 @@ class Judge:
     def __init__(self, a):
         self.a = a
         self.root = Root(a.root)
+        self.own_work = not a.work
         self.work = a.work or tempfile.mkdtemp(prefix="mdf-judge-work.")
         os.makedirs(self.work, exist_ok=True)
         self.vml = self.root.path(a.vmlinux)
         self.rows = []
         self.bad = 0
         self.explained = {}
+
+    def close(self):
+        self.root.close()
+        if self.own_work:
+            shutil.rmtree(self.work, ignore_errors=True)
 
     # ---- crash -----------------------------------------------------------
     def crash(self, parts, script, debug=False):
@@ -228,7 +237,7 @@ class Judge:
     # ---- the gate --------------------------------------------------------
     def row(self, reader, dump, item, verdict):
         self.rows.append((reader, dump, item, verdict))
-        if verdict.startswith("DIFF"):
+        if verdict.startswith("DIFF") and dump not in self.a.expect_diff:
             self.bad += 1
         print("%s\t%s\t%s\t%s" % (reader, dump, item, verdict), flush=True)
 
@@ -283,6 +292,14 @@ class Judge:
         for name, parts in dumps:
             self.judge_crash(name, parts)
             self.judge_drgn(name, parts)
+        # A control must fail in every reader that reads the raw vmcore.
+        for name in self.a.expect_diff:
+            for reader in ("crash", "drgn"):
+                vs = [v for r, d, _i, v in self.rows if r == reader and d == name]
+                if vs and not any(v.startswith(("n/a", "reader fails")) for v in vs) and \
+                        not any(v.startswith("DIFF") for v in vs):
+                    self.bad += 1
+                    print("%s\t%s\t*\tBAD CONTROL: no difference found" % (reader, name), flush=True)
         return self.bad
 
     def summary(self):
@@ -315,6 +332,12 @@ def main():
     ap.add_argument("--level", type=int, default=31)
     ap.add_argument("--work")
     ap.add_argument("--tsv")
+    ap.add_argument("--expect-diff", action="append", default=[], metavar="NAME",
+                    help="NAME is a control (a dump that lost a kept page): its differences are "
+                         "expected, and it is an error when a reader finds none")
+    ap.add_argument("--drgn-read", metavar="SYMBOL:SIZE",
+                    help="print SYMBOL's address, its physical address and its first SIZE bytes "
+                         "in the first dump (a path), as drgn reads them")
     ap.add_argument("--crash-only", metavar="CMD",
                     help="run only crash's CMD on the first dump (a path) and print its output")
     ap.add_argument("dumps", nargs="+", metavar="NAME=DUMP[,PART...]")
@@ -324,17 +347,34 @@ def main():
         name, _, files = d.partition("=")
         dumps.append((name, files.split(",")))
     j = Judge(a)
+    if a.drgn_read:
+        sym, _, size = a.drgn_read.partition(":")
+        code = ("import sys, drgn\n"
+                "from drgn.helpers.linux.mm import follow_phys\n"
+                "p = drgn.Program(); p.set_core_dump(sys.argv[2]); p.load_debug_info([sys.argv[1]])\n"
+                "a = p.symbol(sys.argv[3]).address\n"
+                "pa = int(follow_phys(p['init_mm'].address_of_(), a))\n"
+                "print(sys.argv[3], hex(a), hex(pa), p.read(a, int(sys.argv[4])).hex())\n")
+        f = os.path.join(j.work, "read.py")
+        open(f, "w").write(code)
+        try:
+            rc, out = j.root.run(["python3", j.root.path(f), j.vml,
+                                  j.root.path(dumps[0][1][0] or dumps[0][0]), sym, size or "8"])
+        finally:
+            j.close()
+        print(out.strip())
+        return rc
     if a.crash_only:
         try:
             rc, out = j.crash_alone([dumps[0][1][0] if dumps[0][1][0] else dumps[0][0]], a.crash_only)
         finally:
-            j.root.close()
+            j.close()
         print(norm(out))
         return rc
     try:
         bad = j.run(dumps)
     finally:
-        j.root.close()
+        j.close()
     j.summary()
     if a.tsv:
         with open(a.tsv, "w") as f:
