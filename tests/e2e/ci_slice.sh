@@ -23,27 +23,29 @@ sizes=$(default MDF_BIGGUEST_SIZES "$MDF_SRC/tests/e2e/bigguest.sh")
 variants=$(default MDF_KDT_VARIANTS "$MDF_SRC/tests/e2e/kdumptools.sh")
 cases=$(default MATRIX_CASES "$MDF_SRC/tests/lab/matrix.sh")
 kernels=$(default MATRIX_KERNELS "$MDF_SRC/tests/lab/matrix.sh")
-for v in arches sizes variants cases kernels; do
+readers=$(default MDF_READERS_KERNELS "$MDF_SRC/tests/e2e/readers_gate.sh")
+for v in arches sizes variants cases kernels readers; do
 	[ -n "${!v// /}" ] || { notok "ci-slice-lists" "no default $v found in the tests"; exit 0; }
 done
 
 # Every window of 7 days over one whole period of the rotation (lcm of the
-# lists' lengths 4, 4, 3, 5 and 4: 60 days).
+# lists' lengths 4, 4, 3, 5, 4 and 6: 60 days).
 bad=""
 for start in $(seq 20440 20500); do
 	got=" "
 	for d in $(seq "$start" $((start + 6))); do
 		ci_slice "$d"
-		got="$got f:$SLICE_FOREIGN b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL "
+		got="$got f:$SLICE_FOREIGN b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL r:$SLICE_READERS "
 	done
 	for w in $arches; do [[ $got == *" f:$w "* ]] || bad="$bad day $start: no $w;"; done
 	for w in $sizes; do [[ $got == *" b:$w "* ]] || bad="$bad day $start: no big guest $w;"; done
 	for w in $variants; do [[ $got == *" k:$w "* ]] || bad="$bad day $start: no kdump-tools $w;"; done
 	for w in $cases; do [[ $got == *" m:$w "* ]] || bad="$bad day $start: no matrix case $w;"; done
 	for w in $kernels; do [[ $got == *" v:$w "* ]] || bad="$bad day $start: no matrix kernel $w;"; done
+	for w in $readers; do [[ $got == *" r:$w "* ]] || bad="$bad day $start: no readers' kernel $w;"; done
 	[ -z "$bad" ] || break
 done
-if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; big guests: $sizes; kdump-tools: $variants; matrix: $cases on $kernels)"
+if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; big guests: $sizes; kdump-tools: $variants; matrix: $cases on $kernels; readers: $readers)"
 else notok "ci-slice-week-covers-all" "$(cut -c1-300 <<<"$bad")"; fi
 # The slice lists name nothing the tests do not know.
 extra=""
@@ -52,6 +54,7 @@ for w in $CI_BIGGUEST; do [[ " $sizes " == *" $w "* ]] || extra="$extra size $w"
 for w in $CI_KDT; do [[ " $variants " == *" $w "* ]] || extra="$extra variant $w"; done
 for w in $CI_MATRIX_CASES; do [[ " $cases " == *" $w "* ]] || extra="$extra case $w"; done
 for w in $CI_MATRIX_KERNELS; do [[ " $kernels " == *" $w "* ]] || extra="$extra kernel $w"; done
+for w in $CI_READERS; do [[ " $readers " == *" $w "* ]] || extra="$extra readers $w"; done
 if [ -z "$extra" ]; then ok "ci-slice-lists-known"; else notok "ci-slice-lists-known" "$extra"; fi
 
 # Every opt-in variable of the e2e tests is set by .ci/run or make lab.
@@ -60,7 +63,7 @@ for v in $(grep -ho 'MDF_[A-Z0-9]*_TEST\b' "$MDF_SRC"/tests/e2e/*.sh | sort -u);
 	grep -q "$v=1" "$MDF_SRC/tests/lab/all.sh" || missing="$missing $v(lab)"
 done
 for v in MDF_CAPTURE_TEST MDF_BIGGUEST_TEST MDF_ARM64_TEST MDF_FOREIGN_TEST MDF_DEB_TEST \
-	MDF_KDT_TEST MDF_MATRIX_TEST MDF_CRASH_TEST MDF_REAL_REQUIRED; do
+	MDF_KDT_TEST MDF_MATRIX_TEST MDF_CRASH_TEST MDF_READERS_TEST MDF_REAL_REQUIRED; do
 	grep -q "$v=1" "$MDF_SRC/.ci/run" || missing="$missing $v(ci)"
 done
 if [ -z "$missing" ]; then ok "ci-and-lab-run-every-real-test"

@@ -4,13 +4,15 @@
 # kernel, every big guest (4-128 GiB), every foreign architecture (arm64's
 # two kernels, ppc64el radix and hash, riscv64, s390x, each with its cross
 # build under qemu-user), the Debian package, every kdump-tools variant,
-# the whole page-state matrix (10 cases on 4 kernels) and crash with the
-# debug vmlinux.  Each is a timed stage; as it ends, the README's lab
-# section (between "<!-- lab:begin -->" and "<!-- lab:end -->") gets the
-# row of each stage as it ends (tests/lab/lab_readme.py: the date, the
-# commit, the wall time and the counts; the other stages' rows stay, so
-# the lab can run in parts), the big guests' table, and its matrix table
-# is rewritten from the results (tests/lab/matrix_table.py).
+# the whole page-state matrix (10 cases on 4 kernels), crash with the
+# debug vmlinux, and the readers' gate on every kernel (sid's crash and
+# drgn, tests/e2e/readers_gate.sh; its table goes into the README between
+# "<!-- readers:begin -->" and "<!-- readers:end -->").  Each is a timed
+# stage; as it ends, the README's lab section (between "<!-- lab:begin -->"
+# and "<!-- lab:end -->") gets its row (tests/lab/lab_readme.py: the date,
+# the commit, the wall time and the counts; the other stages' rows stay,
+# so the lab can run in parts), the big guests' table, and its matrix
+# table is rewritten from the results (tests/lab/matrix_table.py).
 # About 2.5 hours on a 2-core machine with its caches warm.
 #
 #   LAB_STAGES="capture matrix"  runs only those stages (names below)
@@ -25,7 +27,7 @@ export DEBIAN_FRONTEND=noninteractive MDF_REAL_REQUIRED=1
 STAGE_LOGS=build/lab
 mkdir -p "$STAGE_LOGS"
 README_FILE=${LAB_README-README}
-ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign deb kdumptools matrix crash} "
+ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign deb kdumptools matrix crash readers} "
 MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 BGTABLE=$STAGE_LOGS/bigguest-table.md
 T_START=$SECONDS
@@ -58,6 +60,10 @@ lab() {
 		"${STAGE_SECS[n]}" "${STAGE_RESULTS[n]}" \
 		$([ "$name" = bigguest ] && [ -s "$BGTABLE" ] && echo "$BGTABLE") &&
 		echo "$README_FILE: the row of stage $name"
+	if [ "$name" = readers ] && [ -s "$READERS_TSV" ]; then
+		python3 tests/lab/readers/table.py "$READERS_TSV" "${MDF_READERS_CACHE:-/var/tmp/mdf-readers}/sid-$(dpkg --print-architecture)/readers.txt" \
+			"$README_FILE" "$COMMIT" && echo "$README_FILE: the readers' table"
+	fi
 	if [ "$name" = matrix ] && [ -d "$MATRIX_CACHE/results" ]; then
 		python3 tests/lab/matrix_table.py "$MATRIX_CACHE/results" --readme "$README_FILE"
 	fi
@@ -69,6 +75,9 @@ lab foreign 5400 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s3
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
 lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"
+READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
+rm -f "$READERS_TSV"
+lab readers 7200 check MDF_READERS_TEST=1 MDF_READERS_TABLE="$READERS_TSV" MDF_MATRIX_CACHE="$MATRIX_CACHE" readers_gate
 lab matrix 10800 check MDF_MATRIX_TEST=1 MDF_MATRIX_CACHE="$MATRIX_CACHE" matrix
 
 echo
