@@ -60,7 +60,7 @@ lab() {
 		"${STAGE_SECS[n]}" "${STAGE_RESULTS[n]}" \
 		$([ "$name" = bigguest ] && [ -s "$BGTABLE" ] && echo "$BGTABLE") &&
 		echo "$README_FILE: the row of stage $name"
-	if [ "$name" = readers ] && [ -s "$READERS_TSV" ]; then
+	if [[ " arm64 foreign readers " == *" $name "* ]] && [ -s "$READERS_TSV" ]; then
 		python3 tests/lab/readers/table.py "$READERS_TSV" "${MDF_READERS_CACHE:-/var/tmp/mdf-readers}/sid-$(dpkg --print-architecture)/readers.txt" \
 			"$README_FILE" "$COMMIT" && echo "$README_FILE: the readers' table"
 	fi
@@ -70,13 +70,15 @@ lab() {
 }
 lab capture 1800 check MDF_CAPTURE_TEST=1 capture
 lab bigguest 3600 check MDF_BIGGUEST_TEST=1 MDF_BIGGUEST_TABLE="$SRC/$BGTABLE" bigguest
-lab arm64 3600 check MDF_ARM64_TEST=1 arm64
-lab foreign 5400 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" foreign
+READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
+rm -f "$READERS_TSV"
+# the foreign architectures' dumps go through the readers' gate too
+lab arm64 5400 check MDF_ARM64_TEST=1 MDF_READERS_TEST=1 MDF_READERS_TABLE="$READERS_TSV" arm64
+lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" \
+	MDF_READERS_TEST=1 MDF_READERS_TABLE="$READERS_TSV" foreign
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
 lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"
-READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
-rm -f "$READERS_TSV"
 lab readers 7200 check MDF_READERS_TEST=1 MDF_READERS_TABLE="$READERS_TSV" MDF_MATRIX_CACHE="$MATRIX_CACHE" readers_gate
 lab matrix 10800 check MDF_MATRIX_TEST=1 MDF_MATRIX_CACHE="$MATRIX_CACHE" matrix
 

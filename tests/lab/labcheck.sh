@@ -7,7 +7,8 @@
 # apt_opts, apt_state, apt_download, apt_has, newest: tests/lib/apt.sh.
 . "$MDF_SRC/tests/lib/apt.sh"
 
-# check_dump ELF TAG: every check on one dump; NAME.json and NAME.d (the
+# check_dump ELF TAG: every check on one dump (and with MDF_READERS_TEST=1
+# the readers' gate, tests/lab/readers/gate.sh); NAME.json and NAME.d (the
 # lab's) sit beside ELF.  LK_ARCH and DRGN_ARCH: the architecture names
 # libkdumpfile and drgn give (LK_ARCH empty: LK_WHY says why libkdumpfile
 # is not asked); DRGN_FILES: which of our files drgn reads (default "l E";
@@ -151,5 +152,12 @@ check_dump() {
 		done
 		rm -f "$T/up.out" "$T/our.out"
 	fi
+	# ---- the readers' gate (make lab: MDF_READERS_TEST=1) -------------------
+	# sid's drgn on our dumps of this kernel, with its -dbg vmlinux; sid's
+	# crash of the host's architecture says in its row why it cannot.
+	if [ "${MDF_READERS_TEST:-0}" = 1 ]; then
+		# shellcheck source=tests/lab/readers/gate.sh
+		. "$MDF_SRC/tests/lab/readers/gate.sh"
+		readers_root && readers_gate "$TAG" "$ELF"
+	fi
 }
-

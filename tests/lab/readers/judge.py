@@ -353,8 +353,9 @@ def main():
                 "from drgn.helpers.linux.mm import follow_phys\n"
                 "p = drgn.Program(); p.set_core_dump(sys.argv[2]); p.load_debug_info([sys.argv[1]])\n"
                 "a = p.symbol(sys.argv[3]).address\n"
-                "pa = int(follow_phys(p['init_mm'].address_of_(), a))\n"
-                "print(sys.argv[3], hex(a), hex(pa), p.read(a, int(sys.argv[4])).hex())\n")
+                "try: pa = hex(follow_phys(p['init_mm'].address_of_(), a))\n"
+                "except Exception as e: pa = 'none'\n"
+                "print(sys.argv[3], hex(a), pa, p.read(a, int(sys.argv[4])).hex())\n")
         f = os.path.join(j.work, "read.py")
         open(f, "w").write(code)
         try:

@@ -1,0 +1,106 @@
+# shellcheck shell=bash
+# tests/lab/readers/gate.sh - sourced by tests/e2e/readers_gate.sh and by
+# tests/lab/labcheck.sh (the foreign architectures' lab dumps, with
+# MDF_READERS_TEST=1): the readers' gate on one vmcore.  Needs lib.sh
+# (T, MDF, MDF_SRC, ok, notok, needfail).
+#
+# readers_root          ROOT = the sid root of the readers (root.sh), one
+#                       "readers-gate-root" line; status 1 when it cannot be had
+# readers_gate K ELF    the gate on ELF, its lines named readers-gate-K*:
+#                       the debug vmlinux of its kernel, our -l, -c, -E,
+#                       split, refiltered and erase dumps judged against ELF
+#                       (judge.py), the control (the page of CONTROL_SYM,
+#                       default idt_table on x86_64 and init_task elsewhere,
+#                       taken out of our -l) failing in
+#                       every reader that opens the raw vmcore, and the erased
+#                       modprobe_path reading as its fill.  With
+#                       MDF_READERS_TABLE, the verdicts are appended there
+#                       (TSV: kernel, dump, reader, verdict).
+JUDGE="$MDF_SRC/tests/lab/readers/judge.py"
+
+readers_root() {
+	[ -n "${ROOT:-}" ] && [ -f "$ROOT/readers.txt" ] && return 0
+	[ "$(id -u)" = 0 ] || { needfail "readers-gate-root" "needs root (debootstrap, chroot, mount)"; return 1; }
+	local t
+	for t in debootstrap chroot zstd python3; do
+		command -v $t >/dev/null ||
+			{ needfail "readers-gate-root" "no $t (apt-get install debootstrap zstd python3)"; return 1; }
+	done
+	ROOT=$(bash "$MDF_SRC/tests/lab/readers/root.sh" 2>"$T/root.err") ||
+		{ needfail "readers-gate-root" "$(cat "$T/root.err")"; return 1; }
+	ok "readers-gate-root ($(tr '\n' ',' <"$ROOT/readers.txt" | sed 's/,$//; s/,/, /g'))"
+}
+
+# readers_gate KERNEL ELF: every dump of ELF through the judge, the erase
+# and the control, as "readers-gate-KERNEL*" test lines.
+readers_gate() {
+	local k=$1 vm=$2 krel pkgver vml d rc
+	krel=$(strings -n 8 "$vm" | grep -m 1 '^OSRELEASE=' | sed 's/^OSRELEASE=//')
+	# the package version from the kernel's own banner ("... Debian 6.1.192-3 (...)")
+	pkgver=$(strings -n 24 "$vm" | grep -m 1 -F "Linux version $krel (" | sed -n 's/.* Debian \([^ ]*\) (.*/\1/p')
+	vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" "$pkgver" 2>"$T/dbg.err") ||
+		{ needfail "readers-gate-$k-vmlinux" "$(cat "$T/dbg.err")"; return; }
+	ok "readers-gate-$k-vmlinux ($krel, $pkgver)"
+	d=$T/$k
+	rm -rf "$d" && mkdir -p "$d"
+	"$MDF" --message-level 0 -l -d 31 "$vm" "$d/l" &&
+		"$MDF" --message-level 0 -c -d 31 "$vm" "$d/c" &&
+		"$MDF" --message-level 0 -E -d 31 "$vm" "$d/E" &&
+		"$MDF" --message-level 0 -l -d 31 --split "$vm" "$d/s.1" "$d/s.2" &&
+		"$MDF" --message-level 0 -c -d 1 "$vm" "$d/c1" &&
+		"$MDF" --message-level 0 -l -d 31 "$d/c1" "$d/re" &&
+		printf '[vmlinux]\nerase modprobe_path\n' >"$d/erase.conf" &&
+		"$MDF" --message-level 0 -l -d 31 -x "$vml" --config "$d/erase.conf" "$vm" "$d/erase" ||
+		{ notok "readers-gate-$k-dumps" "makedumpfile failed"; return; }
+	rm -f "$d/c1"
+	# The control: our -l dump without the page of a kernel symbol the
+	# readers need (x86_64: idt_table; elsewhere init_task).
+	local sym=${CONTROL_SYM:-} at pfn erased raw_mp
+	[ -n "$sym" ] || case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+		*X86-64*) sym=idt_table ;;
+		*) sym=init_task ;;
+		esac
+	at=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--drgn-read "$sym:8" "$vm" 2>&1 | tail -n 1)
+	pfn=$(awk -v s="$sym" '$1 == s {print $3}' <<<"$at")
+	[[ "$pfn" == 0x* ]] && pfn=$(printf '0x%x' $((pfn >> 12))) &&
+		python3 "$MDF_SRC/tests/tools/kdump_drop.py" "$d/l" "$d/ctl" "$pfn" ||
+		{ notok "readers-gate-$k-control" "no control dump: $sym: $at"; pfn=""; }
+	python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" --work "$d/w" \
+		--tsv "$d/gate.tsv" ${pfn:+--expect-diff ctl} l="$d/l" c="$d/c" E="$d/E" \
+		split="$d/s.1,$d/s.2" refilter="$d/re" erase="$d/erase" ${pfn:+ctl="$d/ctl"} >"$d/gate.out" 2>&1
+	rc=$?
+	# every dump but the control: equal, or excluded by class
+	if [ $rc = 0 ] && ! grep -vP '\tctl\t' "$d/gate.out" | grep -qP '\tDIFF|BAD'; then
+		ok "readers-gate-$k ($(sed -n '/^== readers/,$p' "$d/gate.out" | grep -vP '\tctl\t' | tail -n +2 | awk -F'\t' '{print $1 " " $2 ": " $3}' | paste -sd ';' | cut -c1-500))"
+	else
+		notok "readers-gate-$k" "exit $rc: $(grep -vP '\tctl\t' "$d/gate.out" | grep -P '\tDIFF|BAD' | head -n 5 | tr '\n' ' ')$(tail -n 2 "$d/gate.out" | tr '\n' ' ')"
+	fi
+	[ -n "${MDF_READERS_TABLE:-}" ] && sed -n '/^== readers/,$p' "$d/gate.out" | tail -n +2 |
+		awk -F'\t' -v k="$k" 'NF == 3 {print k "\t" $2 "\t" $1 "\t" $3}' >>"$MDF_READERS_TABLE"
+	# The control fails in every reader that opens the raw vmcore; crash's
+	# verdict names the page as one the level keeps.
+	if [ -n "$pfn" ]; then
+		local why=""
+		grep -qP '^crash\tctl\t\*\treader fails on raw' "$d/gate.out" ||
+			grep -qP "^crash\tctl\t.*DIFF.*pfn $pfn kept" "$d/gate.out" || why="crash found no kept page $pfn;"
+		grep -qP '^drgn\tctl\t\*\treader fails on raw' "$d/gate.out" ||
+			grep -qP '^drgn\tctl\t[^\t]*\tDIFF' "$d/gate.out" || why="$why drgn found no difference;"
+		grep -q 'BAD CONTROL' "$d/gate.out" && why="$why $(grep 'BAD CONTROL' "$d/gate.out" | head -n 1)"
+		if [ -z "$why" ]; then
+			ok "readers-gate-$k-control-fails ($sym's pfn $pfn out: $(awk -F'\t' 'NF == 4 && $2 == "ctl" && $4 !~ /^equal/ {printf "%s%s %s: %s", n++ ? "; " : "", $1, $3, $4}' "$d/gate.out" | cut -c1-300))"
+		else notok "readers-gate-$k-control-fails" "$why $(grep -P '\tctl\t' "$d/gate.out" | grep -v equal | head -n 3 | tr '\n' ' ')"; fi
+	fi
+
+	# The erased symbol reads as the fill, where the raw vmcore has the path.
+	erased=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--drgn-read modprobe_path:16 "$d/erase" 2>&1 | tail -n 1)
+	raw_mp=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--drgn-read modprobe_path:16 "$vm" 2>&1 | tail -n 1)
+	if [ "${erased##* }" = "$(printf 'X%.0s' $(seq 16) | od -An -tx1 | tr -d ' \n')" ] &&
+		[ "${raw_mp##* }" = "$(printf '/sbin/modprobe\0\0' | od -An -tx1 | tr -d ' \n')" ]; then
+		ok "readers-gate-$k-erase-reads-fill (drgn: modprobe_path raw \"/sbin/modprobe\", erased XXXX...)"
+	else notok "readers-gate-$k-erase-reads-fill" "raw: $raw_mp; erased: $erased"; fi
+	rm -rf "$d"
+}
+
