@@ -613,6 +613,12 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 			budget = DEFAULT_CYCLE_BUDGET_MAX;
 	}
 	ctx->ds.cycle_pfns = bitmap_cycle_pfns(budget, 2, ctx->k.max_pfn);
+	/* -e looks for runs in upstream's blocks of bitmap: cycles hold whole
+	 * blocks (vmemmap.h) */
+	if (ctx->opts.exclude_vmemmap && ctx->ds.cycle_pfns > VMEMMAP_BLOCK_PFNS)
+		ctx->ds.cycle_pfns -= ctx->ds.cycle_pfns % VMEMMAP_BLOCK_PFNS;
+	else if (ctx->opts.exclude_vmemmap)
+		ctx->ds.cycle_pfns = VMEMMAP_BLOCK_PFNS;
 	st = bitmap_init(&ctx->ds.present, ctx->ds.cycle_pfns, &ctx->err);
 	if (st == MDF_OK)
 		st = bitmap_init(&ctx->ds.dumpable, ctx->ds.cycle_pfns, &ctx->err);
@@ -789,6 +795,17 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 	st = scan_cycle_pages(ctx, start, end, count, &counts);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	if (ctx->ds.vm_ready) {
+		uint64_t dropped = vmemmap_drop_apply(&ctx->ds.vm, &ctx->ds.dumpable);
+
+		/* the first pass counted these cycles without the drops */
+		if (start >= ctx->ds.vm_applied_upto) {
+			ctx->report.pages.vmemmap += dropped;
+			if (!count)
+				ctx->report.pages.dumpable -= dropped;
+			ctx->ds.vm_applied_upto = end;
+		}
+	}
 	t1 = pi_now();
 	if (drop_zero) {
 		st = zero_pages(ctx, true, &z);
@@ -872,7 +889,7 @@ static void finish_counts(struct mdf_ctx *ctx)
 	struct mdf_page_counts *pc = &ctx->report.pages;
 
 	pc->hole = pc->total - pc->present;
-	pc->remaining = pc->present - pc->zero;
+	pc->remaining = pc->present - pc->zero - pc->vmemmap;
 	for (unsigned c = PC_TAIL + 1; c < PC_COUNT; c++)
 		pc->remaining -= pc->excluded[c];
 	add_phase(&ctx->report, "Excluding unnecessary pages", ctx->ds.t_scan);
@@ -1086,6 +1103,61 @@ static enum mdf_status elf_notes_with_eraseinfo(struct mdf_ctx *ctx, unsigned ch
 	return MDF_OK;
 }
 
+/*
+ * -e: a first pass over every cycle finds the runs of excluded memory
+ * and the vmemmap pages that hold only their struct pages (vmemmap.h);
+ * the writer's builds then drop them.  The bitmaps it looks at are the
+ * ones upstream looks at: a kdump-compressed dump's zero pages are found
+ * while copying, after it; an ELF dump's before it.
+ */
+static enum mdf_status vmemmap_pass(struct mdf_ctx *ctx, bool drop_zero)
+{
+	struct arch_vmemmap_group *g = NULL;
+	uint64_t vstart = ctx->k.arch.vmemmap_base;
+	bool present = false;
+	size_t ng = 0;
+	enum mdf_status st;
+	double t0 = pi_now();
+
+	vmemmap_drop_release(&ctx->ds.vm);
+	ctx->ds.vm_ready = false;
+	if (!ctx->k.have_arch || ctx->k.mm.model == MEMMAP_NONE)
+		return mdf_err_set(&ctx->err, MDF_ERR_NODATA,
+				   "%s: -e needs the struct page array (VMCOREINFO's mem_section)",
+				   ctx->opts.vmcore);
+	/* where the struct page of pfn 0 is, as upstream takes it: section
+	 * 0's mem_map, else the default base */
+	if (memmap_page_vaddr(&ctx->k.mm, &ctx->k.rm, 0, &vstart, &present, &ctx->err) != MDF_OK ||
+	    !present) {
+		mdf_err_clear(&ctx->err);
+		vstart = ctx->k.arch.vmemmap_base;
+	}
+	st = arch_vmemmap_groups(&ctx->k.arch, vstart, ctx->k.max_pfn, ctx->k.mm.page_struct_size,
+				 readmem_read_pte, &ctx->k.rm, &g, &ng, &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	pi_debug(&ctx->pr, "-e: the vmemmap at 0x%llx in %zu runs of 2 MiB pages\n",
+		 (unsigned long long)vstart, ng);
+	vmemmap_drop_init(&ctx->ds.vm, g, ng, ctx->k.mm.page_struct_size, ctx->k.page_size);
+	for (uint64_t start = 0; start < ctx->k.max_pfn; start += ctx->ds.cycle_pfns) {
+		st = check_stop(ctx, &ctx->err);
+		if (st == MDF_OK)
+			st = build_cycle(ctx, start, drop_zero, NULL);
+		if (st == MDF_OK)
+			st = vmemmap_drop_find(&ctx->ds.vm, &ctx->ds.present, &ctx->ds.dumpable,
+					       &ctx->err);
+		if (st != MDF_OK)
+			return st;
+	}
+	vmemmap_drop_finish(&ctx->ds.vm);
+	ctx->ds.vm_ready = true;
+	ctx->ds.vm_applied_upto = 0;
+	ctx->ds.built_valid = false;
+	pi_vmemmap(&ctx->pr, ctx->ds.vm.pages);
+	add_phase(&ctx->report, "Excluding unused vmemmap pages", pi_now() - t0);
+	return MDF_OK;
+}
+
 /* One try at @level into @out; *@pages: the pages it wrote. */
 static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 				  struct out_sink *out, uint64_t *pages)
@@ -1114,6 +1186,11 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	if (st != MDF_OK)
 		return st;
 	ctx->ds.built_valid = false; /* every cycle is built anew */
+	if (o->exclude_vmemmap) {
+		st = vmemmap_pass(ctx, o->format == MDF_FMT_ELF && (level & DL_EXCLUDE_ZERO));
+		if (st != MDF_OK)
+			return st;
+	}
 	if (o->flatten)
 		st = out_open_flat(out, 1, o->size_limit, bufsize, &ctx->err);
 	else
@@ -1171,7 +1248,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	kp.have_vmcoreinfo = facts.have_vmcoreinfo;
 	kp.vmcoreinfo_off = facts.vmcoreinfo_off;
 	kp.vmcoreinfo_size = facts.vmcoreinfo_size;
-	kp.excluded_vmemmap = facts.excluded_vmemmap;
+	kp.excluded_vmemmap = facts.excluded_vmemmap || o->exclude_vmemmap;
 	kp.input_incomplete = facts.incomplete;
 	kp.eraseinfo = ctx->ds.erase.info;
 	kp.eraseinfo_len = ctx->ds.erase.info_len;
@@ -1294,6 +1371,7 @@ void dump_close(struct mdf_ctx *ctx)
 	scan_pool_destroy(ctx->ds.scan);
 	ctx->ds.scan = NULL;
 	freelist_result_release(&ctx->ds.freelist);
+	vmemmap_drop_release(&ctx->ds.vm);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;

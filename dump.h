@@ -18,6 +18,7 @@
 #include "filter/filter.h"
 #include "filter/freelist.h"
 #include "filter/scan.h"
+#include "filter/vmemmap.h"
 
 struct dwarf_info;
 
@@ -54,6 +55,11 @@ struct dump_state {
 	uint64_t copied;            /* pages handed to the writer */
 	uint64_t copy_total;        /* pages it will take, if it said so */
 	int dbg_fd1, dbg_fd2;       /* --debug-bitmap1 / --debug-bitmap, or -1 */
+	/* -e: the vmemmap pages to drop, once a first pass found them
+	 * (vm_ready); cycles below vm_applied_upto are in the report */
+	struct vmemmap_drop vm;
+	bool vm_ready;
+	uint64_t vm_applied_upto;
 	double t_scan, t_zero, t_copy;
 };
 

@@ -29,6 +29,7 @@ enum {
 	OPT_CONFIG,
 	OPT_SPLITBLOCK_SIZE,
 	OPT_EXPLAIN,
+	OPT_WORK_DIR,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -455,7 +456,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "xen-syms", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen-vmcoreinfo", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "work-dir", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 		{ "extension", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -499,7 +500,9 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case 'i': o->vmcoreinfo_file = optarg; break;
 		case 'x': o->vmlinux = optarg; break;
 		case 'g': o->generate_file = optarg; break;
-		case 'e': case 'X':
+		case 'e': o->exclude_vmemmap = true; break;
+		case OPT_WORK_DIR: o->work_dir = optarg; break;
+		case 'X':
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option -%c is not supported by this makedumpfile",
 					   c);

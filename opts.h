@@ -68,6 +68,8 @@ struct mdf_opts {
 	 * and dumpfile = split_files[0]; --reassemble: the parts.  Points
 	 * into argv. */
 	bool split;                  /* --split */
+	bool exclude_vmemmap;        /* -e: drop the struct pages of excluded memory */
+	const char *work_dir;        /* --work-dir: accepted, not needed (-e) */
 	bool mem_usage;              /* --mem-usage (action MDF_ACT_MEM_USAGE) */
 	char *const *split_files;
 	unsigned nsplit;

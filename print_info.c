@@ -146,6 +146,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "                  another release or build exits with status 2\n"
 "  -g FILE -x VMLINUX  write that kernel's VMCOREINFO text to FILE\n"
 "  --config FILE   with -x: erase the data FILE names (makedumpfile.conf(5))\n"
+"  -e              also leave out the struct pages of excluded memory (x86_64)\n"
+"  --work-dir DIR  accepted for -e's sake, not needed\n"
 "  --vtop VADDR    print VADDR's physical address before the dump\n"
 "  --splitblock-size KB  with --split: boundaries on a grid of KB (rounded up\n"
 "                  to 64 pages; default 64 pages)\n"
@@ -162,6 +164,15 @@ void pi_version(const struct mdf_printer *p)
 	printf("lzo\tenabled\n");
 	printf("snappy\t%s\n", compress_available(MDF_CODEC_SNAPPY) ? "enabled" : "disabled");
 	printf("zstd\t%s\n", compress_available(MDF_CODEC_ZSTD) ? "enabled" : "disabled");
+}
+
+void pi_vmemmap(struct mdf_printer *p, uint64_t pages)
+{
+	if (!(p->level & ML_PROGRESS))
+		return;
+	fprintf(p->err, "%sExcluded %llu unused vmemmap pages\n",
+		p->progress_tty && p->phase ? "\n" : "", (unsigned long long)pages);
+	p->phase = NULL;
 }
 
 void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,

@@ -44,6 +44,7 @@ struct mdf_page_counts {
 	uint64_t excluded[PC_COUNT]; /* pages dropped, by class (pageclass.h) */
 	uint64_t remaining;   /* present minus every excluded class */
 	uint64_t dumpable;    /* set in the dumpable bitmap (zero pages included) */
+	uint64_t vmemmap;     /* -e: struct-page pages of excluded memory dropped */
 	uint64_t kept[PR_COUNT]; /* pages kept that a rule unable to run
 				    (mdf_report.gaps) might have excluded */
 };
@@ -86,6 +87,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to);
 void pi_version(const struct mdf_printer *p);
 
 /** Progress of one phase; call with done == total at the end. */
+/** -e: "Excluded N unused vmemmap pages" (progress level), as upstream. */
+void pi_vmemmap(struct mdf_printer *p, uint64_t pages);
 void pi_progress(struct mdf_printer *p, const char *phase, uint64_t done,
 		 uint64_t total, double now);
 

@@ -221,6 +221,28 @@ enum mdf_status arch_walk(const struct arch_state *st, uint64_t vaddr,
 	return MDF_OK;
 }
 
+enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemmap_start,
+				    uint64_t max_pfn, uint64_t page_struct_size,
+				    arch_read_pte_fn rd, void *arg,
+				    struct arch_vmemmap_group **ret, size_t *nret,
+				    struct mdf_err *err)
+{
+	*ret = NULL;
+	*nret = 0;
+	if (!st->ops || !st->ops->vmemmap_groups)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "-e is not supported on %s: its vmemmap is not walked",
+				   st->ops ? st->ops->name : "this architecture");
+	if (st->ops->vmemmap_groups(st, vmemmap_start, max_pfn, page_struct_size, rd, arg,
+				    ret, nret, err) != MDF_OK) {
+		free(*ret);
+		*ret = NULL;
+		*nret = 0;
+		return mdf_err_push(err, "%s", st->ops->name);
+	}
+	return MDF_OK;
+}
+
 enum mdf_status arch_vtop(const struct arch_state *st, uint64_t vaddr,
 			  arch_read_pte_fn rd, void *arg, uint64_t *paddr_ret,
 			  struct mdf_err *err)

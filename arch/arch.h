@@ -86,6 +86,19 @@ struct arch_walk {
 
 struct arch_ops;
 
+/**
+ * -e: one run of the vmemmap that physically contiguous huge pages map.
+ * Its struct pages start at pfn @vmap_pfn_start; @vmap_pfn_end is the
+ * first pfn of its last huge page.  They describe the pfns from
+ * @rep_start; @rep_end is where the run's struct pages end (the first pfn
+ * past them, which upstream's find_vmemmap_pages() takes as the last one
+ * inside: kept so, for the same pages as upstream's -e).
+ */
+struct arch_vmemmap_group {
+	uint64_t vmap_pfn_start, vmap_pfn_end;
+	uint64_t rep_start, rep_end;
+};
+
 /** One block of a ppc64 vmemmap_list: [virt, virt + block) at phys. */
 struct arch_vmemmap_block {
 	uint64_t virt, phys;
@@ -241,6 +254,19 @@ struct arch_ops {
 	 */
 	void (*debuginfo_defaults)(struct kinfo *ki, uint64_t text,
 				   const struct arch_seg_hint *segs, size_t nsegs);
+
+	/**
+	 * -e: the runs of the vmemmap (struct page of pfn 0 at
+	 * @vmemmap_start, @page_struct_size bytes each, pfns below @max_pfn)
+	 * as the kernel's page tables map them, in *@ret (malloc'ed, *@nret
+	 * entries).  Reads only through @rd.  Default when NULL:
+	 * MDF_ERR_NOTSUPP.
+	 */
+	enum mdf_status (*vmemmap_groups)(const struct arch_state *st, uint64_t vmemmap_start,
+					  uint64_t max_pfn, uint64_t page_struct_size,
+					  arch_read_pte_fn rd, void *arg,
+					  struct arch_vmemmap_group **ret, size_t *nret,
+					  struct mdf_err *err);
 };
 
 /** arch_ops_find(@e_machine)'s debuginfo_defaults, if any. */
@@ -319,6 +345,14 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
  */
 enum mdf_status arch_init_mem(struct arch_state *st, arch_read_pte_fn rd,
 			      void *arg, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The ops' vmemmap_groups (-e), or MDF_ERR_NOTSUPP naming the
+ * architecture. */
+enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemmap_start,
+				    uint64_t max_pfn, uint64_t page_struct_size,
+				    arch_read_pte_fn rd, void *arg,
+				    struct arch_vmemmap_group **ret, size_t *nret,
+				    struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Free what init_mem allocated; @st stays usable as init left it. */
 void arch_release(struct arch_state *st);

@@ -9,6 +9,8 @@
  *   direct map     page_offset_base .. + 2^MAX_PHYSMEM_BITS; pa = va - base
  *   vmemmap        vmemmap_base (struct page array), mapped by page tables
  */
+#include <stdlib.h>
+
 #include "arch/arch.h"
 
 #include <elf.h>
@@ -354,6 +356,151 @@ static void x86_64_debuginfo_defaults(struct kinfo *ki, uint64_t text,
 	}
 }
 
+/*
+ * -e: the vmemmap's runs of physically contiguous 2 MiB pages, found the
+ * way upstream's find_vmemmap_x86_64() finds them, so that the same pages
+ * go: from the top-level entry of @vmemmap_start, every PUD entry of its
+ * table in turn (from the first, whatever the start's own index), every
+ * PMD of each present one, a PMD a 2 MiB step of the struct page array,
+ * until the struct pages of @max_pfn.  A PMD entry that is not zero
+ * continues the run when its page follows the run's last one; a zero entry
+ * (a hole of the vmemmap) or a jump ends the run.  An entry without PSE (a
+ * vmemmap of 4 KiB pages) is an error, as upstream's "vmemmap pmd not
+ * huge".  4-level paging only: upstream indexes the top table by the
+ * 4-level PGD index.
+ */
+struct x86_64_vgroups {
+	struct arch_vmemmap_group *g;
+	size_t n, cap;
+};
+
+static enum mdf_status x86_64_vgroup_add(struct x86_64_vgroups *v, uint64_t start_pa,
+					 uint64_t last_pa, uint64_t off_start,
+					 uint64_t off_end, uint64_t psize, struct mdf_err *err)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 16;
+		struct arch_vmemmap_group *g = realloc(v->g, cap * sizeof(*g));
+
+		if (!g)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "-e: out of memory");
+		v->g = g;
+		v->cap = cap;
+	}
+	v->g[v->n++] = (struct arch_vmemmap_group){
+		.vmap_pfn_start = start_pa >> X86_64_PAGE_SHIFT,
+		.vmap_pfn_end = last_pa >> X86_64_PAGE_SHIFT,
+		.rep_start = off_start / psize,
+		.rep_end = off_end / psize,
+	};
+	return MDF_OK;
+}
+
+#define X86_64_UPSTREAM_PMASK 0x7ffffffffffff000ULL
+#define X86_64_HUGE (1ULL << 21)
+
+static enum mdf_status x86_64_vmemmap_groups(const struct arch_state *st,
+					     uint64_t vmemmap_start, uint64_t max_pfn,
+					     uint64_t psize, arch_read_pte_fn rd, void *arg,
+					     struct arch_vmemmap_group **ret, size_t *nret,
+					     struct mdf_err *err)
+{
+	const uint64_t mask = X86_64_UPSTREAM_PMASK & ~st->pte_strip_mask;
+	struct x86_64_vgroups v = { 0 };
+	uint64_t pgd_e, off = 0, off_start = 0, off_end = 0;
+	uint64_t pa = 0, start_pa = 0, last_pa = 0;
+	bool first = true, last_valid = false, last_invalid = false, done = false;
+	enum mdf_status s;
+
+	if (!st->have_pgd)
+		return mdf_err_set(err, MDF_ERR_NODATA, "-e: no page-table root to find the vmemmap");
+	if (st->levels != 4)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "-e: the vmemmap walk knows 4-level paging; this kernel uses %u levels",
+				   st->levels);
+	if (!psize)
+		return mdf_err_set(err, MDF_ERR_NODATA, "-e: no SIZE(page)");
+	s = rd(arg, st->pgd_paddr + ((vmemmap_start >> 39) & 511) * 8, &pgd_e, err);
+	if (s != MDF_OK)
+		return mdf_err_push(err, "-e: the vmemmap's PGD entry");
+	pgd_e &= mask;
+	for (unsigned pud = 0; pgd_e && pud < 512 && !done; pud++) {
+		uint64_t pud_e;
+
+		s = rd(arg, pgd_e + pud * 8, &pud_e, err);
+		if (s != MDF_OK)
+			goto fail;
+		pud_e &= mask;
+		if (!pud_e)
+			continue;
+		for (unsigned pmd = 0; pmd < 512; pmd++) {
+			uint64_t e;
+			bool brk = false, in_valids = false;
+
+			if (off / psize >= max_pfn) {
+				done = true;
+				break;
+			}
+			s = rd(arg, pud_e + pmd * 8, &e, err);
+			if (s != MDF_OK)
+				goto fail;
+			off_end += X86_64_HUGE;
+			if (e) {
+				pa = e & mask;
+				if (first || last_invalid) {
+					/* a run starts (the end of a hole is no
+					 * break of its own) */
+					if (last_invalid)
+						brk = true;
+					start_pa = pa;
+					last_pa = pa - X86_64_HUGE;
+					first = false;
+				}
+				last_valid = true;
+				last_invalid = false;
+				if (pa != last_pa + X86_64_HUGE)
+					brk = in_valids = true;
+				if (!(e & X86_64_PTE_PSE)) {
+					s = mdf_err_set(err, MDF_ERR_NOTSUPP,
+							"-e: the vmemmap at 0x%llx is mapped by 4 KiB pages (PMD entry 0x%llx without PSE); -e handles 2 MiB mappings",
+							(unsigned long long)(vmemmap_start + off),
+							(unsigned long long)e);
+					goto fail;
+				}
+			} else {
+				if (last_valid)
+					brk = in_valids = true;
+				last_valid = false;
+				last_invalid = true;
+			}
+			if (brk) {
+				if (in_valids) {
+					s = x86_64_vgroup_add(&v, start_pa, last_pa, off_start,
+							      off_end - X86_64_HUGE, psize, err);
+					if (s != MDF_OK)
+						goto fail;
+				}
+				off_start = off_end - X86_64_HUGE;
+				start_pa = pa;
+			}
+			last_pa = pa;
+			off += X86_64_HUGE;
+		}
+	}
+	/* the last run, whatever ended the walk (upstream adds it even
+	 * when the walk ended in a hole) */
+	s = x86_64_vgroup_add(&v, start_pa, last_pa, off_start,
+			      off_end >= X86_64_HUGE ? off_end - X86_64_HUGE : 0, psize, err);
+	if (s != MDF_OK)
+		goto fail;
+	*ret = v.g;
+	*nret = v.n;
+	return MDF_OK;
+fail:
+	free(v.g);
+	return s;
+}
+
 const struct arch_ops arch_x86_64_ops = {
 	.name = "x86_64",
 	.uts_machine = "x86_64",
@@ -361,4 +508,5 @@ const struct arch_ops arch_x86_64_ops = {
 	.init = x86_64_init,
 	.walk = x86_64_walk,
 	.debuginfo_defaults = x86_64_debuginfo_defaults,
+	.vmemmap_groups = x86_64_vmemmap_groups,
 };
