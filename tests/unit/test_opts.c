@@ -393,7 +393,7 @@ static void unsupported(void)
 {
 	static const char *const long_args[] = {
 		"eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
-		"xen_phys_start", "work-dir", "extension",
+		"xen_phys_start", "extension",
 	};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(long_args); i++) {
@@ -409,8 +409,9 @@ static void unsupported(void)
 		 "-d", "31", "-F", "--split", "in", "o1", "o2");
 	OK("-i", "vmcoreinfo.txt", "in", "out");  /* VMCOREINFO from a file */
 	T_EQ_STR(o.vmcoreinfo_file, "vmcoreinfo.txt");
-	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
-		 "-e", "in", "out");
+	OK("-e", "--work-dir", "/tmp", "in", "out"); /* -e, and upstream's --work-dir for it */
+	T_ASSERT(o.exclude_vmemmap);
+	T_EQ_STR(o.work_dir, "/tmp");
 	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
 		 "-X", "in", "out");
 }
