@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """tests/lab/readers/drgn_view.py VMLINUX DUMP
+   drgn_view.py --phys VMLINUX DUMP ADDR...   ("ADDR PADDR" lines, or "ADDR none")
+   drgn_view.py --read VMLINUX DUMP SYMBOL SIZE   ("SYMBOL VADDR PADDR HEXBYTES")
 
 What drgn sees of a kernel dump, as text to compare between the raw vmcore
 and a filtered dump: tasks, every task's stack, slab caches, printk
@@ -109,9 +111,28 @@ def page_tables():
     print(levels, "levels", count[0], "tables", h.hexdigest())
 
 
+def phys(addr):
+    """The physical address of kernel virtual address ADDR, or 'none'."""
+    from drgn.helpers.linux.mm import follow_phys
+    try:
+        return hex(follow_phys(prog["init_mm"].address_of_(), addr))
+    except Exception:  # any failure: the caller says what it could not find
+        return "none"
+
+
+mode = sys.argv[1] if sys.argv[1] in ("--phys", "--read") else None
+args = sys.argv[2:] if mode else sys.argv[1:]
 prog = drgn.Program()
-prog.set_core_dump(sys.argv[2])
-prog.load_debug_info([sys.argv[1]])
+prog.set_core_dump(args[1])
+prog.load_debug_info([args[0]])
+if mode == "--phys":
+    for a in args[2:]:
+        print(a, phys(int(a, 0)))
+    sys.exit(0)
+if mode == "--read":
+    a = prog.symbol(args[2]).address
+    print(args[2], hex(a), phys(a), prog.read(a, int(args[3])).hex())
+    sys.exit(0)
 for name, fn in (("tasks", tasks), ("stacks", stacks), ("slab caches", slabs),
                  ("printk", printk), ("modules", modules), ("runqueues", runqueues),
                  ("idt_table", idt), ("page tables", page_tables)):

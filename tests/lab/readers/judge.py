@@ -154,20 +154,16 @@ class Judge:
             secs["(start)"] = ["exit %d: %s" % (rc, out.strip().splitlines()[-1] if out.strip() else "")]
         return {k: "\n".join(v) for k, v in secs.items()}
 
+    def drgn_tool(self, mode, dump, args):
+        """drgn_view.py in MODE (--phys, --read) on DUMP."""
+        return self.root.run(["python3", self.root.path(os.path.join(HERE, "drgn_view.py")), mode,
+                              self.vml, self.root.path(dump)] + args)
+
     def phys_of(self, addrs):
         """Virtual addresses to physical ones, read on the raw vmcore."""
         if not addrs:
             return []
-        code = ("import sys, drgn\n"
-                "from drgn.helpers.linux.mm import follow_phys\n"
-                "p = drgn.Program(); p.set_core_dump(sys.argv[2]); p.load_debug_info([sys.argv[1]])\n"
-                "for a in sys.argv[3:]:\n"
-                "    try: print(a, hex(follow_phys(p['init_mm'].address_of_(), int(a, 0))))\n"
-                "    except Exception as e: print(a, 'none', e)\n")
-        f = os.path.join(self.work, "phys.py")
-        open(f, "w").write(code)
-        rc, out = self.root.run(["python3", self.root.path(f), self.vml, self.root.path(self.a.raw)] +
-                                ["0x%x" % x for x in addrs])
+        rc, out = self.drgn_tool("--phys", self.a.raw, ["0x%x" % x for x in addrs])
         res = []
         for line in out.splitlines():
             w = line.split()
@@ -349,18 +345,8 @@ def main():
     j = Judge(a)
     if a.drgn_read:
         sym, _, size = a.drgn_read.partition(":")
-        code = ("import sys, drgn\n"
-                "from drgn.helpers.linux.mm import follow_phys\n"
-                "p = drgn.Program(); p.set_core_dump(sys.argv[2]); p.load_debug_info([sys.argv[1]])\n"
-                "a = p.symbol(sys.argv[3]).address\n"
-                "try: pa = hex(follow_phys(p['init_mm'].address_of_(), a))\n"
-                "except Exception as e: pa = 'none'\n"
-                "print(sys.argv[3], hex(a), pa, p.read(a, int(sys.argv[4])).hex())\n")
-        f = os.path.join(j.work, "read.py")
-        open(f, "w").write(code)
         try:
-            rc, out = j.root.run(["python3", j.root.path(f), j.vml,
-                                  j.root.path(dumps[0][1][0] or dumps[0][0]), sym, size or "8"])
+            rc, out = j.drgn_tool("--read", dumps[0][1][0] or dumps[0][0], [sym, size or "8"])
         finally:
             j.close()
         print(out.strip())
