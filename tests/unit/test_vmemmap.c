@@ -38,7 +38,8 @@ static void setup(void)
 
 static void teardown(void)
 {
-	teardown();
+	bitmap_release(&p);
+	bitmap_release(&d);
 }
 
 /* present everywhere in [start, end); dumpable everywhere but [lo, hi). */
