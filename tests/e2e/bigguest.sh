@@ -1,21 +1,26 @@
 #!/bin/bash
 # Big machines in a real capture kernel.  For each guest size (16, 64 and
-# 128 GiB by default, plus a 4 GiB one whose vmcore is copied out), the lab
+# 128 GiB by default, plus a 4 GiB one whose vmcore is copied out; make lab
+# adds 512 GiB), the lab
 # (../shared/lab/mkvmcore.sh) boots Debian's kernel under qemu with RAM
 # backed by a sparse file (--mem-file: the host pays only for the pages the
 # guest touches), 1 % workloads, crashkernel=256M and 2 vCPUs, crashes it,
 # and in the capture kernel (nr_cpus=2) tests/lab/measure_hook.sh runs our
 # static binary and Debian's makedumpfile 1.7.2 on the live /proc/vmcore
-# with "-l --message-level 23 -d 31", then each with --num-threads 2,
-# sampling PageTables, MemAvailable and the process's VmHWM every 20 ms.
+# with "-l --message-level 23 -d 31", then each with --num-threads 2, then
+# ours with --non-mmap, ours with -e and upstream HEAD (../shared/oracles)
+# with -e --work-dir, sampling PageTables, MemAvailable and the process's
+# VmHWM every 20 ms.
 # Checks:
 #  - every run of ours exits 0, at every size (the 128 GiB one included);
 #  - its peak PageTables (the whole capture kernel's) is at most 2 MiB and
 #    does not grow with guest RAM (largest guest vs smallest: +256 KiB at
 #    most);
-#  - its dumps are one: the 2-thread run's and 1.7.2's equal it (cmp in the
-#    capture kernel), and on the 4 GiB guest it equals the dump our binary
-#    makes on the host from the copied vmcore (the file path).
+#  - its dumps are one: the 2-thread run's, the --non-mmap run's and 1.7.2's
+#    equal it (cmp in the capture kernel), HEAD's -e equals our -e, and on
+#    the 4 GiB guest it equals the dump our binary makes on the host from
+#    the copied vmcore (the file path);
+#  - --non-mmap takes at most 1.2 times the mmap run's time.
 # Prints the table of every run (README, "Big machines"); MDF_BIGGUEST_TABLE=
 # FILE also writes it there.  MDF_BIGGUEST_SIZES="4G 16G" picks the sizes.
 # Opt-in (MDF_BIGGUEST_TEST=1; CI sets it): about 14 minutes on this 2-core
@@ -25,6 +30,7 @@
 . "$MDF_SRC/tests/lab/lab.sh"
 UP=${MDF_UPSTREAM:-/usr/bin/makedumpfile}
 SIZES=${MDF_BIGGUEST_SIZES:-4G 16G 64G 128G}
+HEAD=${MDF_HEAD:-$MDF_SHARED/oracles/makedumpfile-head}
 PT_MAX_KB=2048
 PT_GROWTH_KB=256
 
@@ -51,8 +57,10 @@ for size in $SIZES; do
 	copy=0
 	[ "$size" = 4G ] && copy=1
 	t0=$SECONDS
-	lab_measure "$name" "$size" "$T/out" 2 $copy "$CAPBIN" "$UP" \
-		"ARGS='-l --message-level 23'" PAIRS=1 THREADS=2
+	hb=""
+	[ -x "$HEAD" ] && hb=$HEAD
+	LAB_CAPTURE_BINS=$hb lab_measure "$name" "$size" "$T/out" 2 $copy "$CAPBIN" "$UP" \
+		"ARGS='-l --message-level 23'" PAIRS=1 THREADS=2 NONMMAP=1 VMEMMAP=1 "HEAD=$hb"
 	rc=$?
 	H="$T/out/$name.d/hook"
 	echo "# $size: lab rc $rc in $((SECONDS - t0)) s"
@@ -65,7 +73,7 @@ for size in $SIZES; do
 	if [ "$cpus" = 2 ]; then ok "bigguest-$size-capture-cpus (2)"
 	else notok "bigguest-$size-capture-cpus" "the capture kernel has $cpus CPUs, not 2"; fi
 	sed 's/^/# hook: /' "$H/results.txt"
-	for run in ours1 up1 ours-t2 up-t2; do
+	for run in ours1 up1 ours-t2 up-t2 ours-nonmmap up-nonmmap ours-e head-e; do
 		line=$(grep "^run=$run " "$H/results.txt")
 		[ -n "$line" ] || { notok "bigguest-$size-$run" "no result"; continue; }
 		rc=$(lab_field rc "$line"); wall=$(lab_field wall "$line")
@@ -75,23 +83,32 @@ for size in $SIZES; do
 		mapped=$(sed -n 's/.*mapped at most \([0-9]* MiB\) at once.*/\1/p' "$H/$run.log" 2>/dev/null | head -n 1)
 		[ -n "$mapped" ] || mapped="-"
 		who="ours"; [ "${run#up}" != "$run" ] && who="1.7.2"
+		[ "${run#head}" != "$run" ] && who="HEAD"
 		thr=""; [ "${run%-t2}" != "$run" ] && thr=" --num-threads 2"
-		dump=$cmpr; [ "$run" = ours1 ] && dump=kept
+		case $run in *-e) thr=" -e" ;; *-nonmmap) thr=" --non-mmap" ;; esac
+		dump=$cmpr; [ "$run" = ours1 ] && dump=kept; [ "$run" = ours-e ] && dump="kept (-e)"
 		echo "| $size | $who$thr | $rc | $wall s | $(kib "$ptp") ($(kib "$ptb")) | $(kib "$hwm") | $(kib "$avm") ($(kib "$avb")) | $mapped | $dump |" >>"$TABLE"
-		[ "$who" = ours ] || { [ "$rc" = 0 ] || echo "# $size: 1.7.2$thr failed (rc $rc): $(tr '\r' '\n' <"$H/$run.log" | tail -n 2 | tr '\n' ' ')"; }
+		[ "$who" = ours ] || { [ "$rc" = 0 ] || echo "# $size: $who$thr failed (rc $rc): $(tr '\r' '\n' <"$H/$run.log" | tail -n 2 | tr '\n' ' ')"; }
 		if [ "$who" = ours ]; then
 			if [ "$rc" = 0 ]; then ok "bigguest-$size-$run-completes ($wall s)"
 			else notok "bigguest-$size-$run-completes" "rc $rc: $(tr '\r' '\n' <"$H/$run.log" | tail -n 2 | tr '\n' ' ')"; fi
 			if [ "$ptp" -le $PT_MAX_KB ]; then ok "bigguest-$size-$run-pagetables (peak $ptp kB, $ptb kB before)"
 			else notok "bigguest-$size-$run-pagetables" "peak $ptp kB > $PT_MAX_KB kB ($ptb kB before)"; fi
 		fi
-		if [ "$run" != ours1 ] && [ "$rc" = 0 ]; then
-			if [ "$cmpr" = same ]; then ok "bigguest-$size-$run-same-dump"
-			else notok "bigguest-$size-$run-same-dump" "cmp with ours: $cmpr"; fi
+		if [ "$run" != ours1 ] && [ "$run" != ours-e ] && [ "$rc" = 0 ]; then
+			if [ "$cmpr" = same ]; then ok "bigguest-$size-$run-same-dump${thr:+ ($thr)}"
+			else notok "bigguest-$size-$run-same-dump" "cmp with ours$([ "$run" = head-e ] && echo " -e"): $cmpr"; fi
 		fi
 	done
 	line=$(grep "^run=ours1 " "$H/results.txt")
 	growth[$size]=$(( $(lab_field pt_peak "$line") - $(lab_field pt_base "$line") ))
+	# --non-mmap at the speed of the mmap run (issue 31: within 1.2 times)
+	nm=$(grep "^run=ours-nonmmap " "$H/results.txt")
+	if [ -n "$nm" ] && [ "$(lab_field rc "$nm")" = 0 ]; then
+		r=$(awk -v a="$(lab_field wall "$nm")" -v b="$(lab_field wall "$line")" 'BEGIN { printf "%.2f", a / b }')
+		if awk -v r="$r" 'BEGIN { exit !(r <= 1.2) }'; then ok "bigguest-$size-nonmmap-speed ($r x the mmap run)"
+		else notok "bigguest-$size-nonmmap-speed" "$r x the mmap run ($(lab_field wall "$nm") s vs $(lab_field wall "$line") s)"; fi
+	fi
 	[ -n "$first" ] || first=$size
 	last=$size
 	# The file path: the copied vmcore, filtered here, gives the same dump.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # tests/lab/all.sh - `make lab`: every real-kernel test in full,
 # the tier that CI runs one slice of a day (.ci/slice.sh): the capture
-# kernel, every big guest (4-128 GiB), every foreign architecture (arm64's
+# kernel, every big guest (4-512 GiB), every foreign architecture (arm64's
 # two kernels, ppc64el radix and hash, riscv64, s390x, each with its cross
 # build under qemu-user), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels), crash with the
@@ -69,7 +69,8 @@ lab() {
 	fi
 }
 lab capture 1800 check MDF_CAPTURE_TEST=1 capture
-lab bigguest 3600 check MDF_BIGGUEST_TEST=1 MDF_BIGGUEST_TABLE="$SRC/$BGTABLE" bigguest
+lab bigguest 9000 check MDF_BIGGUEST_TEST=1 MDF_BIGGUEST_SIZES="4G 16G 64G 128G 512G" \
+	MDF_BIGGUEST_TABLE="$SRC/$BGTABLE" bigguest
 READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
 rm -f "$READERS_TSV"
 # the foreign architectures' dumps go through the readers' gate too

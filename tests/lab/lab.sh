@@ -12,6 +12,7 @@
 #              capture kernel has nr_cpus=1: tests/lab/shim/cpio raises it)
 #   OURS       our static binary, UPSTREAM the makedumpfile to compare with
 #   SETTINGS   lines such as "PAIRS=3" for measure_hook.sh
+#   LAB_CAPTURE_BINS  more binaries the hook runs (upstream HEAD for -e)
 # Workloads are 1 % of RAM (anonymous memory and page cache), the
 # reservation crashkernel=256M.  Returns the lab's exit status.
 lab_measure() {
@@ -31,6 +32,9 @@ lab_measure() {
 	# (1.7.2's threads): ldd does not list it, so name it.
 	gcc_s=$(ldconfig -p 2>/dev/null | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
 	[ -n "$gcc_s" ] && extra+=(--capture-bin "$gcc_s")
+	# more binaries for the hook (upstream HEAD for -e)
+	local b
+	for b in ${LAB_CAPTURE_BINS:-}; do extra+=(--capture-bin "$b"); done
 	rm -rf "$dir/lab"
 	PATH="$MDF_SRC/tests/lab/shim:$PATH" MDF_CAPTURE_CPUS=$cpus LAB_DATA="$dir/lab" \
 		bash "$MDF_SHARED/lab/mkvmcore.sh" --name "$name" --mem "$mem" \

@@ -8,6 +8,9 @@
 #   ARGS="..."       the options of every run, before -d ("-l --message-level 23")
 #   PAIRS=N          alternate ours and upstream N times      [1]
 #   THREADS=N        then once more each with --num-threads N (0: no) [0]
+#   VMEMMAP=1        then ours with -e and HEAD (the path in HEAD=) with
+#                    -e --work-dir /tmp, HEAD's dump compared with ours -e [0]
+#   NONMMAP=1        then ours and upstream with --non-mmap             [0]
 #   SAMPLE=0         only time the runs (no sampler beside them)      [1]
 #   WARM=0           no untimed run first                               [1]
 # The untimed run (ours, the stream to /dev/null) reads the pages every run
@@ -20,9 +23,10 @@
 # and VmHWM of the process.  One line per run in OUTDIR/results.txt:
 #   run=TAG rc=N wall=SECONDS pt_base=KB pt_peak=KB avail_base=KB
 #   avail_min=KB hwm=KB samples=N [cmp=same|differ|-]
-# TAG is ours1, up1, ours2, ... (pairs) and ours-tN, up-tN (threads).
-# Every output is compared (busybox cmp) with the first run of ours, then
-# deleted; that one is kept as OUTDIR/ours.dump.  Exit status 0 when every
+# TAG is ours1, up1, ours2, ... (pairs), ours-tN, up-tN (threads), ours-e,
+# head-e (VMEMMAP) and ours-nonmmap, up-nonmmap (NONMMAP).  Every output is compared
+# (busybox cmp) with the first run of ours, then deleted; that one is kept
+# as OUTDIR/ours.dump (the -e runs: with ours-e's, OUTDIR/e.dump).  Exit status 0 when every
 # run of ours succeeded (upstream's failures are only recorded).
 [ $# -eq 0 ] && [ -n "${MDF_BUILD:-}" ] && exit 0   # not a test by itself
 VMCORE=${1:-/proc/vmcore}
@@ -64,9 +68,11 @@ meminfo() {
 	done < /proc/meminfo
 }
 
-# measure TAG BINARY OPTIONS...: run BINARY OPTIONS -d 31 VMCORE OUT/TAG
+# measure TAG BINARY OPTIONS...: run BINARY OPTIONS -d 31 VMCORE OUT/TAG;
+# its dump is compared with OUT/$REF.dump (REF: ours, or e for -e runs).
 measure() {
 	tag=$1; bin=$2; shift 2
+	ref=${REF:-ours}
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	meminfo
@@ -99,10 +105,10 @@ measure() {
 	t2=$(now)
 	durable=$(awk -v a="$t0" -v b="$t2" 'BEGIN { printf "%.2f", b - a }')
 	c=-
-	if [ $rc -eq 0 ] && [ -f "$OUT/ours.dump" ]; then
-		if cmp "$OUT/ours.dump" "$OUT/$tag.dump" > /dev/null 2>&1; then c=same; else c=differ; fi
+	if [ $rc -eq 0 ] && [ -f "$OUT/$ref.dump" ]; then
+		if cmp "$OUT/$ref.dump" "$OUT/$tag.dump" > /dev/null 2>&1; then c=same; else c=differ; fi
 	elif [ $rc -eq 0 ] && [ "${tag#ours}" != "$tag" ]; then
-		mv "$OUT/$tag.dump" "$OUT/ours.dump"
+		mv "$OUT/$tag.dump" "$OUT/$ref.dump"
 	fi
 	rm -f "$OUT/$tag.dump"
 	note "run=$tag rc=$rc wall=$wall durable=$durable pt_base=$pt_base pt_peak=$pt_peak avail_base=$av_base avail_min=$av_min hwm=$hwm samples=$n cmp=$c"
@@ -122,6 +128,16 @@ done
 if [ "$THREADS" -gt 0 ]; then
 	measure ours-t$THREADS "$OURS" --num-threads "$THREADS"
 	[ -n "${UPSTREAM:-}" ] && measure up-t$THREADS "$UPSTREAM" --num-threads "$THREADS"
+fi
+if [ "${NONMMAP:-0}" = 1 ]; then
+	measure ours-nonmmap "$OURS" --non-mmap
+	[ -n "${UPSTREAM:-}" ] && measure up-nonmmap "$UPSTREAM" --non-mmap
+fi
+if [ "${VMEMMAP:-0}" = 1 ]; then
+	REF=e measure ours-e "$OURS" -e
+	[ -n "${HEAD:-}" ] && REF=e measure head-e "$HEAD" -e --work-dir /tmp
+	ls -l "$OUT/e.dump" "$OUT/ours.dump" >> "$RES" 2>&1
+	rm -f "$OUT/e.dump"
 fi
 sync
 exit $failed
