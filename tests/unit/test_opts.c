@@ -626,8 +626,8 @@ static void repeated_calls(void)
 		 "-czf", "in", "out");
 	OK("in", "out");
 	T_ASSERT(!o.force);
-	T_REJECT(MDF_ERR_NOTSUPP, "option -e is not supported by this makedumpfile",
-		 "-ecD", "in", "out");
+	T_REJECT(MDF_ERR_NOTSUPP, "option -X is not supported by this makedumpfile",
+		 "-XcD", "in", "out");
 	OK("in2", "out2");
 	T_ASSERT(!o.debug);
 	T_EQ_U64(o.codec, MDF_CODEC_NONE);

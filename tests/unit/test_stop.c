@@ -23,8 +23,11 @@ static double now(void)
 
 /* A child that starts the watch and then does what @blocked says: 1
  * blocks in a read of a pipe nobody writes, 0 looks at stop_check() and
- * ends through stop_finish(). */
-static pid_t child(int blocked, int ready[2])
+ * ends through stop_finish().  @nohup: SIGHUP ignored before the watch
+ * starts, as nohup leaves it; else the stop signals at their default
+ * (a test run under nohup, or as a background job, inherits them
+ * ignored, and the watch rightly leaves an ignored one alone). */
+static pid_t child(int blocked, int nohup, int ready[2])
 {
 	pid_t pid = fork();
 
@@ -35,6 +38,9 @@ static pid_t child(int blocked, int ready[2])
 		int p[2];
 		char c;
 
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, nohup ? SIG_IGN : SIG_DFL);
 		pi_init(&pr, 0, false); /* quiet */
 		if (stop_start(&s, &pr, &err) != MDF_OK)
 			_exit(3);
@@ -65,6 +71,20 @@ static pid_t child(int blocked, int ready[2])
 	return pid;
 }
 
+/* waitpid() of @pid for at most 5 s; then SIGKILL (a test that would
+ * hang fails instead).  Returns whether it ended by itself. */
+static int reaped(pid_t pid, int *status)
+{
+	for (int i = 0; i < 500; i++) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return 0;
+}
+
 static void ends_by(int blocked, int sig)
 {
 	int ready[2], status = 0;
@@ -73,12 +93,12 @@ static void ends_by(int blocked, int sig)
 	pid_t pid;
 
 	T_ASSERT(pipe(ready) == 0);
-	pid = child(blocked, ready);
+	pid = child(blocked, 0, ready);
 	T_ASSERT(pid > 0);
 	T_ASSERT(read(ready[0], &c, 1) == 1);
 	t0 = now();
 	kill(pid, sig);
-	T_ASSERT(waitpid(pid, &status, 0) == pid);
+	T_ASSERT(reaped(pid, &status));
 	dt = now() - t0;
 	T_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == sig);
 	/* the run that looks ends at once; the blocked one after the grace */
@@ -91,6 +111,28 @@ static void looks(void) { ends_by(0, SIGTERM); }
 static void blocked_term(void) { ends_by(1, SIGTERM); }
 static void blocked_hup(void) { ends_by(1, SIGHUP); }
 static void blocked_int(void) { ends_by(1, SIGINT); }
+
+/* nohup: an ignored SIGHUP stays ignored (the run goes on); SIGTERM
+ * still ends it. */
+static void nohup_hup_ignored(void)
+{
+	int ready[2], status = 0;
+	char c;
+	pid_t pid;
+
+	T_ASSERT(pipe(ready) == 0);
+	pid = child(1, 1, ready);
+	T_ASSERT(pid > 0);
+	T_ASSERT(read(ready[0], &c, 1) == 1);
+	kill(pid, SIGHUP);
+	usleep(STOP_GRACE_MS * 1000 + 300000);
+	T_ASSERT(waitpid(pid, &status, WNOHANG) == 0); /* still running */
+	kill(pid, SIGTERM);
+	T_ASSERT(reaped(pid, &status));
+	T_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+	close(ready[0]);
+	close(ready[1]);
+}
 
 static void no_signal(void)
 {
@@ -112,5 +154,6 @@ int main(void)
 	T_RUN(blocked_term);
 	T_RUN(blocked_hup);
 	T_RUN(blocked_int);
+	T_RUN(nohup_hup_ignored);
 	return t_done();
 }

@@ -1,0 +1,229 @@
+/*
+ * kallsyms.c - the kernel's symbol table from the dump (kallsyms.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kallsyms.h"
+#include "util.h"
+
+/* Symbols no kernel has more of: a count beyond is a damaged table. */
+#define KALLSYMS_MAX_SYMS (1u << 24)
+/* A name is at most KSYM_NAME_LEN (512 since 6.1) characters. */
+#define KALLSYMS_NAME_MAX 512
+/* kallsyms_token_table: 256 NUL-terminated tokens, each short. */
+#define KALLSYMS_TOKEN_TABLE_MAX 65536
+
+bool kallsyms_available(const struct kinfo *ki)
+{
+	return ki->sym.kallsyms_names.set && ki->sym.kallsyms_num_syms.set &&
+	       ki->sym.kallsyms_token_table.set && ki->sym.kallsyms_token_index.set &&
+	       ki->sym.kallsyms_offsets.set && ki->sym.kallsyms_relative_base.set;
+}
+
+void kallsyms_free(struct kallsyms *ks)
+{
+	free(ks->addr);
+	free(ks->name);
+	free(ks->names);
+	memset(ks, 0, sizeof(*ks));
+}
+
+/* Read @len bytes of kernel memory at @va into a new buffer. */
+static enum mdf_status grab(struct readmem *rm, uint64_t va, size_t len, const char *what,
+			    unsigned char **ret, struct mdf_err *err)
+{
+	unsigned char *b = malloc(len ? len : 1);
+
+	*ret = NULL;
+	if (!b)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %s", what);
+	if (readmem_vaddr(rm, va, b, len, err) != MDF_OK) {
+		free(b);
+		return mdf_err_push(err, "kallsyms: %s (0x%zx bytes at 0x%llx)", what, len,
+				    (unsigned long long)va);
+	}
+	*ret = b;
+	return MDF_OK;
+}
+
+/* Expand the names: a pass that reads kallsyms_names in pieces as it
+ * goes (its length is not in VMCOREINFO). */
+static enum mdf_status expand(struct kallsyms *ks, struct readmem *rm, uint64_t names_va,
+			      const unsigned char *tt, size_t tt_len, const uint16_t *ti,
+			      struct mdf_err *err)
+{
+	enum { CHUNK = 1 << 16 };
+	unsigned char *buf = malloc(CHUNK);
+	size_t cap = (size_t)ks->n * 24 + 64, have = 0, pos = 0;
+	uint64_t base = names_va; /* of buf[0] */
+	enum mdf_status st = MDF_OK;
+
+	ks->names = malloc(cap);
+	if (!buf || !ks->names) {
+		free(buf);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %u names", ks->n);
+	}
+	for (uint32_t i = 0; i < ks->n; i++) {
+		unsigned len;
+		size_t start = ks->names_len;
+
+		/* the entry needs at most 2 + 0x7fff bytes: refill first */
+		if (have - pos < 2 + KALLSYMS_NAME_MAX * 2) {
+			memmove(buf, buf + pos, have - pos);
+			base += pos;
+			have -= pos;
+			pos = 0;
+			if (readmem_vaddr(rm, base + have, buf + have, CHUNK - have, err) != MDF_OK) {
+				/* the end of mapped memory: what is there may do */
+				mdf_err_clear(err);
+				if (readmem_vaddr(rm, base + have, buf + have, 4096 - ((base + have) & 4095),
+						  err) != MDF_OK) {
+					st = mdf_err_push(err, "kallsyms: kallsyms_names at 0x%llx (symbol %u of %u)",
+							  (unsigned long long)(base + have), i, ks->n);
+					break;
+				}
+				have += 4096 - ((base + have) & 4095);
+			} else {
+				have = CHUNK;
+			}
+		}
+		len = buf[pos++];
+		if (len & 0x80)
+			len = (len & 0x7f) | (unsigned)buf[pos++] << 7;
+		if (len == 0 || len > KALLSYMS_NAME_MAX * 2 || pos + len > have) {
+			st = mdf_err_set(err, MDF_ERR_FORMAT,
+					 "kallsyms: symbol %u of %u has a name of %u tokens at 0x%llx",
+					 i, ks->n, len, (unsigned long long)(base + pos));
+			break;
+		}
+		if (cap - ks->names_len < (size_t)len * 64 + 2) {
+			char *p;
+
+			cap = cap * 2 + (size_t)len * 64;
+			p = realloc(ks->names, cap);
+			if (!p) {
+				st = mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for names");
+				break;
+			}
+			ks->names = p;
+		}
+		for (unsigned t = 0; t < len; t++) {
+			size_t o = ti[buf[pos + t]];
+			const unsigned char *tok = tt + o;
+			size_t tl = o < tt_len ? strnlen((const char *)tok, tt_len - o) : 0;
+
+			/* no token is empty: one is a damaged index */
+			if (o >= tt_len || tl == 0 || o + tl >= tt_len ||
+			    ks->names_len - start + tl > KALLSYMS_NAME_MAX) {
+				st = mdf_err_set(err, MDF_ERR_FORMAT,
+						 "kallsyms: symbol %u of %u: token %u at 0x%zx of kallsyms_token_table is empty or runs past it",
+						 i, ks->n, buf[pos + t], o);
+				break;
+			}
+			memcpy(ks->names + ks->names_len, tok, tl);
+			ks->names_len += tl;
+		}
+		if (st != MDF_OK)
+			break;
+		pos += len;
+		ks->names[ks->names_len++] = '\0';
+		ks->name[i] = (uint32_t)start;
+		if (ks->names_len - start < 2) {
+			st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: symbol %u of %u has an empty name",
+					 i, ks->n);
+			break;
+		}
+	}
+	free(buf);
+	return st;
+}
+
+enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struct readmem *rm,
+			      struct mdf_err *err)
+{
+	const bool be = ki->big_endian;
+	unsigned char *tt = NULL, *raw_ti = NULL, *offs = NULL, nbuf[8];
+	uint16_t ti[256];
+	uint64_t rbase;
+	bool any_neg = false;
+	enum mdf_status st;
+
+	memset(ks, 0, sizeof(*ks));
+	if (!kallsyms_available(ki))
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "no kallsyms in VMCOREINFO (Linux 6.0 and later name them)");
+	if (readmem_vaddr(rm, ki->sym.kallsyms_num_syms.v, nbuf, 4, err) != MDF_OK)
+		return mdf_err_push(err, "kallsyms: kallsyms_num_syms");
+	if (load_t32(nbuf, be) == 0 || load_t32(nbuf, be) > KALLSYMS_MAX_SYMS)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: kallsyms_num_syms is %u",
+				   load_t32(nbuf, be));
+	ks->n = load_t32(nbuf, be);
+	if (readmem_vaddr(rm, ki->sym.kallsyms_relative_base.v, nbuf, 8, err) != MDF_OK) {
+		ks->n = 0;
+		return mdf_err_push(err, "kallsyms: kallsyms_relative_base");
+	}
+	rbase = load_t64(nbuf, be);
+	st = grab(rm, ki->sym.kallsyms_token_index.v, 512, "kallsyms_token_index", &raw_ti, err);
+	if (st == MDF_OK)
+		st = grab(rm, ki->sym.kallsyms_token_table.v, KALLSYMS_TOKEN_TABLE_MAX,
+			  "kallsyms_token_table", &tt, err);
+	if (st == MDF_OK)
+		st = grab(rm, ki->sym.kallsyms_offsets.v, (size_t)ks->n * 4, "kallsyms_offsets", &offs,
+			  err);
+	ks->addr = malloc((size_t)ks->n * sizeof(*ks->addr));
+	ks->name = malloc((size_t)ks->n * sizeof(*ks->name));
+	if (st == MDF_OK && (!ks->addr || !ks->name))
+		st = mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %u symbols", ks->n);
+	if (st == MDF_OK) {
+		for (unsigned i = 0; i < 256; i++)
+			ti[i] = load_t16(raw_ti + 2 * i, be);
+		for (uint32_t i = 0; i < ks->n; i++)
+			any_neg |= (int32_t)load_t32(offs + 4 * i, be) < 0;
+		ks->absolute_percpu = any_neg;
+		for (uint32_t i = 0; i < ks->n; i++) {
+			int32_t o = (int32_t)load_t32(offs + 4 * i, be);
+
+			if (!ks->absolute_percpu)
+				ks->addr[i] = rbase + (uint32_t)o;
+			else if (o >= 0)
+				ks->addr[i] = (uint64_t)o;
+			else
+				ks->addr[i] = rbase - 1 - (uint64_t)(int64_t)o;
+		}
+		st = expand(ks, rm, ki->sym.kallsyms_names.v, tt, KALLSYMS_TOKEN_TABLE_MAX, ti, err);
+	}
+	free(tt);
+	free(raw_ti);
+	free(offs);
+	if (st == MDF_OK && ki->sym._stext.set) {
+		uint64_t a;
+		char t;
+
+		if (!kallsyms_lookup(ks, "_stext", &a, &t))
+			st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: no _stext among %u symbols", ks->n);
+		else if (a != ki->sym._stext.v)
+			st = mdf_err_set(err, MDF_ERR_FORMAT,
+					 "kallsyms: _stext decodes to 0x%llx, VMCOREINFO says 0x%llx",
+					 (unsigned long long)a, (unsigned long long)ki->sym._stext.v);
+	}
+	if (st != MDF_OK)
+		kallsyms_free(ks);
+	return st;
+}
+
+bool kallsyms_lookup(const struct kallsyms *ks, const char *name, uint64_t *addr, char *type)
+{
+	for (uint32_t i = 0; i < ks->n; i++) {
+		const char *s = ks->names + ks->name[i];
+
+		if (strcmp(s + 1, name) == 0) {
+			if (addr)
+				*addr = ks->addr[i];
+			if (type)
+				*type = s[0];
+			return true;
+		}
+	}
+	return false;
+}
