@@ -28,6 +28,9 @@ VERSION    := 0.1.0
 HAVE_ZSTD   ?= $(shell $(PKG_CONFIG) --exists libzstd 2>/dev/null && echo 1 || echo 0)
 HAVE_SNAPPY ?= $(shell $(PKG_CONFIG) --exists snappy 2>/dev/null && echo 1 || echo 0)
 HAVE_LIBDEFLATE ?= $(shell $(PKG_CONFIG) --exists libdeflate 2>/dev/null && echo 1 || echo 0)
+# libbpf (Debian's libbpf-dev) reads the kernel's BTF out of the dump
+# (kernel/btf.c); without it that says so
+HAVE_LIBBPF ?= $(shell $(PKG_CONFIG) --exists libbpf 2>/dev/null && echo 1 || echo 0)
 
 PKGS := zlib lzo2 libelf libdw
 ifeq ($(HAVE_ZSTD),1)
@@ -38,6 +41,9 @@ PKGS += snappy
 endif
 ifeq ($(HAVE_LIBDEFLATE),1)
 PKGS += libdeflate
+endif
+ifeq ($(HAVE_LIBBPF),1)
+PKGS += libbpf
 endif
 
 # Build flavour: one object directory per set of flags.
@@ -71,7 +77,7 @@ endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
 	      -DMDF_VERSION='"$(VERSION)"' \
 	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
-	      $(PKG_CFLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
+	      -DHAVE_LIBBPF=$(HAVE_LIBBPF) $(PKG_CFLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDSTATIC) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread
 
@@ -200,7 +206,7 @@ FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
 FZ := build/fuzz
 FZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
 	-DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
-	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -pthread -g -O1
+	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -DHAVE_LIBBPF=$(HAVE_LIBBPF) -pthread -g -O1
 FZ_LIB := $(FZ)/libmdf-fuzz.a
 FZ_GEN_OBJS := $(GEN_LIB_SRCS:%.c=$(FZ)/%.o)
 fuzz: $(FUZZ_TARGETS:%=build/fuzz_%)
@@ -224,7 +230,7 @@ build/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(FZ_GEN_OBJS) $(FZ_LIB)
 -include $(wildcard $(FZ)/*.d $(FZ)/*/*.d $(FZ)/*/*/*.d)
 
 DEPS_APT := build-essential pkg-config zlib1g-dev liblzo2-dev libelf-dev libdw-dev \
-	    libzstd-dev libsnappy-dev libdeflate-dev zstd
+	    libzstd-dev libsnappy-dev libdeflate-dev libbpf-dev zstd
 deps:
 	@missing=""; for p in $(DEPS_APT); do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -40,7 +40,7 @@ check() { # check ENV... TEST: make check of one test with those settings
 
 rm -f "$BGTABLE"
 stage deps 1800 stage_install lab build-essential pkg-config zlib1g-dev liblzo2-dev \
-	libelf-dev libdw-dev libzstd-dev libsnappy-dev libdeflate-dev zstd python3 makedumpfile \
+	libelf-dev libdw-dev libzstd-dev libsnappy-dev libdeflate-dev libbpf-dev zstd python3 makedumpfile \
 	libkdumpfile-dev python3-libkdumpfile python3-drgn crash qemu-system-x86 linux-image-amd64 \
 	busybox-static kexec-tools cpio e2fsprogs dpkg-dev debhelper lintian debootstrap fakeroot \
 	qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user gcc-aarch64-linux-gnu \

@@ -1,0 +1,60 @@
+/*
+ * btf.h - the kernel's own type information, read from the dump.
+ *
+ * Kernels built with CONFIG_DEBUG_INFO_BTF (every Debian, Fedora and
+ * Ubuntu kernel) carry their types in the .BTF section, between
+ * __start_BTF and __stop_BTF, which kallsyms (kernel/kallsyms.h) finds in
+ * the dump.  libbpf parses the blob from memory (btf__new(), either byte
+ * order); this gives sizes and member offsets as DWARF does for -x, with
+ * no debug vmlinux (issue 27).
+ */
+#ifndef MDF_BTF_H
+#define MDF_BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kernel/kallsyms.h"
+#include "readmem.h"
+
+struct btf;
+
+struct kbtf {
+	struct btf *btf;     /* libbpf's */
+	uint64_t start;      /* __start_BTF */
+	size_t len;          /* __stop_BTF - __start_BTF */
+};
+
+/** Whether this build reads BTF (libbpf was found). */
+bool kbtf_supported(void);
+
+/**
+ * Read the kernel's BTF through @rm (its place from @ks) and parse it.
+ * MDF_ERR_NODATA when the kernel has none (no __start_BTF: built without
+ * CONFIG_DEBUG_INFO_BTF), MDF_ERR_NOTSUPP in a build without libbpf,
+ * MDF_ERR_FORMAT when libbpf refuses the bytes (naming where they are).
+ */
+enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct readmem *rm,
+			  struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Parse @len bytes of BTF (copied); for kbtf_load() and the fuzz target.
+ *  MDF_ERR_FORMAT naming @where when libbpf refuses them. */
+enum mdf_status kbtf_from_bytes(struct kbtf *b, const void *data, size_t len, const char *where,
+				struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The size of struct @name (or union), or false when there is none. */
+bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size);
+
+/**
+ * The byte offset of member @member of struct @name, looking through
+ * anonymous structs and unions as C does; false when there is none (or it
+ * is a bit-field that does not start on a byte).
+ */
+bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *member,
+			uint64_t *off);
+
+void kbtf_free(struct kbtf *b);
+
+#endif

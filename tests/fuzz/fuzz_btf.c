@@ -1,0 +1,40 @@
+/*
+ * tests/fuzz/fuzz_btf.c - the kernel's BTF as the dump holds it, handed to
+ * libbpf (kernel/btf.c, kbtf_from_bytes()), then the lookups the run makes
+ * (struct sizes, member offsets through anonymous members) of names the
+ * input may or may not define.  Any bytes end in a status: never a crash,
+ * a hang or a sanitizer report, in libbpf or here.
+ *
+ * Seed corpus (tests/fuzz/corpus/btf/): small valid BTF blobs, a struct
+ * with a member inside an anonymous union, both byte orders, made by
+ * tests/fuzz/btf_seeds.py.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fuzz/fuzz.h"
+#include "kernel/btf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const names[][2] = {
+		{ "page", "flags" }, { "page", "mapping" }, { "page", "nosuch" },
+		{ "zone", "free_area" }, { "", "" }, { "int", "x" },
+	};
+	struct kbtf b;
+	struct mdf_err err;
+	uint64_t v;
+
+	if (kbtf_from_bytes(&b, data, size, "fuzz", &err) != MDF_OK) {
+		FUZZ_CHECK(err.msg[0] != '\0' && !b.btf);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		(void)kbtf_struct_size(&b, names[i][0], &v);
+		(void)kbtf_member_offset(&b, names[i][0], names[i][1], &v);
+	}
+	kbtf_free(&b);
+	return 0;
+}
