@@ -8,6 +8,13 @@
 # BUILD/tests/unit, fuzz corpus replays in BUILD/tests/fuzz, end-to-end
 # scripts in tests/e2e/*.sh (they get MDF_BUILD, MDF and MDF_SRC).
 set -u
+# The stop tests send SIGHUP, SIGINT and SIGTERM: a suite started under
+# nohup or as a background job inherits some of them ignored, and a
+# signal ignored at a shell's entry cannot be reset by the shell.  Run
+# with every stop signal at its default (coreutils' env, 8.31 on).
+if [ -z "${MDF_RUN_SIGNALS:-}" ] && env --default-signal=HUP true 2>/dev/null; then
+	MDF_RUN_SIGNALS=1 exec env --default-signal=HUP,INT,TERM bash "$0" "$@"
+fi
 B=${1:?usage: tests/run.sh BUILD_DIR}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
