@@ -473,12 +473,25 @@ static enum mdf_status cache_read(struct cache *c, uint64_t off, size_t len,
 				  const struct cache_span *span,
 				  struct cache_entry **ret, struct mdf_err *err)
 {
-	uint64_t want = MDF_MAX((uint64_t)len, (uint64_t)c->read_ahead);
-	size_t rlen = (size_t)MDF_MIN(want, span->end - off);
+	uint64_t want;
+	size_t rlen;
 	struct cache_entry *e;
 	enum mdf_status st;
 	size_t got = 0;
 
+	/* a miss inside or right after the last read goes on from it */
+	if (off > c->ra_prev && off <= c->ra_next)
+		c->ra_cur = MDF_MIN(MDF_MAX(2 * c->ra_cur, 2 * len), c->read_ahead);
+	else
+		c->ra_cur = 0;
+	/* ahead at least to the end of the page (/proc/vmcore copies whole
+	 * pages), at most read_ahead */
+	want = MDF_MAX((uint64_t)len,
+		       MDF_MIN(MDF_MAX((uint64_t)c->ra_cur, align_up(off + 1, c->page_size) - off),
+			       (uint64_t)c->read_ahead));
+	rlen = (size_t)MDF_MIN(want, span->end - off);
+	c->ra_prev = off;
+	c->ra_next = off + rlen;
 	st = cache_take(c, rlen, &e, err);
 	if (st != MDF_OK)
 		return st;

@@ -111,7 +111,7 @@ struct cache_span {
 struct cache_config {
 	size_t nentries;        /* 0: default (16) */
 	enum cache_mmap_policy policy;
-	size_t read_ahead;      /* bytes per pread at least; 0: default (256 KiB) */
+	size_t read_ahead;      /* most bytes a pread reads ahead; 0: default (256 KiB) */
 	uint64_t window_max;    /* largest mapping; 0: default (256 MiB on
 				   64-bit hosts, 64 MiB on 32-bit) */
 	struct cache_budget *budget; /* shared with other caches; NULL: a
@@ -140,6 +140,17 @@ struct cache {
 	enum cache_mmap_policy policy; /* TRY becomes NEVER after a failure */
 	size_t page_size;          /* host page size, for mmap alignment */
 	size_t read_ahead;
+	/* Read-ahead that grows while the misses follow each other: a read
+	 * that starts where the last one ended reads twice as far ahead
+	 * (up to read_ahead); any other reads what it asks and the rest of
+	 * its page.  Scattered
+	 * pages (the kept pages of a mostly excluded machine, the heads of
+	 * free blocks) then cost only themselves, where a fixed 256 KiB
+	 * read of /proc/vmcore, which the kernel copies page by page,
+	 * cost 64 pages for each.  A read that starts inside the last one or
+	 * right at its end counts as following it. */
+	size_t ra_cur;
+	uint64_t ra_prev, ra_next;  /* the last read: [ra_prev, ra_next) */
 	uint64_t window_max;
 	size_t nentries;
 	uint64_t file_size;        /* st_size of a regular file, 0 if unknown:

@@ -768,6 +768,14 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
 	uint64_t start = present->start_pfn, end = present->end_pfn;
 	size_t psz = (size_t)r->page_struct_size;
 	const unsigned gaps = r->gap_mask;  /* usually 0: no counting */
+	/* Struct pages per read: FILTER_BATCH while the scan goes on from
+	 * one batch into the next, FILTER_BATCH_MIN (a page of them) after
+	 * an exclusion jumped past a batch.  A free block is judged by its
+	 * head alone: mmap touches only that page, and a pread of the input
+	 * (--non-mmap, where /proc/vmcore copies page by page) then reads
+	 * little more than that page too.  Heads of order >= 1 sit at even
+	 * indices of any aligned batch, so their first tail is always in it. */
+	uint64_t bsz = FILTER_BATCH;
 	uint64_t pfn;
 
 	/* An exclusion begun in the previous cycle. */
@@ -785,8 +793,8 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
 
 	pfn = bitmap_next_set(present, start);
 	while (pfn < end) {
-		uint64_t batch = align_down(pfn, FILTER_BATCH);
-		uint64_t bend = batch + FILTER_BATCH, vaddr;
+		uint64_t batch = align_down(pfn, bsz);
+		uint64_t bend = batch + bsz, vaddr;
 		const unsigned char *sp;
 		bool have_map;
 		enum mdf_status st;
@@ -854,6 +862,7 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
 			exclude(dumpable, pfn, pfn + v.nr_pages, v.cls, carry, counts);
 			pfn = bitmap_next_set(present, pfn + v.nr_pages);
 		}
+		bsz = pfn == bend ? MDF_MIN(2 * bsz, (uint64_t)FILTER_BATCH) : FILTER_BATCH_MIN;
 	}
 	return MDF_OK;
 }

@@ -210,6 +210,8 @@ bool filter_compound(const struct filter_rules *r, const unsigned char *page,
 		     unsigned *order, bool *hugetlb);
 
 #define FILTER_BATCH 512
+/* The fewest struct pages a read of the scan takes: a 4 KiB page of them. */
+#define FILTER_BATCH_MIN 64
 /* The largest SIZE(page) accepted (filter_rules_init). */
 #define FILTER_PAGE_STRUCT_MAX 256
 
