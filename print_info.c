@@ -278,6 +278,9 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 			fprintf(f, "    %-24s: 0x%016llx\n", class_label[i],
 				(unsigned long long)c->excluded[i]);
 	}
+	if (c->vmemmap) /* -e */
+		fprintf(f, "    %-24s: 0x%016llx\n", "Unused vmemmap pages",
+			(unsigned long long)c->vmemmap);
 	count_line(f, "  Remaining pages  ", c->remaining);
 	if (c->present)
 		fprintf(f, "  (The number of pages is reduced to %llu%%.)\n",

@@ -55,6 +55,13 @@ rm -f "$T/o"
 check "vmemmap-header-flag ($(status "$T/e.l") with -e, $(status "$T/plain.l") without)" \
 	test "$(( $(status "$T/e.l") & 0x10 ))" = 16 -a "$(( $(status "$T/plain.l") & 0x10 ))" = 0
 check "vmemmap-smaller" test "$(stat -c %s "$T/e.l")" -lt "$(stat -c %s "$T/plain.l")"
+# The report counts them on a line of their own, out of the remaining pages.
+rm -f "$T/e2.l"
+"$MDF" --message-level 31 -l -d 31 -e "$T/a" "$T/e2.l" >"$T/rep" 2>&1
+n=$(sed -n 's/^Excluded \([0-9]*\) unused vmemmap pages$/\1/p' "$T/rep")
+if [ -n "$n" ] && grep -q "^    Unused vmemmap pages    : $(printf '0x%016x' "$n")$" "$T/rep"; then
+	ok "vmemmap-report-line ($n pages)"
+else notok "vmemmap-report-line" "message '$n': $(grep -i vmemmap "$T/rep" | tr '\n' ' ')"; fi
 "$MDF" --message-level 0 -l -d 31 -e --split "$T/a" "$T/s1" "$T/s2" &&
 	"$MDF" --message-level 0 --reassemble "$T/s1" "$T/s2" "$T/re.l"
 check "vmemmap-split-reassembled" cmp "$T/re.l" "$T/e.l"
