@@ -139,6 +139,21 @@ static enum mdf_status expand(struct kallsyms *ks, struct readmem *rm, uint64_t 
 	return st;
 }
 
+/* Every address from kallsyms_offsets, in the encoding ks says. */
+static void addresses(struct kallsyms *ks, const unsigned char *offs, bool be, uint64_t rbase)
+{
+	for (uint32_t i = 0; i < ks->n; i++) {
+		int32_t o = (int32_t)load_t32(offs + 4 * i, be);
+
+		if (!ks->absolute_percpu)
+			ks->addr[i] = rbase + (uint32_t)o;
+		else if (o >= 0)
+			ks->addr[i] = (uint64_t)o;
+		else
+			ks->addr[i] = rbase - 1 - (uint64_t)(int64_t)o;
+	}
+}
+
 enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struct readmem *rm,
 			      struct mdf_err *err)
 {
@@ -180,33 +195,35 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 			ti[i] = load_t16(raw_ti + 2 * i, be);
 		for (uint32_t i = 0; i < ks->n; i++)
 			any_neg |= (int32_t)load_t32(offs + 4 * i, be) < 0;
-		ks->absolute_percpu = any_neg;
-		for (uint32_t i = 0; i < ks->n; i++) {
-			int32_t o = (int32_t)load_t32(offs + 4 * i, be);
-
-			if (!ks->absolute_percpu)
-				ks->addr[i] = rbase + (uint32_t)o;
-			else if (o >= 0)
-				ks->addr[i] = (uint64_t)o;
-			else
-				ks->addr[i] = rbase - 1 - (uint64_t)(int64_t)o;
-		}
 		st = expand(ks, rm, ki->sym.kallsyms_names.v, tt, KALLSYMS_TOKEN_TABLE_MAX, ti, err);
 	}
 	free(tt);
 	free(raw_ti);
-	free(offs);
-	if (st == MDF_OK && ki->sym._stext.set) {
-		uint64_t a;
-		char t;
+	/* The encoding the entries suggest, checked by SYMBOL(_stext) where
+	 * VMCOREINFO gives it; the other one when that disagrees. */
+	if (st == MDF_OK) {
+		ks->absolute_percpu = any_neg;
+		addresses(ks, offs, be, rbase);
+		if (ki->sym._stext.set) {
+			uint64_t a;
 
-		if (!kallsyms_lookup(ks, "_stext", &a, &t))
-			st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: no _stext among %u symbols", ks->n);
-		else if (a != ki->sym._stext.v)
-			st = mdf_err_set(err, MDF_ERR_FORMAT,
-					 "kallsyms: _stext decodes to 0x%llx, VMCOREINFO says 0x%llx",
-					 (unsigned long long)a, (unsigned long long)ki->sym._stext.v);
+			if (!kallsyms_lookup(ks, "_stext", &a, NULL)) {
+				st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: no _stext among %u symbols",
+						 ks->n);
+			} else if (a != ki->sym._stext.v) {
+				uint64_t first = a;
+
+				ks->absolute_percpu = !any_neg;
+				addresses(ks, offs, be, rbase);
+				if (!kallsyms_lookup(ks, "_stext", &a, NULL) || a != ki->sym._stext.v)
+					st = mdf_err_set(err, MDF_ERR_FORMAT,
+							 "kallsyms: _stext decodes to 0x%llx (or 0x%llx), VMCOREINFO says 0x%llx",
+							 (unsigned long long)first, (unsigned long long)a,
+							 (unsigned long long)ki->sym._stext.v);
+			}
+		}
 	}
+	free(offs);
 	if (st != MDF_OK)
 		kallsyms_free(ks);
 	return st;

@@ -22,8 +22,9 @@
  * configuration is not in the dump; the encoding is told apart by its
  * entries, as the kernel's own scripts/kallsyms writes them: with
  * absolute per-cpu symbols, every kernel-image symbol is negative; without,
- * none is (relative_base is the lowest address).  The choice is checked
- * against SYMBOL(_stext) where VMCOREINFO gives it.
+ * none is (relative_base is the lowest address).  Where VMCOREINFO gives
+ * SYMBOL(_stext) it decides: the other encoding is taken when the first
+ * does not decode _stext to it, and an error when neither does.
  */
 #ifndef MDF_KALLSYMS_H
 #define MDF_KALLSYMS_H

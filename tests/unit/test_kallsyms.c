@@ -176,6 +176,25 @@ static void absolute_percpu_encoding(void)
 	check_table(true);
 }
 
+/* A relative table with an entry past 2 GiB looks absolute by its
+ * entries; SYMBOL(_stext) tells it right. */
+static void stext_decides(void)
+{
+	struct kallsyms ks;
+	struct mdf_err err;
+	uint64_t a = 0;
+
+	tables(false, 5);
+	store_le32(mem + OFF_PA + 4 * 2, 0x90000000u);
+	T_OK(env_open(BASE, &err), &err);
+	T_OK(kallsyms_load(&ks, &E.k.ki, &E.k.rm, &err), &err);
+	T_ASSERT(!ks.absolute_percpu);
+	T_ASSERT(kallsyms_lookup(&ks, "bar", &a, NULL));
+	T_EQ_U64(a, BASE + 0x90000000u);
+	kallsyms_free(&ks);
+	env_close();
+}
+
 /* kallsyms_load() on the synthetic core must fail with @msg in it. */
 static void fails(const char *msg, uint64_t stext)
 {
@@ -200,7 +219,7 @@ static void fails(const char *msg, uint64_t stext)
 static void damaged(void)
 {
 	tables(true, 5);
-	fails("_stext decodes to 0xffffffff81000000, VMCOREINFO says 0xffffffff81000040",
+	fails("_stext decodes to 0xffffffff81000000 (or 0x80ffffff), VMCOREINFO says 0xffffffff81000040",
 	      BASE + 0x40);
 	tables(true, 0x7fffffff);
 	fails("kallsyms_num_syms is 2147483647", BASE);
@@ -276,6 +295,7 @@ int main(void)
 {
 	T_RUN(relative_encoding);
 	T_RUN(absolute_percpu_encoding);
+	T_RUN(stext_decides);
 	T_RUN(damaged);
 	T_RUN(real_61);
 	T_RUN(real_612);
