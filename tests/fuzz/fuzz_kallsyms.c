@@ -17,11 +17,9 @@
 #include <unistd.h>
 
 #include "fuzz/fuzz.h"
-#include "cache.h"
-#include "elf_info.h"
 #include "kernel/kallsyms.h"
-#include "kernel/kernel.h"
 #include "corefile.h"
+#include "kopen.h"
 
 #define PO 0xffff888000000000ULL
 #define RAM 0x18000u
@@ -32,15 +30,10 @@ static unsigned char mem[RAM];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct kernel_input in = { .name = "kallsyms.core", .need_arch = true };
-	struct cache_config cc = { 0 };
-	struct elf_info elf;
-	struct cache cache;
-	struct kernel k;
+	struct t_kopen t;
 	struct kallsyms ks;
 	struct mdf_err err;
 	char text[640];
-	int fd;
 
 	memset(mem, 0, sizeof(mem));
 	memcpy(mem, data, size < RAM ? size : RAM);
@@ -50,17 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 "SYMBOL(kallsyms_token_index)=%llx\nSYMBOL(kallsyms_offsets)=%llx\n"
 		 "SYMBOL(kallsyms_names)=%llx\nSYMBOL(kallsyms_token_table)=%llx\n",
 		 PO, PO + 8, PO + 0x100, PO + 0x400, PO + 0x1000, PO + 0x8000);
-	fd = t_core_memfd(in.name, text, PO, mem, RAM);
-	FUZZ_CHECK(fd >= 0);
-	memset(&k, 0, sizeof(k));
-	FUZZ_CHECK(elf_info_open(&elf, fd, in.name, &err) == MDF_OK);
-	FUZZ_CHECK(cache_init(&cache, fd, in.name, &cc, &err) == MDF_OK);
-	in.ops = &elf_input_ops;
-	in.obj = &elf;
-	in.elf = &elf;
-	in.cache = &cache;
-	FUZZ_CHECK(kernel_open(&k, &in, &err) == MDF_OK);
-	if (kallsyms_load(&ks, &k.ki, &k.rm, &err) == MDF_OK) {
+	FUZZ_CHECK(t_kopen_fd(&t, t_core_memfd("kallsyms.core", text, PO, mem, RAM), "kallsyms.core",
+			      &err) == MDF_OK);
+	if (kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err) == MDF_OK) {
 		FUZZ_CHECK(ks.n > 0 && ks.addr && ks.name && ks.names);
 		for (uint32_t i = 0; i < ks.n; i++) {
 			const char *s = ks.names + ks.name[i];
@@ -72,9 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(err.msg[0] != '\0');
 	}
-	cache_release(&cache);
-	kernel_close(&k);
-	elf_info_close(&elf);
-	close(fd);
+	t_kclose(&t);
 	return 0;
 }

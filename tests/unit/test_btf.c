@@ -20,6 +20,7 @@
 #include "kinfo.h"
 #include "tap.h"
 #include "realvm.h"
+#include "kopen.h"
 
 static void refused(void)
 {
@@ -40,18 +41,12 @@ static void refused(void)
 static void real_fixture(const char *name)
 {
 	struct realvm rv;
-	struct kernel_input in = { .need_arch = true };
-	struct cache_config cc = { 0 };
-	struct elf_info elf;
-	struct cache cache;
-	struct kernel k;
+	struct t_kopen t;
 	struct kallsyms ks;
 	struct kbtf b;
 	struct mdf_err err;
 	struct timespec t0, t1;
 	unsigned checked = 0, known = 0;
-	enum mdf_status st;
-	int fd;
 
 	if (!kbtf_supported()) {
 		t_skip("built without libbpf");
@@ -59,44 +54,31 @@ static void real_fixture(const char *name)
 	}
 	if (!realvm_find_or_skip(&rv, name))
 		return;
-	in.name = rv.path;
-	fd = open(rv.path, O_RDONLY);
-	T_ASSERT(fd >= 0);
-	memset(&k, 0, sizeof(k));
-	st = elf_info_open(&elf, fd, in.name, &err);
-	if (st == MDF_OK)
-		st = cache_init(&cache, fd, in.name, &cc, &err);
-	in.ops = &elf_input_ops;
-	in.obj = &elf;
-	in.elf = &elf;
-	in.cache = &cache;
-	if (st == MDF_OK)
-		st = kernel_open(&k, &in, &err);
-	T_OK(st, &err);
+	T_OK(t_kopen_path(&t, rv.path, &err), &err);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	T_OK(kallsyms_load(&ks, &k.ki, &k.rm, &err), &err);
-	T_OK(kbtf_load(&b, &ks, &k.rm, &err), &err);
+	T_OK(kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err), &err);
+	T_OK(kbtf_load(&b, &ks, &t.k.rm, &err), &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 #define CHECK_SIZE(field, text)                                               \
-	if (k.ki.size.field.set) {                                            \
+	if (t.k.ki.size.field.set) {                                            \
 		uint64_t v_;                                                  \
 		known++;                                                      \
 		if (kbtf_struct_size(&b, text, &v_)) {                        \
-			T_EQ_U64(v_, k.ki.size.field.v);                      \
+			T_EQ_U64(v_, t.k.ki.size.field.v);                      \
 			checked++;                                            \
 		}                                                             \
 	}
 	KINFO_SIZES(CHECK_SIZE)
 #undef CHECK_SIZE
 #define CHECK_OFF(field, text)                                                \
-	if (k.ki.off.field.set) {                                             \
+	if (t.k.ki.off.field.set) {                                             \
 		char s_[64];                                                  \
 		const char *dot_ = strchr(text, '.');                         \
 		uint64_t v_;                                                  \
 		known++;                                                      \
 		snprintf(s_, sizeof(s_), "%.*s", (int)(dot_ - text), text);   \
 		if (kbtf_member_offset(&b, s_, dot_ + 1, &v_)) {              \
-			T_EQ_U64(v_, k.ki.off.field.v);                       \
+			T_EQ_U64(v_, t.k.ki.off.field.v);                       \
 			checked++;                                            \
 		}                                                             \
 	}
@@ -109,10 +91,7 @@ static void real_fixture(const char *name)
 	T_ASSERT(checked >= 20);
 	kbtf_free(&b);
 	kallsyms_free(&ks);
-	cache_release(&cache);
-	kernel_close(&k);
-	elf_info_close(&elf);
-	close(fd);
+	t_kclose(&t);
 }
 
 static void real_61(void) { real_fixture("fx-v61-512m"); }

@@ -19,6 +19,7 @@
 #include "kernel/kernel.h"
 #include "kinfo.h"
 #include "corefile.h"
+#include "kopen.h"
 #include "tap.h"
 #include "realvm.h"
 #include "util.h"
@@ -83,30 +84,12 @@ static void tables(bool absolute, uint32_t nsyms)
 	}
 }
 
-static struct {
-	int fd;
-	struct elf_info elf;
-	struct cache cache;
-	struct kernel k;
-} E = { .fd = -1 };
-
-static void env_close(void)
-{
-	cache_release(&E.cache);
-	kernel_close(&E.k);
-	elf_info_close(&E.elf);
-	if (E.fd >= 0)
-		close(E.fd);
-	E.fd = -1;
-}
+static struct t_kopen E = { .fd = -1 };
 
 /* The synthetic core with the tables, opened; @stext 0: no SYMBOL(_stext). */
 static enum mdf_status env_open(uint64_t stext, struct mdf_err *err)
 {
-	struct kernel_input in = { .name = "kallsyms.core", .need_arch = true };
-	struct cache_config cc = { 0 };
 	char text[1024], st_line[64] = "";
-	enum mdf_status st;
 
 	if (stext)
 		snprintf(st_line, sizeof(st_line), "SYMBOL(_stext)=%llx\n", (unsigned long long)stext);
@@ -117,19 +100,12 @@ static enum mdf_status env_open(uint64_t stext, struct mdf_err *err)
 		 "SYMBOL(kallsyms_offsets)=%llx\nSYMBOL(kallsyms_names)=%llx\n",
 		 st_line, PO + NUM_PA, PO + BASE_PA, PO + TI_PA, PO + TT_PA, PO + OFF_PA,
 		 PO + NAMES_PA);
-	E.fd = t_core_memfd(in.name, text, PO, mem, RAM);
-	if (E.fd < 0)
-		return mdf_err_set(err, MDF_ERR_IO, "cannot write the test core");
-	st = elf_info_open(&E.elf, E.fd, in.name, err);
-	if (st == MDF_OK)
-		st = cache_init(&E.cache, E.fd, in.name, &cc, err);
-	if (st != MDF_OK)
-		return st;
-	in.ops = &elf_input_ops;
-	in.obj = &E.elf;
-	in.elf = &E.elf;
-	in.cache = &E.cache;
-	return kernel_open(&E.k, &in, err);
+	return t_kopen_fd(&E, t_core_memfd("kallsyms.core", text, PO, mem, RAM), "kallsyms.core", err);
+}
+
+static void env_close(void)
+{
+	t_kclose(&E);
 }
 
 static void check_table(bool absolute)
@@ -240,29 +216,14 @@ static void damaged(void)
 static void real_fixture(const char *name)
 {
 	struct realvm rv;
-	struct kernel_input in = { .need_arch = true };
-	struct cache_config cc = { 0 };
 	struct kallsyms ks;
 	struct mdf_err err;
 	struct timespec t0, t1;
 	unsigned checked = 0;
-	enum mdf_status st;
 
 	if (!realvm_find_or_skip(&rv, name))
 		return;
-	in.name = rv.path;
-	E.fd = open(rv.path, O_RDONLY);
-	T_ASSERT(E.fd >= 0);
-	st = elf_info_open(&E.elf, E.fd, in.name, &err);
-	if (st == MDF_OK)
-		st = cache_init(&E.cache, E.fd, in.name, &cc, &err);
-	in.ops = &elf_input_ops;
-	in.obj = &E.elf;
-	in.elf = &E.elf;
-	in.cache = &E.cache;
-	if (st == MDF_OK)
-		st = kernel_open(&E.k, &in, &err);
-	T_OK(st, &err);
+	T_OK(t_kopen_path(&E, rv.path, &err), &err);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	T_OK(kallsyms_load(&ks, &E.k.ki, &E.k.rm, &err), &err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
