@@ -53,7 +53,9 @@ struct ctx {
 	/* The section being resolved: vmlinux's debuginfo and symbols, or a
 	 * module's debuginfo (types) and kallsyms (addresses). */
 	const char *module;          /* "" for vmlinux */
-	struct dwarf_info *di;
+	struct dwarf_info *di;       /* the section's DWARF, if that is its source */
+	struct erase_types dw;       /* ty for di */
+	const struct erase_types *ty;
 	const struct modsyms *mod;
 	struct modlayout layout;
 };
@@ -70,7 +72,7 @@ static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const 
 static enum mdf_status describe(struct ctx *c, unsigned line, const char *text,
 				struct dwarf_type t, struct dwarf_type_info *ti)
 {
-	enum mdf_status st = dwarf_type_describe(c->di, t, ti, c->err);
+	enum mdf_status st = c->ty->describe(c->ty->arg, t, ti, c->err);
 
 	return st == MDF_OK ? st : mdf_err_push(c->err, "line %u: %s", line, text);
 }
@@ -81,7 +83,7 @@ static enum mdf_status member(struct ctx *c, unsigned line, const char *text,
 			      struct dwarf_type *mt)
 {
 	bool found;
-	enum mdf_status st = dwarf_type_member(c->di, t, name, &found, off, mt, c->err);
+	enum mdf_status st = c->ty->member(c->ty->arg, t, name, &found, off, mt, c->err);
 
 	if (st != MDF_OK)
 		return mdf_err_push(c->err, "line %u: %s", line, text);
@@ -143,7 +145,7 @@ static enum mdf_status collect_names(struct ctx *c)
 			st = want_name(&c->names, cmd->size_expr.parts[0], false, c->err);
 	}
 	if (st == MDF_OK && c->names.n)
-		st = dwarf_info_lookup(c->di, c->names.q, c->names.n, c->err);
+		st = c->ty->lookup(c->ty->arg, c->names.q, c->names.n, c->err);
 	return st;
 }
 
@@ -161,9 +163,10 @@ static bool sym_addr(struct ctx *c, const char *name, uint64_t *ret)
 	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
 	if (strcmp(name, "mem_section") && vmcoreinfo_lookup(c->env->ki, key, ret))
 		return true;
-	if (!dwarf_info_symbol(c->di, name, ret, NULL))
+	if (!c->ty->symbol(c->ty->arg, name, ret))
 		return false;
-	*ret += c->env->kernel_offset;
+	if (!c->ty->running)
+		*ret += c->env->kernel_offset;
 	return true;
 }
 
@@ -438,7 +441,7 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 static enum mdf_status check_array(struct ctx *c, const struct erase_loop *l, uint64_t va,
 				   uint64_t n, uint64_t size)
 {
-	const char *vmlinux = dwarf_info_path(c->di);
+	const char *vmlinux = c->ty->what;
 	uint64_t bytes;
 
 	if (n > UINT64_MAX / size)
@@ -721,6 +724,49 @@ static int range_cmp(const void *a, const void *b)
 	return x->paddr < y->paddr ? -1 : x->paddr > y->paddr;
 }
 
+/* The DWARF of a vmlinux or module as the types of a section. */
+static enum mdf_status dw_lookup(void *arg, struct dwarf_query *q, size_t n, struct mdf_err *err)
+{
+	return dwarf_info_lookup(arg, q, n, err);
+}
+
+static bool dw_symbol(void *arg, const char *name, uint64_t *addr)
+{
+	return dwarf_info_symbol(arg, name, addr, NULL);
+}
+
+static enum mdf_status dw_describe(void *arg, struct dwarf_type t, struct dwarf_type_info *ti,
+				   struct mdf_err *err)
+{
+	return dwarf_type_describe(arg, t, ti, err);
+}
+
+static enum mdf_status dw_member(void *arg, struct dwarf_type t, const char *name, bool *found,
+				 uint64_t *off, struct dwarf_type *mt, struct mdf_err *err)
+{
+	return dwarf_type_member(arg, t, name, found, off, mt, err);
+}
+
+static void use_dwarf(struct ctx *c, struct dwarf_info *di)
+{
+	c->di = di;
+	c->dw = (struct erase_types){ .what = dwarf_info_path(di), .arg = di, .lookup = dw_lookup,
+				      .symbol = dw_symbol, .describe = dw_describe,
+				      .member = dw_member };
+	c->ty = &c->dw;
+}
+
+/* The vmlinux section's types: -x's DWARF, or the dump's own. */
+static void use_vmlinux(struct ctx *c)
+{
+	if (c->env->types) {
+		c->di = NULL;
+		c->ty = c->env->types;
+	} else {
+		use_dwarf(c, c->env->di);
+	}
+}
+
 /* The commands of one section: vmlinux's, or a loaded module's. */
 static enum mdf_status run_section(struct ctx *c, const char *module)
 {
@@ -730,13 +776,21 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 	enum mdf_status st = MDF_OK;
 
 	c->module = module;
-	c->di = c->env->di;
+	use_vmlinux(c);
 	c->mod = NULL;
 	if (module[0]) {
 		const char *why = NULL;
 		struct mdf_err e;
 
 		mdf_err_clear(&e);
+		if (!c->env->di) {
+			/* the dump's BTF: modules' split BTF is not read yet */
+			if (!c->out->modules_skipped++)
+				snprintf(c->out->module_problem, sizeof(c->out->module_problem),
+					 "[%.63s]: module sections need -x VMLINUX (their types "
+					 "come from the modules' debuginfo beside it)", module);
+			return MDF_OK;
+		}
 		if (!find_module(c, module, &ms, &why) ||
 		    dwarf_info_open_module(c->env->vmlinux, c->env->ki->osrelease, module, &mdi,
 					   &e) != MDF_OK) {
@@ -746,7 +800,7 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 					 "[%.63s]: %.240s", module, why ? why : e.msg);
 			return MDF_OK;
 		}
-		c->di = mdi;
+		use_dwarf(c, mdi);
 		c->mod = &ms;
 	}
 	c->names.n = 0;
@@ -759,7 +813,7 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 		st = cmd->loop < 0 ? run_cmd(c, cmd, NULL) : run_loop(c, cmd);
 	}
 	dwarf_info_close(mdi);
-	c->di = c->env->di;
+	use_vmlinux(c);
 	c->mod = NULL;
 	return st;
 }

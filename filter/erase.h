@@ -54,8 +54,29 @@ struct erase_set {
 	char module_problem[320];    /* the first one's "[name]: why" */
 };
 
+/*
+ * Where the vmlinux section's types and addresses come from: the vmlinux's
+ * DWARF (-x; the default when erase_env.types is NULL), or the dump's own
+ * BTF and kallsyms (kernel/btf.h, kernel/kallsyms.h: no -x).  A type is a
+ * struct dwarf_type either way (a DIE offset, or a BTF type id).
+ */
+struct erase_types {
+	const char *what;            /* for messages: "the vmlinux's DWARF" */
+	void *arg;
+	bool running;                /* symbol() gives running addresses (no
+					KERNELOFFSET to add) */
+	enum mdf_status (*lookup)(void *arg, struct dwarf_query *q, size_t n,
+				  struct mdf_err *err);
+	bool (*symbol)(void *arg, const char *name, uint64_t *addr);
+	enum mdf_status (*describe)(void *arg, struct dwarf_type t, struct dwarf_type_info *ti,
+				    struct mdf_err *err);
+	enum mdf_status (*member)(void *arg, struct dwarf_type t, const char *name, bool *found,
+				  uint64_t *off, struct dwarf_type *mt, struct mdf_err *err);
+};
+
 struct erase_env {
-	struct dwarf_info *di;       /* the vmlinux's */
+	struct dwarf_info *di;       /* the vmlinux's, or NULL with types */
+	const struct erase_types *types; /* NULL: di's DWARF */
 	const char *vmlinux;         /* its path: module debuginfo is looked
 					for beside it (dwarf_info.h) */
 	const struct kinfo *ki;      /* SYMBOL()s here win over the vmlinux's */
