@@ -232,6 +232,25 @@ static enum mdf_status read_vmcoreinfo_file(struct mdf_ctx *ctx)
  * The eraseinfo the output carries: a refiltered dump's own first, then
  * what --config erases (resolved now that the kernel can be read).
  */
+/* --config without -x: the kernel's symbols and types from the dump
+ * itself (kallsyms since 6.0, BTF where CONFIG_DEBUG_INFO_BTF). */
+static enum mdf_status dump_types(struct mdf_ctx *ctx, struct erase_env *env)
+{
+	const char *vmcore = ctx->opts.vmcore;
+	double t0 = pi_now();
+
+	if (kallsyms_load(&ctx->ds.ksyms, &ctx->k.ki, &ctx->k.rm, &ctx->err) != MDF_OK ||
+	    kbtf_load(&ctx->ds.btf, &ctx->ds.ksyms, &ctx->k.rm, &ctx->err) != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s: --config without -x VMLINUX takes the kernel's "
+				    "symbols and types from the dump", vmcore);
+	pi_debug(&ctx->pr, "--config: %u symbols (kallsyms) and %zu bytes of BTF from the dump "
+		 "in %.3f s\n", ctx->ds.ksyms.n, ctx->ds.btf.len, pi_now() - t0);
+	ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
+	erase_types_from_dump(&ctx->ds.types, &ctx->ds.dump_types);
+	env->types = &ctx->ds.types;
+	return MDF_OK;
+}
+
 static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -262,6 +281,14 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 		free(text);
 		if (st != MDF_OK)
 			return st;
+		if (!env.di) {
+			/* No -x: the dump's own kallsyms and BTF (issue 27) */
+			st = dump_types(ctx, &env);
+			if (st != MDF_OK) {
+				erase_config_free(&cfg);
+				return st;
+			}
+		}
 		st = erase_resolve(&cfg, &env, es, &ctx->err);
 		erase_config_free(&cfg);
 		if (st != MDF_OK)
@@ -1372,6 +1399,8 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.scan = NULL;
 	freelist_result_release(&ctx->ds.freelist);
 	vmemmap_drop_release(&ctx->ds.vm);
+	kbtf_free(&ctx->ds.btf);
+	kallsyms_free(&ctx->ds.ksyms);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;

@@ -19,6 +19,8 @@
 #include "filter/freelist.h"
 #include "filter/scan.h"
 #include "filter/vmemmap.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
 
 struct dwarf_info;
 
@@ -29,6 +31,10 @@ struct dump_state {
 	size_t vi_len;
 	struct dwarf_info *vmlinux;  /* -x VMLINUX, opened */
 	struct erase_set erase;    /* --config's ranges, and the eraseinfo */
+	struct kallsyms ksyms;     /* --config without -x: the dump's symbols */
+	struct kbtf btf;           /* and types */
+	struct erase_dump_types dump_types;
+	struct erase_types types;
 	unsigned char *erase_page; /* a page with erased bytes, patched */
 	struct filter_rules rules;
 	bool rules_valid;          /* rules hold rules.dump_level's */

@@ -330,9 +330,6 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
 	if (o->generate_file)
 		return check_generate(o, nargs, err);
-	if (o->config_file && !o->vmlinux)
-		return mdf_err_set(err, MDF_ERR_ARG,
-				   "--config needs -x VMLINUX: the erase commands name its symbols");
 	if (o->config_file && (o->dump_dmesg || o->mem_usage || o->action != MDF_ACT_DUMP))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--config erases data of a dump: not with --dump-dmesg, "

@@ -2,6 +2,8 @@
  * erase.c - --config FILE resolved to physical ranges (erase.h).
  */
 #include "filter/erase.h"
+#include "kernel/btf.h"
+#include "kernel/kallsyms.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -67,13 +69,23 @@ static enum mdf_status bad(struct ctx *c, unsigned line, const char *fmt, const 
 			   fmt, b ? b : "");
 }
 
+/* A symbol the dump's kallsyms has and its BTF does not type (Linux
+ * types only per-cpu variables there): "erase SYM size N" still works. */
+#define UNTYPED UINT64_MAX
+
 /* What @t is; a failure of the vmlinux's DWARF (a loop in its types)
  * names the line and the expression too. */
 static enum mdf_status describe(struct ctx *c, unsigned line, const char *text,
 				struct dwarf_type t, struct dwarf_type_info *ti)
 {
-	enum mdf_status st = c->ty->describe(c->ty->arg, t, ti, c->err);
+	enum mdf_status st;
 
+	if (t.die == UNTYPED) {
+		memset(ti, 0, sizeof(*ti));
+		ti->kind = DWARF_T_OTHER;
+		return MDF_OK;
+	}
+	st = c->ty->describe(c->ty->arg, t, ti, c->err);
 	return st == MDF_OK ? st : mdf_err_push(c->err, "line %u: %s", line, text);
 }
 
@@ -196,10 +208,20 @@ static enum mdf_status eval(struct ctx *c, unsigned line, const struct erase_exp
 	} else {
 		const struct dwarf_query *q = find_name(&c->names, e->parts[0], false);
 
+		if (q && !q->found && c->ty->running && sym_addr(c, e->parts[0], &o->addr)) {
+			if (e->nparts > 1)
+				return mdf_err_set(c->err, MDF_ERR_FORMAT,
+						   "line %u: %s: the type of %s is not in the dump's BTF "
+						   "(the kernel's BTF types per-cpu variables only): give "
+						   "-x VMLINUX", line, e->text, e->parts[0]);
+			o->t.die = UNTYPED;
+			return MDF_OK;
+		}
 		if (!q || !q->found || !sym_addr(c, e->parts[0], &o->addr))
 			return mdf_err_set(c->err, MDF_ERR_FORMAT,
 					   "line %u: %s: no such variable in %s%s", line, e->parts[0],
-					   c->mod ? "module " : "the vmlinux", c->module);
+					   c->mod ? "module " : c->ty->running ? "the dump's kallsyms" :
+					   "the vmlinux", c->module);
 		o->t = q->type;
 	}
 	for (; i < e->nparts; i++) {
@@ -377,6 +399,11 @@ static enum mdf_status run_cmd(struct ctx *c, const struct erase_cmd *cmd, const
 		c->out->null_skips++;
 		return MDF_OK;
 	}
+	if (o.t.die == UNTYPED && cmd->kind != ERASE_SIZE_VALUE)
+		return mdf_err_set(c->err, MDF_ERR_FORMAT,
+				   "line %u: %s: its type is not in the dump's BTF (the kernel's BTF "
+				   "types per-cpu variables only): give its size ('erase %s size N') "
+				   "or -x VMLINUX", cmd->line, cmd->target.text, cmd->target.text);
 	st = describe(c, cmd->line, cmd->target.text, o.t, &ti);
 	if (st != MDF_OK)
 		return st;
@@ -754,6 +781,36 @@ static void use_dwarf(struct ctx *c, struct dwarf_info *di)
 				      .symbol = dw_symbol, .describe = dw_describe,
 				      .member = dw_member };
 	c->ty = &c->dw;
+}
+
+/* The dump's own BTF and kallsyms as the types of the vmlinux section. */
+static enum mdf_status bt_lookup(void *arg, struct dwarf_query *q, size_t n, struct mdf_err *err)
+{
+	return kbtf_lookup(((struct erase_dump_types *)arg)->b, q, n, err);
+}
+
+static bool bt_symbol(void *arg, const char *name, uint64_t *addr)
+{
+	return kallsyms_lookup(((struct erase_dump_types *)arg)->ks, name, addr, NULL);
+}
+
+static enum mdf_status bt_describe(void *arg, struct dwarf_type t, struct dwarf_type_info *ti,
+				   struct mdf_err *err)
+{
+	return kbtf_describe(((struct erase_dump_types *)arg)->b, t, ti, err);
+}
+
+static enum mdf_status bt_member(void *arg, struct dwarf_type t, const char *name, bool *found,
+				 uint64_t *off, struct dwarf_type *mt, struct mdf_err *err)
+{
+	return kbtf_member(((struct erase_dump_types *)arg)->b, t, name, found, off, mt, err);
+}
+
+void erase_types_from_dump(struct erase_types *t, struct erase_dump_types *d)
+{
+	*t = (struct erase_types){ .what = "the dump's BTF", .arg = d, .running = true,
+				   .lookup = bt_lookup, .symbol = bt_symbol,
+				   .describe = bt_describe, .member = bt_member };
 }
 
 /* The vmlinux section's types: -x's DWARF, or the dump's own. */

@@ -74,6 +74,17 @@ struct erase_types {
 				  uint64_t *off, struct dwarf_type *mt, struct mdf_err *err);
 };
 
+struct kbtf;
+struct kallsyms;
+
+/* The dump's own types: @b's BTF and @ks's addresses (running ones).
+ * @t must outlive the resolve; @d too (it is t->arg). */
+struct erase_dump_types {
+	const struct kbtf *b;
+	const struct kallsyms *ks;
+};
+void erase_types_from_dump(struct erase_types *t, struct erase_dump_types *d);
+
 struct erase_env {
 	struct dwarf_info *di;       /* the vmlinux's, or NULL with types */
 	const struct erase_types *types; /* NULL: di's DWARF */

@@ -93,11 +93,123 @@ bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size)
 	return true;
 }
 
-/* @member in struct/union @id, through anonymous members; bit offset. */
-static bool member_bits(const struct btf *btf, uint32_t id, const char *member, unsigned depth,
-			uint64_t *bits)
+enum mdf_status kbtf_lookup(const struct kbtf *b, struct dwarf_query *q, size_t n,
+			    struct mdf_err *err)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
+	(void)err;
+	for (size_t i = 0; i < n; i++) {
+		int32_t id;
+
+		q[i].found = false;
+		if (!b->btf)
+			continue;
+		if (q[i].is_type) {
+			id = find_struct(b->btf, q[i].name);
+			if (id <= 0)
+				id = btf__find_by_name_kind(b->btf, q[i].name, BTF_KIND_TYPEDEF);
+			if (id > 0) {
+				q[i].found = true;
+				q[i].type.die = (uint64_t)id;
+			}
+			continue;
+		}
+		id = btf__find_by_name_kind(b->btf, q[i].name, BTF_KIND_VAR);
+		if (id > 0) {
+			const struct btf_type *v = btf__type_by_id(b->btf, (uint32_t)id);
+
+			q[i].found = v != NULL;
+			q[i].type.die = v ? v->type : 0;
+		}
+	}
+	return MDF_OK;
+}
+
+/* Through typedefs, qualifiers and type tags, boundedly. */
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+
+	for (unsigned i = 0; t && i < 64 && (btf_is_mod(t) || btf_is_typedef(t) ||
+					     btf_kind(t) == BTF_KIND_TYPE_TAG); i++) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t && (btf_is_mod(t) || btf_is_typedef(t)) ? NULL : t;
+}
+
+enum mdf_status kbtf_describe(const struct kbtf *b, struct dwarf_type dt,
+			      struct dwarf_type_info *ti, struct mdf_err *err)
+{
+	uint32_t id = (uint32_t)dt.die;
+	const struct btf_type *t;
+	int64_t sz;
+
+	memset(ti, 0, sizeof(*ti));
+	if (dt.die > UINT32_MAX || !b->btf)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "BTF: type %llu", (unsigned long long)dt.die);
+	if (id == 0) {
+		ti->kind = DWARF_T_VOID;
+		return MDF_OK;
+	}
+	t = skip_mods(b->btf, &id);
+	if (!t)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "BTF type %u: a chain of typedefs or qualifiers with no end",
+				   (unsigned)dt.die);
+	if (id == 0) {
+		ti->kind = DWARF_T_VOID;
+		return MDF_OK;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		ti->kind = DWARF_T_STRUCT;
+		ti->size = t->size;
+		break;
+	case BTF_KIND_PTR:
+		ti->kind = DWARF_T_POINTER;
+		ti->size = 8;
+		ti->target.die = t->type;
+		break;
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+
+		ti->kind = DWARF_T_ARRAY;
+		ti->target.die = a->type;
+		ti->count = a->nelems;
+		sz = btf__resolve_size(b->btf, id);
+		if (sz < 0)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "BTF type %u: an array whose size cannot be worked out",
+					   (unsigned)id);
+		ti->size = (uint64_t)sz;
+		break;
+	}
+	case BTF_KIND_INT:
+		ti->kind = DWARF_T_INT;
+		ti->size = t->size;
+		ti->is_signed = (btf_int_encoding(t) & BTF_INT_SIGNED) != 0;
+		ti->is_char = t->size == 1;
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		ti->kind = DWARF_T_INT;
+		ti->size = t->size;
+		ti->is_signed = btf_kflag(t);
+		break;
+	default:
+		ti->kind = DWARF_T_OTHER;
+		break;
+	}
+	return MDF_OK;
+}
+
+/* @name in struct/union @id, through anonymous members: byte offset and
+ * type; false when none (or a bit-field). */
+static bool member_of(const struct btf *btf, uint32_t id, const char *name, unsigned depth,
+		      uint64_t *off, uint32_t *mid)
+{
+	const struct btf_type *t = skip_mods(btf, &id);
 	const struct btf_member *m;
 
 	if (!t || depth > 32 || (!btf_is_struct(t) && !btf_is_union(t)))
@@ -105,33 +217,44 @@ static bool member_bits(const struct btf *btf, uint32_t id, const char *member, 
 	m = btf_members(t);
 	for (unsigned i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = btf__name_by_offset(btf, m->name_off);
-		uint64_t off = btf_member_bit_offset(t, i), inner;
+		uint64_t bits = btf_member_bit_offset(t, i), inner;
 
-		if (n && n[0] && strcmp(n, member) == 0) {
-			*bits = off;
+		if (n && n[0] && strcmp(n, name) == 0) {
+			if (bits % 8 || btf_member_bitfield_size(t, i))
+				return false;
+			*off = bits / 8;
+			*mid = m->type;
 			return true;
 		}
-		if ((!n || !n[0]) &&
-		    member_bits(btf, btf__resolve_type(btf, m->type) > 0 ?
-				     (uint32_t)btf__resolve_type(btf, m->type) : m->type,
-				member, depth + 1, &inner)) {
-			*bits = off + inner;
+		if ((!n || !n[0]) && member_of(btf, m->type, name, depth + 1, &inner, mid)) {
+			*off = bits / 8 + inner;
 			return true;
 		}
 	}
 	return false;
 }
 
+enum mdf_status kbtf_member(const struct kbtf *b, struct dwarf_type t, const char *name,
+			    bool *found, uint64_t *off, struct dwarf_type *mt,
+			    struct mdf_err *err)
+{
+	uint32_t mid = 0;
+
+	(void)err;
+	*found = b->btf && t.die <= UINT32_MAX &&
+		 member_of(b->btf, (uint32_t)t.die, name, 0, off, &mid);
+	if (*found)
+		mt->die = mid;
+	return MDF_OK;
+}
+
 bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *member,
 			uint64_t *off)
 {
 	int32_t id = b->btf ? find_struct(b->btf, name) : -1;
-	uint64_t bits;
+	uint32_t mid;
 
-	if (id <= 0 || !member_bits(b->btf, (uint32_t)id, member, 0, &bits) || bits % 8)
-		return false;
-	*off = bits / 8;
-	return true;
+	return id > 0 && member_of(b->btf, (uint32_t)id, member, 0, off, &mid);
 }
 
 void kbtf_free(struct kbtf *b)
@@ -183,6 +306,37 @@ bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *memb
 	(void)member;
 	(void)off;
 	return false;
+}
+
+enum mdf_status kbtf_lookup(const struct kbtf *b, struct dwarf_query *q, size_t n,
+			    struct mdf_err *err)
+{
+	(void)b;
+	for (size_t i = 0; i < n; i++)
+		q[i].found = false;
+	return mdf_err_set(err, MDF_ERR_NOTSUPP, "built without libbpf: no BTF");
+}
+
+enum mdf_status kbtf_describe(const struct kbtf *b, struct dwarf_type t,
+			      struct dwarf_type_info *ti, struct mdf_err *err)
+{
+	(void)b;
+	(void)t;
+	memset(ti, 0, sizeof(*ti));
+	return mdf_err_set(err, MDF_ERR_NOTSUPP, "built without libbpf: no BTF");
+}
+
+enum mdf_status kbtf_member(const struct kbtf *b, struct dwarf_type t, const char *name,
+			    bool *found, uint64_t *off, struct dwarf_type *mt,
+			    struct mdf_err *err)
+{
+	(void)b;
+	(void)t;
+	(void)name;
+	(void)off;
+	(void)mt;
+	*found = false;
+	return mdf_err_set(err, MDF_ERR_NOTSUPP, "built without libbpf: no BTF");
 }
 
 void kbtf_free(struct kbtf *b)

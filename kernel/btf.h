@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "kernel/dwarf_info.h"
 #include "kernel/kallsyms.h"
 #include "readmem.h"
 
@@ -54,6 +55,23 @@ bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size);
  */
 bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *member,
 			uint64_t *off);
+
+/*
+ * The shape --config's resolver takes its types in (filter/erase.h,
+ * struct erase_types), as kernel/dwarf_info.h gives them for -x: a
+ * struct dwarf_type holds a BTF type id.
+ *
+ * kbtf_lookup(): a type query finds a struct, union or typedef of that
+ * name; a variable query finds its BTF VAR, which Linux emits for per-cpu
+ * variables only (pahole's default): other variables are not found.
+ */
+enum mdf_status kbtf_lookup(const struct kbtf *b, struct dwarf_query *q, size_t n,
+			    struct mdf_err *err) MDF_MUST_CHECK;
+enum mdf_status kbtf_describe(const struct kbtf *b, struct dwarf_type t,
+			      struct dwarf_type_info *ti, struct mdf_err *err) MDF_MUST_CHECK;
+enum mdf_status kbtf_member(const struct kbtf *b, struct dwarf_type t, const char *name,
+			    bool *found, uint64_t *off, struct dwarf_type *mt,
+			    struct mdf_err *err) MDF_MUST_CHECK;
 
 void kbtf_free(struct kbtf *b);
 
