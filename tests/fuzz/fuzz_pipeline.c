@@ -9,7 +9,8 @@
  * ("poke page|table|phys").  A spec the generator refuses, one whose
  * RAM is over FUZZ_RAM_MAX or one reaching past FUZZ_NPFN_MAX pfns (64 GiB
  * of address space) is skipped.  The dump it makes is filtered
- * with -l -d 31 into a file and with --dry-run at -d 31 and 4 threads, and
+ * with -l -d 31 into a file, with -e -E -d 31 (the vmemmap walk and its
+ * runs) and with --dry-run at -d 31 and 4 threads, and
  * --explain looks at a pfn inside the first "pages" line and at each
  * struct page poked (up to FUZZ_EXPLAIN_MAX pfns); every run must end
  * with a status (any), never a crash or a sanitizer report.  `make check`
@@ -113,12 +114,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *write_argv[] = { A("makedumpfile"), A("-f"), A("-l"), A("-d"),
 				       A("31"), A("--message-level"), A("0"), vm, out,
 				       NULL };
+		/* -e walks the vmemmap's page tables and drops pages by runs */
+		char *e_argv[] = { A("makedumpfile"), A("-f"), A("-e"), A("-E"), A("-d"),
+				   A("31"), A("--message-level"), A("0"), vm, out, NULL };
 		char *dry_argv[] = { A("makedumpfile"), A("--dry-run"), A("-d"), A("31"),
 				     A("--num-threads"), A("4"), A("--message-level"),
 				     A("0"), vm, NULL };
 #undef A
 
 		run(9, write_argv);
+		run(10, e_argv);
 		run(9, dry_argv);
 		for (size_t i = 0; i < nexplain; i++) {
 			char arg[32];
