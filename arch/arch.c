@@ -221,20 +221,128 @@ enum mdf_status arch_walk(const struct arch_state *st, uint64_t vaddr,
 	return MDF_OK;
 }
 
+/*
+ * -e where the ops have no walk of their own (every architecture but
+ * x86_64, whose op walks it as upstream does): the vmemmap translated
+ * mapping by mapping (arch_walk(): each leaf's size), its physically
+ * contiguous stretches made groups.  A group claims only the pfns whose
+ * struct pages lie wholly inside it (rep_end the last of them, inside):
+ * a run of excluded memory that crosses two groups frees nothing.
+ */
+/* One group for the stretch of the vmemmap [run_off, end) at run_pa. */
+static enum mdf_status walked_group(struct arch_vmemmap_group **g, size_t *n, size_t *cap,
+				    uint64_t run_off, uint64_t end, uint64_t run_pa,
+				    uint64_t psize, uint64_t ps, struct mdf_err *err)
+{
+	uint64_t first = div_round_up(run_off, psize), last_end = end / psize;
+
+	if (last_end <= first)
+		return MDF_OK;
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+		struct arch_vmemmap_group *ng = realloc(*g, c * sizeof(**g));
+
+		if (!ng)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "-e: out of memory");
+		*g = ng;
+		*cap = c;
+	}
+	(*g)[(*n)++] = (struct arch_vmemmap_group){
+		.vmap_pfn_start = (run_pa + (first * psize - run_off)) / ps,
+		.vmap_pfn_end = (run_pa + (end - run_off) - 1) / ps,
+		.rep_start = first, .rep_end = last_end - 1,
+	};
+	return MDF_OK;
+}
+
+static enum mdf_status vmemmap_groups_walked(const struct arch_state *st, uint64_t vstart,
+					     uint64_t max_pfn, uint64_t psize,
+					     arch_read_pte_fn rd, void *arg,
+					     struct arch_vmemmap_group **ret, size_t *nret,
+					     struct mdf_err *err)
+{
+	const uint64_t ps = st->page_size ? st->page_size : 4096;
+	uint64_t end_off, off = 0, run_off = 0, run_pa = 0, next_pa = 0;
+	struct arch_vmemmap_group *g = NULL;
+	size_t n = 0, cap = 0;
+	bool in_run = false;
+	enum mdf_status s = MDF_OK;
+
+	if (!psize || max_pfn > UINT64_MAX / psize)
+		return mdf_err_set(err, MDF_ERR_NODATA, "-e: no SIZE(page)");
+	/* a page of struct pages holds whole ones: the runs' pages line up */
+	if (ps % psize)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "-e: SIZE(page) %llu does not divide the page size %llu",
+				   (unsigned long long)psize, (unsigned long long)ps);
+	end_off = align_up(max_pfn * psize, ps);
+	while (s == MDF_OK && off < end_off) {
+		struct arch_walk w;
+		struct mdf_err e;
+		uint64_t leaf;
+
+		mdf_err_clear(&e);
+		if (arch_walk(st, vstart + off, rd, arg, &w, &e) != MDF_OK) {
+			if (e.status != MDF_ERR_NODATA) {
+				*err = e;
+				s = mdf_err_push(err, "-e: the vmemmap at 0x%llx",
+						 (unsigned long long)(vstart + off));
+				break;
+			}
+			/* a hole ends the run */
+			if (in_run)
+				s = walked_group(&g, &n, &cap, run_off, off, run_pa, psize, ps, err);
+			in_run = false;
+			off += ps;
+			continue;
+		}
+		if (in_run && w.paddr != next_pa) {
+			s = walked_group(&g, &n, &cap, run_off, off, run_pa, psize, ps, err);
+			in_run = false;
+		}
+		if (!in_run) {
+			in_run = true;
+			run_off = off;
+			run_pa = w.paddr;
+		}
+		/* the rest of this leaf, from here (a walk that does not say
+		 * its leaf's size: a page), within the array */
+		leaf = w.map_size >= ps ? w.map_size : ps;
+		leaf = MDF_MIN(leaf - ((vstart + off) & (leaf - 1)), end_off - off);
+		next_pa = w.paddr + leaf;
+		off += leaf;
+	}
+	if (s == MDF_OK && in_run)
+		s = walked_group(&g, &n, &cap, run_off, off, run_pa, psize, ps, err);
+	if (s != MDF_OK) {
+		free(g);
+		return s;
+	}
+	*ret = g;
+	*nret = n;
+	return MDF_OK;
+}
+
 enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemmap_start,
 				    uint64_t max_pfn, uint64_t page_struct_size,
 				    arch_read_pte_fn rd, void *arg,
 				    struct arch_vmemmap_group **ret, size_t *nret,
 				    struct mdf_err *err)
 {
+	enum mdf_status s;
+
 	*ret = NULL;
 	*nret = 0;
-	if (!st->ops || !st->ops->vmemmap_groups)
+	if (!st->ops || (!st->ops->vmemmap_groups && !st->ops->walk))
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "-e is not supported on %s: its vmemmap is not walked",
 				   st->ops ? st->ops->name : "this architecture");
-	if (st->ops->vmemmap_groups(st, vmemmap_start, max_pfn, page_struct_size, rd, arg,
-				    ret, nret, err) != MDF_OK) {
+	s = st->ops->vmemmap_groups ?
+		st->ops->vmemmap_groups(st, vmemmap_start, max_pfn, page_struct_size, rd, arg,
+					ret, nret, err) :
+		vmemmap_groups_walked(st, vmemmap_start, max_pfn, page_struct_size, rd, arg,
+				      ret, nret, err);
+	if (s != MDF_OK) {
 		free(*ret);
 		*ret = NULL;
 		*nret = 0;
