@@ -3,7 +3,8 @@
 # vmlinux of Debian's kernel KREL (default 6.1.0-57-amd64, the 6.1
 # fixture's, at 6.1.192-3), fetching it once: `apt-get download` of
 # linux-image-KREL-dbg (about 1 GB, never installed), from which only
-# ./usr/lib/debug/boot/vmlinux-KREL (600-900 MB) is extracted into
+# ./usr/lib/debug/boot/vmlinux-KREL (600-900 MB; in 7.x a link to
+# lib/modules/KREL/vmlinux, which is taken) is extracted into
 # MDF_DBG_CACHE (/var/tmp/mdf-dbg), with the debuginfo of the virtio
 # modules (drivers/virtio, a few MB) in lib/modules/KREL/ beside it, where
 # --config looks for module debuginfo.  The .deb is deleted afterwards.
@@ -68,15 +69,19 @@ if [ -z "$deb" ]; then
 fi
 rm -rf "$DIR/x.$KREL"
 mkdir -p "$DIR/x.$KREL"
+# 7.x packages keep it at lib/modules/KREL/vmlinux, boot/ only links to it
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$DIR/x.$KREL" --wildcards \
-	"./usr/lib/debug/boot/vmlinux-$KREL" "./usr/lib/debug/$MODS/*" 2>"$DIR/x.$KREL.err"
-[ -s "$DIR/x.$KREL/usr/lib/debug/boot/vmlinux-$KREL" ] ||
-	die "no vmlinux-$KREL in $deb: $(tail -n 1 "$DIR/x.$KREL.err")"
+	"./usr/lib/debug/boot/vmlinux-$KREL" "./usr/lib/debug/lib/modules/$KREL/vmlinux" \
+	"./usr/lib/debug/$MODS/*" 2>"$DIR/x.$KREL.err"
+src="$DIR/x.$KREL/usr/lib/debug/boot/vmlinux-$KREL"
+[ -L "$src" ] && src="$DIR/x.$KREL/usr/lib/debug/lib/modules/$KREL/vmlinux"
+[ -s "$src" ] && [ ! -L "$src" ] ||
+	die "no vmlinux-$KREL in $deb: $(grep -v 'Not found in archive\|Exiting with failure' "$DIR/x.$KREL.err" | tail -n 1)"
 if [ -d "$DIR/x.$KREL/usr/lib/debug/$MODS" ]; then
 	mkdir -p "$DIR/$(dirname "$MODS")" && rm -rf "${DIR:?}/$MODS" &&
 		mv "$DIR/x.$KREL/usr/lib/debug/$MODS" "$DIR/$MODS" || exit 1
 fi
-mv "$DIR/x.$KREL/usr/lib/debug/boot/vmlinux-$KREL" "$OUT.part" && mv "$OUT.part" "$OUT" || exit 1
+mv "$src" "$OUT.part" && mv "$OUT.part" "$OUT" || exit 1
 touch "$DIR/$MODS.done" 2>/dev/null || { mkdir -p "$DIR/$(dirname "$MODS")" && touch "$DIR/$MODS.done"; }
 rm -rf "$DIR/x.$KREL" "$DIR/x.$KREL.err" "$deb"
 echo "$OUT"
