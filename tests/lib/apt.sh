@@ -39,8 +39,8 @@
 #     and the main suites alone are tried once more.  Status 0 when the
 #     indexes are there.
 # apt_has PKG
-#     Does the apt state of AA know PKG (a real package, PKG=VERSION too)?
-#     No network.
+#     Does the apt state of AA have PKG to download (a real package, not a
+#     purely virtual name; PKG=VERSION too)?  No network.
 # apt_download LOG DIR PKG...
 #     apt-get download PKG... into DIR (apt state AA), through retry.
 # newest PATTERN
@@ -239,7 +239,9 @@ apt_state() {
 }
 
 apt_has() {
-	apt-cache "${AA[@]}" show "$1" >/dev/null 2>&1
+	# a purely virtual name (trixie's libelf1, now libelf1t64's) is shown
+	# with status 0 and no record: it cannot be downloaded
+	apt-cache "${AA[@]}" show "$1" 2>/dev/null | grep -q '^Package: '
 }
 
 # _apt_download_in DIR PKG...
