@@ -283,7 +283,12 @@ class Judge:
         self.raw_crash, raw_rc, raw_out = self.crash_batch("raw", [self.a.raw])
         self.raw_fail = None
         if all(v is None for v in self.raw_crash.values()):
-            self.raw_fail = (norm(raw_out).splitlines() or ["exit %d, no message" % raw_rc])[-1]
+            # the line that says why (crash's own "crash: ..." or an
+            # "invalid structure member offset"), not its error trace
+            lines = norm(raw_out).splitlines()
+            why = [l for l in lines if ("invalid" in l or l.startswith("crash: ")) and
+                   "error trace" not in l]
+            self.raw_fail = (why or lines or ["exit %d, no message" % raw_rc])[0 if why else -1].strip()
         self.raw_drgn = self.drgn(self.a.raw)
         for name, parts in dumps:
             self.judge_crash(name, parts)
