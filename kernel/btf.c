@@ -204,10 +204,17 @@ enum mdf_status kbtf_describe(const struct kbtf *b, struct dwarf_type dt,
 	return MDF_OK;
 }
 
+/* Members a lookup may visit: a real kernel's deepest nesting of anonymous
+ * members is a few levels of a few members, while a hostile BTF whose
+ * anonymous members lead back to their struct would make the walk
+ * exponential in the depth. */
+#define MEMBER_WALK_BUDGET 65536u
+
 /* @name in struct/union @id, through anonymous members: byte offset and
- * type; false when none (or a bit-field). */
+ * type; false when none (or a bit-field), or when the walk exceeds
+ * *@budget members. */
 static bool member_of(const struct btf *btf, uint32_t id, const char *name, unsigned depth,
-		      uint64_t *off, uint32_t *mid)
+		      unsigned *budget, uint64_t *off, uint32_t *mid)
 {
 	const struct btf_type *t = skip_mods(btf, &id);
 	const struct btf_member *m;
@@ -216,6 +223,9 @@ static bool member_of(const struct btf *btf, uint32_t id, const char *name, unsi
 		return false;
 	m = btf_members(t);
 	for (unsigned i = 0; i < btf_vlen(t); i++, m++) {
+		if (*budget == 0)
+			return false;
+		--*budget;
 		const char *n = btf__name_by_offset(btf, m->name_off);
 		uint64_t bits = btf_member_bit_offset(t, i), inner;
 
@@ -226,7 +236,7 @@ static bool member_of(const struct btf *btf, uint32_t id, const char *name, unsi
 			*mid = m->type;
 			return true;
 		}
-		if ((!n || !n[0]) && member_of(btf, m->type, name, depth + 1, &inner, mid)) {
+		if ((!n || !n[0]) && member_of(btf, m->type, name, depth + 1, budget, &inner, mid)) {
 			*off = bits / 8 + inner;
 			return true;
 		}
@@ -239,10 +249,11 @@ enum mdf_status kbtf_member(const struct kbtf *b, struct dwarf_type t, const cha
 			    struct mdf_err *err)
 {
 	uint32_t mid = 0;
+	unsigned budget = MEMBER_WALK_BUDGET;
 
 	(void)err;
 	*found = b->btf && t.die <= UINT32_MAX &&
-		 member_of(b->btf, (uint32_t)t.die, name, 0, off, &mid);
+		 member_of(b->btf, (uint32_t)t.die, name, 0, &budget, off, &mid);
 	if (*found)
 		mt->die = mid;
 	return MDF_OK;
@@ -253,8 +264,9 @@ bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *memb
 {
 	int32_t id = b->btf ? find_struct(b->btf, name) : -1;
 	uint32_t mid;
+	unsigned budget = MEMBER_WALK_BUDGET;
 
-	return id > 0 && member_of(b->btf, (uint32_t)id, member, 0, off, &mid);
+	return id > 0 && member_of(b->btf, (uint32_t)id, member, 0, &budget, off, &mid);
 }
 
 void kbtf_free(struct kbtf *b)

@@ -75,7 +75,9 @@ for size in $SIZES; do
 	if [ "$cpus" = 2 ]; then ok "bigguest-$size-capture-cpus (2)"
 	else notok "bigguest-$size-capture-cpus" "the capture kernel has $cpus CPUs, not 2"; fi
 	sed 's/^/# hook: /' "$H/results.txt"
-	for run in ours1 up1 ours-t2 up-t2 ours-nonmmap up-nonmmap ours-e head-e; do
+	runs="ours1 up1 ours-t2 up-t2"
+	[ $extra = 1 ] && runs="$runs ours-nonmmap up-nonmmap ours-e${hb:+ head-e}"
+	for run in $runs; do
 		line=$(grep "^run=$run " "$H/results.txt")
 		[ -n "$line" ] || { notok "bigguest-$size-$run" "no result"; continue; }
 		rc=$(lab_field rc "$line"); wall=$(lab_field wall "$line")
