@@ -20,6 +20,7 @@
 #include "write/split.h"
 #include "files.h"
 #include "util.h"
+#include "kernel/btf_kinfo.h"
 #include "kernel/vmcoreinfo.h"
 #include "context.h"
 
@@ -234,17 +235,33 @@ static enum mdf_status read_vmcoreinfo_file(struct mdf_ctx *ctx)
  */
 /* --config without -x: the kernel's symbols and types from the dump
  * itself (kallsyms since 6.0, BTF where CONFIG_DEBUG_INFO_BTF). */
+/* The dump's kallsyms and BTF, read once: for --config without -x and
+ * for the VMCOREINFO keys the note lacks.  A failure frees both. */
+static enum mdf_status load_dump_btf(struct mdf_ctx *ctx)
+{
+	double t0 = pi_now();
+
+	if (ctx->ds.btf_loaded)
+		return MDF_OK;
+	if (kallsyms_load(&ctx->ds.ksyms, &ctx->k.ki, &ctx->k.rm, &ctx->err) != MDF_OK ||
+	    kbtf_load(&ctx->ds.btf, &ctx->ds.ksyms, &ctx->k.rm, &ctx->err) != MDF_OK) {
+		kbtf_free(&ctx->ds.btf);
+		kallsyms_free(&ctx->ds.ksyms);
+		return ctx->err.status;
+	}
+	ctx->ds.btf_loaded = true;
+	pi_debug(&ctx->pr, "%u symbols (kallsyms) and %zu bytes of BTF from the dump in %.3f s\n",
+		 ctx->ds.ksyms.n, ctx->ds.btf.len, pi_now() - t0);
+	return MDF_OK;
+}
+
 static enum mdf_status dump_types(struct mdf_ctx *ctx, struct erase_env *env)
 {
 	const char *vmcore = ctx->opts.vmcore;
-	double t0 = pi_now();
 
-	if (kallsyms_load(&ctx->ds.ksyms, &ctx->k.ki, &ctx->k.rm, &ctx->err) != MDF_OK ||
-	    kbtf_load(&ctx->ds.btf, &ctx->ds.ksyms, &ctx->k.rm, &ctx->err) != MDF_OK)
+	if (load_dump_btf(ctx) != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s: --config without -x VMLINUX takes the kernel's "
 				    "symbols and types from the dump", vmcore);
-	pi_debug(&ctx->pr, "--config: %u symbols (kallsyms) and %zu bytes of BTF from the dump "
-		 "in %.3f s\n", ctx->ds.ksyms.n, ctx->ds.btf.len, pi_now() - t0);
 	ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
 	erase_types_from_dump(&ctx->ds.types, &ctx->ds.dump_types);
 	env->types = &ctx->ds.types;
@@ -436,6 +453,48 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	return input_formats[i].open(ctx, &cc);
 }
 
+/*
+ * The VMCOREINFO keys dump level @level needs and the note lacks, from the
+ * dump's own BTF and kallsyms (kernel/btf_kinfo.h), as -x gives them
+ * from DWARF; read only when a rule could not run without them, so a
+ * complete note costs nothing.  -x, where given, already filled them.  A
+ * dump whose BTF is missing or damaged says so in a warning that names
+ * -x, and the rules stay as they are (the report says which could not
+ * run).
+ */
+static void fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level)
+{
+	struct filter_rules *r = malloc(sizeof(*r));
+	struct filter_warnings warn;
+	struct mdf_err e;
+	char names[2048];
+	size_t n;
+
+	if (!r || ctx->ds.vmlinux || !ctx->k.have_arch || !kallsyms_available(&ctx->k.ki) ||
+	    !kbtf_supported()) {
+		free(r);
+		return;
+	}
+	mdf_err_clear(&e);
+	/* a rule that cannot run, or a key without which none can */
+	if (filter_rules_init(r, &ctx->k.ki, level, ctx->k.ki.big_endian, &warn, &e) == MDF_OK &&
+	    r->gap_mask == 0) {
+		free(r);
+		return;
+	}
+	free(r);
+	if (load_dump_btf(ctx) != MDF_OK) {
+		pi_warn(&ctx->pr, "%s: VMCOREINFO lacks what dump level %u needs, and the dump "
+			"cannot give it: %s; -x VMLINUX can.\n", ctx->opts.vmcore, level, ctx->err.msg);
+		mdf_err_clear(&ctx->err);
+		return;
+	}
+	n = btf_kinfo_fill(&ctx->k.ki, &ctx->ds.btf, &ctx->ds.ksyms, names, sizeof(names));
+	if (n)
+		pi_msg(&ctx->pr, "%s: %zu VMCOREINFO key%s from the dump's BTF and kallsyms: %s\n",
+		       ctx->opts.vmcore, n, n == 1 ? "" : "s", names);
+}
+
 /* The filter rules of dump level @level, built once per level. */
 static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 {
@@ -445,6 +504,7 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 		return MDF_OK;
 	ctx->ds.built_valid = false; /* new rules: every cycle is built anew */
 	ctx->ds.rules_valid = false;
+	fill_keys_from_btf(ctx, level);
 	st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
 			       ctx->k.ki.big_endian, &ctx->ds.fwarn, &ctx->err);
 	if (st != MDF_OK)

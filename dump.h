@@ -33,6 +33,7 @@ struct dump_state {
 	struct erase_set erase;    /* --config's ranges, and the eraseinfo */
 	struct kallsyms ksyms;     /* --config without -x: the dump's symbols */
 	struct kbtf btf;           /* and types */
+	bool btf_loaded;           /* ksyms and btf hold the dump's */
 	struct erase_dump_types dump_types;
 	struct erase_types types;
 	unsigned char *erase_page; /* a page with erased bytes, patched */

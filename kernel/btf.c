@@ -79,6 +79,14 @@ static int32_t find_struct(const struct btf *btf, const char *name)
 	return id > 0 ? id : btf__find_by_name_kind(btf, name, BTF_KIND_UNION);
 }
 
+/* A struct or union by its tag, or a typedef of one (atomic_long_t). */
+static int32_t find_aggregate(const struct btf *btf, const char *name)
+{
+	int32_t id = find_struct(btf, name);
+
+	return id > 0 ? id : btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
+}
+
 bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size)
 {
 	int32_t id = b->btf ? find_struct(b->btf, name) : -1;
@@ -262,11 +270,82 @@ enum mdf_status kbtf_member(const struct kbtf *b, struct dwarf_type t, const cha
 bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *member,
 			uint64_t *off)
 {
-	int32_t id = b->btf ? find_struct(b->btf, name) : -1;
+	int32_t id = b->btf ? find_aggregate(b->btf, name) : -1;
 	uint32_t mid;
 	unsigned budget = MEMBER_WALK_BUDGET;
 
 	return id > 0 && member_of(b->btf, (uint32_t)id, member, 0, &budget, off, &mid);
+}
+
+bool kbtf_type_size(const struct kbtf *b, const char *name, uint64_t *size)
+{
+	static const int kinds[] = { BTF_KIND_STRUCT, BTF_KIND_UNION, BTF_KIND_TYPEDEF,
+				     BTF_KIND_ENUM, BTF_KIND_ENUM64 };
+	int64_t sz;
+
+	for (size_t i = 0; b->btf && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		int32_t id = btf__find_by_name_kind(b->btf, name, kinds[i]);
+
+		if (id <= 0)
+			continue;
+		sz = btf__resolve_size(b->btf, (uint32_t)id);
+		if (sz < 0)
+			return false;
+		*size = (uint64_t)sz;
+		return true;
+	}
+	return false;
+}
+
+bool kbtf_member_length(const struct kbtf *b, const char *name, const char *member,
+			uint64_t *nelems)
+{
+	int32_t id = b->btf ? find_aggregate(b->btf, name) : -1;
+	unsigned budget = MEMBER_WALK_BUDGET;
+	const struct btf_type *t;
+	uint64_t off;
+	uint32_t mid;
+
+	if (id <= 0 || !member_of(b->btf, (uint32_t)id, member, 0, &budget, &off, &mid))
+		return false;
+	t = skip_mods(b->btf, &mid);
+	if (!t || !btf_is_array(t))
+		return false;
+	*nelems = btf_array(t)->nelems;
+	return true;
+}
+
+bool kbtf_enum_value(const struct kbtf *b, const char *type, const char *name, int64_t *v)
+{
+	static const int kinds[] = { BTF_KIND_ENUM, BTF_KIND_ENUM64 };
+
+	for (size_t k = 0; b->btf && k < 2; k++) {
+		int32_t id = btf__find_by_name_kind(b->btf, type, kinds[k]);
+		const struct btf_type *t = id > 0 ? btf__type_by_id(b->btf, (uint32_t)id) : NULL;
+
+		for (unsigned i = 0; t && i < btf_vlen(t); i++) {
+			const char *n;
+
+			if (btf_is_enum(t)) {
+				const struct btf_enum *e = btf_enum(t) + i;
+
+				n = btf__name_by_offset(b->btf, e->name_off);
+				if (n && strcmp(n, name) == 0) {
+					*v = btf_kflag(t) ? (int64_t)(int32_t)e->val : (int64_t)(uint32_t)e->val;
+					return true;
+				}
+			} else {
+				const struct btf_enum64 *e = btf_enum64(t) + i;
+
+				n = btf__name_by_offset(b->btf, e->name_off);
+				if (n && strcmp(n, name) == 0) {
+					*v = (int64_t)btf_enum64_value(e);
+					return true;
+				}
+			}
+		}
+	}
+	return false;
 }
 
 void kbtf_free(struct kbtf *b)
@@ -317,6 +396,33 @@ bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *memb
 	(void)name;
 	(void)member;
 	(void)off;
+	return false;
+}
+
+bool kbtf_type_size(const struct kbtf *b, const char *name, uint64_t *size)
+{
+	(void)b;
+	(void)name;
+	(void)size;
+	return false;
+}
+
+bool kbtf_member_length(const struct kbtf *b, const char *name, const char *member,
+			uint64_t *nelems)
+{
+	(void)b;
+	(void)name;
+	(void)member;
+	(void)nelems;
+	return false;
+}
+
+bool kbtf_enum_value(const struct kbtf *b, const char *type, const char *name, int64_t *v)
+{
+	(void)b;
+	(void)type;
+	(void)name;
+	(void)v;
 	return false;
 }
 

@@ -56,6 +56,17 @@ bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size);
 bool kbtf_member_offset(const struct kbtf *b, const char *name, const char *member,
 			uint64_t *off);
 
+/** The size of the struct, union, typedef or enum called @name. */
+bool kbtf_type_size(const struct kbtf *b, const char *name, uint64_t *size);
+
+/** The number of elements of member @member of struct @name, an array;
+ *  false when there is none or it is no array. */
+bool kbtf_member_length(const struct kbtf *b, const char *name, const char *member,
+			uint64_t *nelems);
+
+/** The value of enumerator @name of enum @type; false when there is none. */
+bool kbtf_enum_value(const struct kbtf *b, const char *type, const char *name, int64_t *v);
+
 /*
  * The shape --config's resolver takes its types in (filter/erase.h,
  * struct erase_types), as kernel/dwarf_info.h gives them for -x: a

@@ -14,6 +14,8 @@
 
 #include "fuzz/fuzz.h"
 #include "kernel/btf.h"
+#include "kernel/btf_kinfo.h"
+#include "kernel/vmcoreinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,7 +26,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ "zone", "free_area" }, { "", "" }, { "int", "x" },
 	};
 	struct kbtf b;
+	struct kinfo ki;
 	struct mdf_err err;
+	char keys[128];
 	uint64_t v;
 
 	if (kbtf_from_bytes(&b, data, size, "fuzz", &err) != MDF_OK) {
@@ -35,6 +39,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)kbtf_struct_size(&b, names[i][0], &v);
 		(void)kbtf_member_offset(&b, names[i][0], names[i][1], &v);
 	}
+	kinfo_init(&ki);
+	(void)btf_kinfo_fill(&ki, &b, NULL, keys, sizeof(keys));
+	FUZZ_CHECK(strlen(keys) < sizeof(keys));
 	kbtf_free(&b);
 	return 0;
 }
