@@ -462,37 +462,62 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
  * -x, and the rules stay as they are (the report says which could not
  * run).
  */
-static void fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level)
+/* Whether the rules of @level can be built from @ki, and the rules that
+ * cannot run (a bit per rule) when they can. */
+static bool rules_gaps(const struct kinfo *ki, unsigned level, unsigned *gaps)
 {
 	struct filter_rules *r = malloc(sizeof(*r));
 	struct filter_warnings warn;
 	struct mdf_err e;
+	bool ok;
+
+	if (!r)
+		return false;
+	mdf_err_clear(&e);
+	ok = filter_rules_init(r, ki, level, ki->big_endian, &warn, &e) == MDF_OK;
+	*gaps = ok ? r->gap_mask : ~0u;
+	free(r);
+	return ok;
+}
+
+static void fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level)
+{
+	struct kinfo *was;
 	char names[2048];
+	unsigned gaps0, gaps1;
+	bool ok0, ok1;
 	size_t n;
 
-	if (!r || ctx->ds.vmlinux || !ctx->k.have_arch || !kallsyms_available(&ctx->k.ki) ||
-	    !kbtf_supported()) {
-		free(r);
+	if (ctx->ds.vmlinux || !ctx->k.have_arch || !kallsyms_available(&ctx->k.ki) ||
+	    !kbtf_supported())
 		return;
-	}
-	mdf_err_clear(&e);
 	/* a rule that cannot run, or a key without which none can */
-	if (filter_rules_init(r, &ctx->k.ki, level, ctx->k.ki.big_endian, &warn, &e) == MDF_OK &&
-	    r->gap_mask == 0) {
-		free(r);
+	ok0 = rules_gaps(&ctx->k.ki, level, &gaps0);
+	if (ok0 && gaps0 == 0)
 		return;
-	}
-	free(r);
 	if (load_dump_btf(ctx) != MDF_OK) {
 		pi_warn(&ctx->pr, "%s: VMCOREINFO lacks what dump level %u needs, and the dump "
 			"cannot give it: %s; -x VMLINUX can.\n", ctx->opts.vmcore, level, ctx->err.msg);
 		mdf_err_clear(&ctx->err);
 		return;
 	}
+	was = malloc(sizeof(*was));
+	if (!was)
+		return;
+	*was = ctx->k.ki;
 	n = btf_kinfo_fill(&ctx->k.ki, &ctx->ds.btf, &ctx->ds.ksyms, names, sizeof(names));
-	if (n)
+	ok1 = rules_gaps(&ctx->k.ki, level, &gaps1);
+	/* Kept only when they let a rule run (a kernel built without
+	 * CONFIG_MEMORY_FAILURE has no PG_hwpoison in BTF either). */
+	if (n && ok1 && (!ok0 || (gaps1 & ~gaps0) == 0) && gaps1 != gaps0) {
 		pi_msg(&ctx->pr, "%s: %zu VMCOREINFO key%s from the dump's BTF and kallsyms: %s\n",
 		       ctx->opts.vmcore, n, n == 1 ? "" : "s", names);
+	} else {
+		ctx->k.ki = *was;
+		pi_debug(&ctx->pr, "%s: the dump's BTF and kallsyms give no key that dump level %u "
+			 "lacks\n", ctx->opts.vmcore, level);
+	}
+	free(was);
 }
 
 /* The filter rules of dump level @level, built once per level. */

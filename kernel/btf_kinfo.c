@@ -114,12 +114,29 @@ static void fill_number(struct filled *f, const struct kbtf *b, struct kinfo_s64
 	}
 }
 
+/* Symbols kallsyms does not give as the note would: SYMBOL(mem_section)
+ * is the roots the variable points at, vmemmap a value where an
+ * architecture exports it; and the printk and vmalloc lists, which the
+ * note of every kernel with kallsyms in it has, and which choose how
+ * --dump-dmesg reads the log (log_buf exists beside prb since 5.10). */
+static bool symbol_not_taken(const char *key)
+{
+	static const char *const no[] = {
+		"mem_section", "vmemmap", "prb", "printk_rb_static", "clear_seq", "log_buf",
+		"log_buf_len", "log_first_idx", "log_next_idx", "log_end", "clear_idx",
+		"vmap_area_list", "vmlist", "high_memory", "max_pfn",
+	};
+
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (strcmp(key, no[i]) == 0)
+			return true;
+	return false;
+}
+
 static void fill_symbol(struct filled *f, const struct kallsyms *ks, struct kinfo_u64 *v,
 			const char *key)
 {
-	/* the note's SYMBOL(mem_section) is the roots the variable points
-	 * at, and vmemmap is a value where an architecture exports it */
-	if (v->set || !ks || strcmp(key, "mem_section") == 0 || strcmp(key, "vmemmap") == 0)
+	if (v->set || !ks || symbol_not_taken(key))
 		return;
 	if (kallsyms_lookup(ks, key, &v->v, NULL)) {
 		v->set = true;

@@ -11,7 +11,9 @@
  *    NUMBER(NR_FREE_PAGES) from enum zone_stat_item and NUMBER(N_ONLINE)
  *    from enum node_states: a flag the kernel was built without is not
  *    in its enum either, so BTF tells a missing feature from a lost line;
- *  - SYMBOL(x): the address kallsyms gives.
+ *  - SYMBOL(x): the address kallsyms gives, for the symbols of memory's
+ *    layout (not the printk or vmalloc lists', which every note with
+ *    kallsyms has, and which decide how --dump-dmesg reads the log).
  * What they cannot: macros (PAGE_*_MAPCOUNT_VALUE, SECTION_SIZE_BITS,
  * MAX_PHYSMEM_BITS and the architecture's constants), the lengths of
  * arrays that are variables (Linux's BTF types per-cpu variables only),

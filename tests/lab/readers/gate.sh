@@ -10,7 +10,7 @@
 #                       the debug vmlinux of its kernel, our -l, -c, -E,
 #                       split, refiltered and erase dumps judged against ELF
 #                       (judge.py), the control (the page of CONTROL_SYM,
-#                       default idt_table on x86_64 and init_task elsewhere,
+#                       default idt_table on x86_64 and init_pid_ns elsewhere,
 #                       taken out of our -l) failing in
 #                       every reader that opens the raw vmcore, and the erased
 #                       modprobe_path reading as its fill.  With
@@ -54,15 +54,22 @@ readers_gate() {
 		{ notok "readers-gate-$k-dumps" "makedumpfile failed"; return; }
 	rm -f "$d/c1"
 	# The control: our -l dump without the page of a kernel symbol the
-	# readers need (x86_64: idt_table; elsewhere init_task).
+	# readers need (x86_64: idt_table; elsewhere init_pid_ns, through which drgn
+	# finds every task: drgn reads no init_task where it cannot unwind).
 	local sym=${CONTROL_SYM:-} at pfn erased raw_mp
 	[ -n "$sym" ] || case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
 		*X86-64*) sym=idt_table ;;
-		*) sym=init_task ;;
+		*) sym=init_pid_ns ;;
 		esac
 	at=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--drgn-read "$sym:8" "$vm" 2>&1 | tail -n 1)
 	pfn=$(awk -v s="$sym" '$1 == s {print $3}' <<<"$at")
+	# drgn 0.3.0 translates no riscv64 or ppc64 address ("none"): the
+	# page is then the one our --vtop names (the readers judge the rest)
+	if [[ "$pfn" != 0x* ]] && [[ "$(awk '{print $2}' <<<"$at")" == 0x* ]]; then
+		pfn=$("$MDF" --vtop "$(awk '{print $2}' <<<"$at")" -d 1 --dry-run "$vm" 2>/dev/null |
+			awk '$1 ~ /^[0-9a-f]+$/ && NF == 2 {print "0x" $2; exit}')
+	fi
 	[[ "$pfn" == 0x* ]] && pfn=$(printf '0x%x' $((pfn >> 12))) &&
 		python3 "$MDF_SRC/tests/tools/kdump_drop.py" "$d/l" "$d/ctl" "$pfn" ||
 		{ notok "readers-gate-$k-control" "no control dump: $sym: $at"; pfn=""; }
