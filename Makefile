@@ -32,6 +32,17 @@ HAVE_LIBDEFLATE ?= $(shell $(PKG_CONFIG) --exists libdeflate 2>/dev/null && echo
 # (kernel/btf.c); without it that says so
 HAVE_LIBBPF ?= $(shell $(PKG_CONFIG) --exists libbpf 2>/dev/null && echo 1 || echo 0)
 
+# --extension FILE.so (filter/extension.c) loads with dlopen(): not from
+# a static binary.  The installed samples and the search path's last
+# directory: EXTDIR.
+ifeq ($(STATIC),1)
+HAVE_EXTENSIONS ?= 0
+else
+HAVE_EXTENSIONS ?= 1
+endif
+EXTDIR     ?= $(PREFIX)/lib/makedumpfile/extensions
+INCLUDEDIR ?= $(PREFIX)/include
+
 PKGS := zlib lzo2 libelf libdw
 ifeq ($(HAVE_ZSTD),1)
 PKGS += libzstd
@@ -77,9 +88,13 @@ endif
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
 	      -DMDF_VERSION='"$(VERSION)"' \
 	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
-	      -DHAVE_LIBBPF=$(HAVE_LIBBPF) $(PKG_CFLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
+	      -DHAVE_LIBBPF=$(HAVE_LIBBPF) -DHAVE_EXTENSIONS=$(HAVE_EXTENSIONS) \
+	      -DMDF_EXTDIR='"$(EXTDIR)"' -Iinclude $(PKG_CFLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS := -pthread $(LDSTATIC) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lpthread
+ifeq ($(HAVE_EXTENSIONS),1)
+LIBS += -ldl
+endif
 
 ifdef SANITIZE
 ALL_CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -117,7 +132,10 @@ GEN_BINS  := $(B)/tests/gen/mkvmcore $(B)/tests/gen/kobj $(B)/tests/gen/kobj-oth
 GEN_LIB_SRCS := $(filter-out tests/gen/mkvmcore.c,$(wildcard tests/gen/*.c))
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(B)/%)
-TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS)
+# The sample extensions (extensions/*.c) and the tests' own (tests/ext/).
+EXT_SRCS := $(wildcard extensions/*.c tests/ext/*.c)
+EXT_BINS := $(EXT_SRCS:%.c=$(B)/%.so)
+TEST_BINS := $(UNIT_BINS) $(FUZZ_BINS) $(GEN_BINS) $(TOOL_BINS) $(EXT_BINS)
 
 .PHONY: test-bins all check demo deps bench lab install deb clean fuzz tsan-check FORCE
 .DEFAULT_GOAL := all
@@ -181,6 +199,11 @@ $(B)/tests/gen/cycle-%: tests/gen/kobj/cycle.S
 	$(CC) -nostdlib -static -DCYCLE_$* \
 		-Wl,--build-id=0x6a2b4ac77585b8cf102cba771300e573c8489b69 -o $@ $<
 
+# An extension is built as its authors would: the one installed header.
+$(B)/%.so: %.c include/makedumpfile/extension.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(WARN) -Iinclude -fPIC -shared $(CFLAGS) -o $@ $<
+
 $(B)/tests/tools/%: tests/tools/%.c $(LIBMDF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests -Itests/lib -o $@ $< $(LIBMDF) $(ALL_LDFLAGS) $(LIBS)
@@ -206,7 +229,8 @@ FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
 FZ := build/fuzz
 FZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
 	-DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
-	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -DHAVE_LIBBPF=$(HAVE_LIBBPF) -pthread -g -O1
+	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -DHAVE_LIBBPF=$(HAVE_LIBBPF) -DHAVE_EXTENSIONS=1 \
+	-DMDF_EXTDIR='"$(EXTDIR)"' -Iinclude -pthread -g -O1
 FZ_LIB := $(FZ)/libmdf-fuzz.a
 FZ_GEN_OBJS := $(GEN_LIB_SRCS:%.c=$(FZ)/%.o)
 fuzz: $(FUZZ_TARGETS:%=build/fuzz_%)
@@ -221,11 +245,11 @@ $(FZ_LIB): $(LIB_SRCS:%.c=$(FZ)/%.o)
 	ar rcs $@ $^
 
 build/fuzz_%: tests/fuzz/fuzz_%.c $(FZ_LIB)
-	clang $(FZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FZ_LIB) $(PKG_LIBS) -lpthread
+	clang $(FZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FZ_LIB) $(PKG_LIBS) -lpthread -ldl
 
 build/fuzz_pipeline: tests/fuzz/fuzz_pipeline.c $(FZ_GEN_OBJS) $(FZ_LIB)
 	clang $(FZ_CFLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FZ_GEN_OBJS) $(FZ_LIB) \
-		$(PKG_LIBS) -lpthread
+		$(PKG_LIBS) -lpthread -ldl
 
 -include $(wildcard $(FZ)/*.d $(FZ)/*/*.d $(FZ)/*/*/*.d)
 
@@ -251,10 +275,14 @@ bench: all $(GEN_BINS) $(B)/tests/tools/codecfloor
 lab: all $(TEST_BINS)
 	bash tests/lab/all.sh
 
-install: all
+INSTALL_EXTS := $(if $(filter 1,$(HAVE_EXTENSIONS)),$(B)/extensions/sample.so $(B)/extensions/erase_sample.so)
+install: all $(INSTALL_EXTS)
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man8
 	install -m 0755 $(B)/$(PROG) $(DESTDIR)$(SBINDIR)/$(PROG)
 	install -m 0644 $(PROG).8 $(DESTDIR)$(MANDIR)/man8/$(PROG).8
+	install -d $(DESTDIR)$(INCLUDEDIR)/makedumpfile
+	install -m 0644 include/makedumpfile/extension.h $(DESTDIR)$(INCLUDEDIR)/makedumpfile/
+	$(if $(INSTALL_EXTS),install -d $(DESTDIR)$(EXTDIR) && install -m 0644 $(INSTALL_EXTS) $(DESTDIR)$(EXTDIR)/)
 
 # The Debian package (debian/, built by debian/rules through this Makefile
 # with B=build/deb/obj): build/deb/ gets the .deb, its -dbgsym, .buildinfo

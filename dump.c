@@ -20,6 +20,7 @@
 #include "write/split.h"
 #include "files.h"
 #include "util.h"
+#include "filter/extension.h"
 #include "kernel/btf_kinfo.h"
 #include "kernel/vmcoreinfo.h"
 #include "context.h"
@@ -268,6 +269,59 @@ static enum mdf_status dump_types(struct mdf_ctx *ctx, struct erase_env *env)
 	return MDF_OK;
 }
 
+static void ext_say(void *arg, const char *ext, const char *text)
+{
+	struct mdf_ctx *ctx = arg;
+
+	pi_msg(&ctx->pr, "%s: %s\n", ext, text);
+}
+
+/*
+ * --extension: each one's init(), with the kernel's symbols and types
+ * (-x's DWARF, else the dump's kallsyms and BTF); what they erase joins
+ * --config's.  Without symbols and types the extensions are skipped, as
+ * upstream does, and the dump goes on.
+ */
+static enum mdf_status ext_setup(struct mdf_ctx *ctx)
+{
+	struct ext_env env = {
+		.kernel_offset = ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
+		.rm = &ctx->k.rm, .es = &ctx->ds.erase, .page_size = (uint32_t)ctx->k.page_size,
+		.page_struct_size = ctx->k.ki.size.page.set ? (uint32_t)ctx->k.ki.size.page.v : 0,
+		.big_endian = ctx->k.ki.big_endian, .say = ext_say, .say_arg = ctx,
+	};
+	enum mdf_status st;
+
+	if (!ctx->k.have_arch) {
+		pi_warn(&ctx->pr, "%s: --extension needs address translation (%s): the "
+			"extensions are skipped.\n", ctx->opts.vmcore, ctx->k.no_arch);
+		ext_close(ctx->ds.ext);
+		ctx->ds.ext = NULL;
+		return MDF_OK;
+	}
+	if (ctx->ds.vmlinux) {
+		erase_types_from_dwarf(&ctx->ds.ext_types, ctx->ds.vmlinux);
+	} else if (load_dump_btf(ctx) == MDF_OK) {
+		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
+		erase_types_from_dump(&ctx->ds.ext_types, &ctx->ds.dump_types);
+	} else {
+		pi_warn(&ctx->pr, "%s: --extension needs the kernel's symbols and types, and the "
+			"dump cannot give them: %s; -x VMLINUX can.  The extensions are skipped.\n",
+			ctx->opts.vmcore, ctx->err.msg);
+		mdf_err_clear(&ctx->err);
+		ext_close(ctx->ds.ext);
+		ctx->ds.ext = NULL;
+		return MDF_OK;
+	}
+	env.types = &ctx->ds.ext_types;
+	st = ext_init(ctx->ds.ext, &env, &ctx->err);
+	if (st != MDF_OK)
+		return st;
+	erase_sort(&ctx->ds.erase);
+	ctx->ds.ext_hook = ext_has_page_hook(ctx->ds.ext);
+	return MDF_OK;
+}
+
 static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -318,6 +372,11 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 				"loops stopped after a million elements.\n", o->config_file,
 				(unsigned long long)es->unreadable,
 				(unsigned long long)es->loop_cut);
+	}
+	if (ctx->ds.ext) {
+		st = ext_setup(ctx);
+		if (st != MDF_OK)
+			return st;
 	}
 	if (ctx->is_kdump && ctx->dd.size_eraseinfo) {
 		size_t n = (size_t)ctx->dd.size_eraseinfo, got = 0;
@@ -536,6 +595,17 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	if (ctx->ds.use_freelist)
 		filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
+	if (ctx->ds.ext_hook) {
+		/* --extension's page(): every struct page is read, at any level
+		 * (as upstream) */
+		if (!ctx->ds.rules.page_struct_size)
+			return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+					   "%s: --extension %s: its page() needs struct pages, but "
+					   "VMCOREINFO has no SIZE(page) or OFFSET(page.flags)",
+					   ctx->opts.vmcore, ext_name(ctx->ds.ext, 0));
+		ctx->ds.rules.hook = (struct filter_page_hook){ ext_page, ctx->ds.ext };
+		ctx->ds.rules.scan = true;
+	}
 	ctx->ds.rules_valid = true;
 	return MDF_OK;
 }
@@ -704,6 +774,14 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 
 		return compressor_init(&probe, ctx->opts.codec, &ctx->err);
 	}
+	/* extensions load before anything is read: a missing one is said
+	 * at once */
+	if (ctx->opts.nextensions) {
+		st = ext_open(&ctx->ds.ext, ctx->opts.extensions, ctx->opts.nextensions,
+			      MDF_EXTDIR, &ctx->err);
+		if (st != MDF_OK)
+			return st;
+	}
 	st = open_input(ctx);
 	if (st == MDF_OK)
 		st = check_outputs(ctx);
@@ -716,6 +794,16 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	st = erase_setup(ctx);
 	if (st != MDF_OK)
 		return st;
+	if (ctx->ds.ext_hook) {
+		unsigned dl = ctx->ds.rules.dump_level;
+
+		ctx->ds.rules_valid = false;
+		st = set_rules(ctx, dl);
+		if (st == MDF_OK && ctx->k.mm.model == MEMMAP_NONE)
+			st = kernel_find_memmap(&ctx->k, &ctx->err);
+		if (st != MDF_OK)
+			return mdf_err_push(&ctx->err, "%s: --extension", ctx->opts.vmcore);
+	}
 
 	if (ctx->opts.cyclic_buffer_kib) {
 		budget = ctx->opts.cyclic_buffer_kib << 10;
@@ -1484,6 +1572,8 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.scan = NULL;
 	freelist_result_release(&ctx->ds.freelist);
 	vmemmap_drop_release(&ctx->ds.vm);
+	ext_close(ctx->ds.ext);
+	ctx->ds.ext = NULL;
 	kbtf_free(&ctx->ds.btf);
 	kallsyms_free(&ctx->ds.ksyms);
 	kernel_close(&ctx->k);

@@ -23,6 +23,7 @@
 #include "kernel/kallsyms.h"
 
 struct dwarf_info;
+struct ext_set;
 
 struct mdf_ctx;
 
@@ -34,6 +35,9 @@ struct dump_state {
 	struct kallsyms ksyms;     /* --config without -x: the dump's symbols */
 	struct kbtf btf;           /* and types */
 	bool btf_loaded;           /* ksyms and btf hold the dump's */
+	struct ext_set *ext;       /* --extension's, or NULL */
+	struct erase_types ext_types; /* their symbols and types */
+	bool ext_hook;             /* one of them has a page() */
 	struct erase_dump_types dump_types;
 	struct erase_types types;
 	unsigned char *erase_page; /* a page with erased bytes, patched */

@@ -30,6 +30,7 @@ enum {
 	OPT_SPLITBLOCK_SIZE,
 	OPT_EXPLAIN,
 	OPT_WORK_DIR,
+	OPT_EXTENSION,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -281,11 +282,11 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 	    o->dry_run || o->flatten || o->force || o->format != MDF_FMT_KDUMP ||
 	    o->codec != MDF_CODEC_NONE || o->size_limit || o->debug_bitmap ||
 	    o->debug_bitmap1 || o->config_file || o->generate_file || o->vtop ||
-	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib)
+	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib || o->nextensions)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, "
 				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
-				   "--dry-run, --debug-bitmap, --config, --vtop, --num-threads or "
+				   "--dry-run, --debug-bitmap, --config, --extension, --vtop, --num-threads or "
 				   "--cyclic-buffer");
 	if (nargs != 1)
 		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
@@ -328,6 +329,11 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		return check_explain(o, nargs, args, err);
 	if (o->splitblock_kib && !o->split)
 		return mdf_err_set(err, MDF_ERR_ARG, "--splitblock-size needs --split");
+	if (o->nextensions && (o->generate_file || o->dump_dmesg || o->mem_usage ||
+				o->action != MDF_ACT_DUMP))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--extension filters a dump: not with -g, --dump-dmesg, "
+				   "--mem-usage, -R or --reassemble");
 	if (o->generate_file)
 		return check_generate(o, nargs, err);
 	if (o->config_file && (o->dump_dmesg || o->mem_usage || o->action != MDF_ACT_DUMP))
@@ -454,7 +460,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "xen-vmcoreinfo", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
-		{ "extension", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "extension", required_argument, NULL, OPT_EXTENSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mdf_status st;
@@ -499,6 +505,13 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case 'g': o->generate_file = optarg; break;
 		case 'e': o->exclude_vmemmap = true; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
+		case OPT_EXTENSION:
+			if (o->nextensions == MDF_MAX_EXTENSIONS)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "at most %u --extension options",
+						   MDF_MAX_EXTENSIONS);
+			o->extensions[o->nextensions++] = optarg;
+			break;
 		case 'X':
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "option -%c is not supported by this makedumpfile",

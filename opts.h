@@ -79,6 +79,10 @@ struct mdf_opts {
 	const char *vmlinux;         /* -x VMLINUX: debug vmlinux (likewise) */
 	const char *generate_file;   /* -g FILE (action MDF_ACT_GENERATE) */
 	const char *config_file;     /* --config FILE: erase commands */
+	/* --extension FILE.so, each given (filter/extension.h); argv's */
+#define MDF_MAX_EXTENSIONS 16
+	char *extensions[MDF_MAX_EXTENSIONS];
+	unsigned nextensions;
 	uint64_t vtop;               /* --vtop VADDR: print its translation
 					before the dump; 0: none */
 	/* --explain ARG (action MDF_ACT_EXPLAIN): ARG is a pfn ("1234",

@@ -21,7 +21,8 @@
 	X(FREE, "Free pages", 1)                        \
 	X(HWPOISON, "Hwpoison pages", 1)                \
 	X(OFFLINE, "Offline pages", 1)                  \
-	X(UNACCEPTED, "Unaccepted pages", 2)
+	X(UNACCEPTED, "Unaccepted pages", 2)           \
+	X(EXTENSION, "Extension filter pages", 2)
 
 enum page_class {
 #define PAGE_CLASS_ENUM(name, label, shown) PC_##name,

@@ -903,6 +903,28 @@ enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase
 	return MDF_OK;
 }
 
+enum mdf_status erase_add_vrange(struct erase_set *es, struct readmem *rm, uint64_t va,
+				 uint64_t len, uint8_t fill, struct mdf_err *err)
+{
+	const struct erase_env env = { .rm = rm };
+	struct ctx c = { .env = &env, .out = es, .err = err };
+
+	return erase_vrange(&c, va, len, fill);
+}
+
+void erase_sort(struct erase_set *es)
+{
+	if (es->n > 1)
+		qsort(es->r, es->n, sizeof(*es->r), range_cmp);
+}
+
+void erase_types_from_dwarf(struct erase_types *t, struct dwarf_info *di)
+{
+	*t = (struct erase_types){ .what = dwarf_info_path(di), .arg = di, .lookup = dw_lookup,
+				   .symbol = dw_symbol, .describe = dw_describe,
+				   .member = dw_member };
+}
+
 enum mdf_status erase_add_info(struct erase_set *es, const char *text, size_t len,
 			       struct mdf_err *err)
 {

@@ -104,6 +104,20 @@ struct erase_env {
 enum mdf_status erase_resolve(const struct erase_config *cfg, const struct erase_env *env,
 			      struct erase_set *out, struct mdf_err *err) MDF_MUST_CHECK;
 
+/** Erase [@va, @va + @len) of the crashed kernel with @fill: a range per
+ *  page it spans, through @rm's translation; bytes the dump does not hold
+ *  are counted in es->unreadable.  The ranges are not sorted: call
+ *  erase_sort() once all are in. */
+enum mdf_status erase_add_vrange(struct erase_set *es, struct readmem *rm, uint64_t va,
+				 uint64_t len, uint8_t fill, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Sort es->r by paddr, as erase_apply() needs. */
+void erase_sort(struct erase_set *es);
+
+/** -x's DWARF as the types of the vmlinux (symbols as linked: add
+ *  KERNELOFFSET). */
+void erase_types_from_dwarf(struct erase_types *t, struct dwarf_info *di);
+
 /** Append @len bytes of eraseinfo text (a refiltered dump's, first). */
 enum mdf_status erase_add_info(struct erase_set *es, const char *text, size_t len,
 			       struct mdf_err *err) MDF_MUST_CHECK;

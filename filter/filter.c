@@ -841,13 +841,24 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
 		while (pfn < bend && pfn < end) {
 			size_t i = (size_t)(pfn - batch);
 			struct page_verdict v;
+			int hook;
 
 			if (!bitmap_test(dumpable, pfn)) {
 				pfn = bitmap_next_set(present, pfn + 1);
 				continue;
 			}
+			hook = r->hook.fn ? r->hook.fn(r->hook.arg, pfn, sp + i * psz) :
+					    FILTER_HOOK_UNDECIDED;
+			if (hook == FILTER_HOOK_KEEP) {
+				v = (struct page_verdict){ .cls = PC_KEEP, .nr_pages = 1 };
+				tell(obs, FILTER_EV_PAGE, pfn, pfn + 1, &v);
+				pfn = bitmap_next_set(present, pfn + 1);
+				continue;
+			}
 			filter_classify(r, sp + i * psz, sp + (i + 1) * psz,
 					n - i - 1, pfn, &v);
+			if (hook == FILTER_HOOK_DROP && (v.cls == PC_KEEP || v.cls == PC_TAIL))
+				v = (struct page_verdict){ .cls = PC_EXTENSION, .nr_pages = 1 };
 			tell(obs, FILTER_EV_PAGE, pfn, pfn + (v.cls == PC_KEEP ||
 					v.cls == PC_TAIL ? 1 : v.nr_pages), &v);
 			if (v.cls == PC_KEEP || v.cls == PC_TAIL) {

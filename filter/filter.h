@@ -29,6 +29,16 @@ enum {
 };
 
 
+/* A page hook (--extension, filter/extension.h): for each page whose
+ * struct page the scan reads, before the rules; FILTER_HOOK_KEEP keeps it
+ * whatever they say, FILTER_HOOK_DROP drops it when they keep it.  It may
+ * be called from the scan threads at once. */
+enum { FILTER_HOOK_UNDECIDED = 0, FILTER_HOOK_KEEP = 1, FILTER_HOOK_DROP = 2 };
+struct filter_page_hook {
+	int (*fn)(void *arg, uint64_t pfn, const unsigned char *page);
+	void *arg;
+};
+
 struct filter_rules {
 	unsigned dump_level;
 	uint64_t page_struct_size;   /* SIZE(page) */
@@ -60,6 +70,7 @@ struct filter_rules {
 	unsigned max_order;          /* LENGTH(zone.free_area) - 1 */
 	bool can_find_free;          /* buddy identification available */
 	bool needs_memmap;           /* dump level needs struct pages */
+	struct filter_page_hook hook; /* none unless set after init */
 	bool scan;                   /* read struct pages: the level needs them, or
 					hwpoison/offline pages can be seen (dropped
 					at every level, as makedumpfile does) */

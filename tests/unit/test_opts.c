@@ -393,7 +393,7 @@ static void unsupported(void)
 {
 	static const char *const long_args[] = {
 		"eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
-		"xen_phys_start", "extension",
+		"xen_phys_start",
 	};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(long_args); i++) {
@@ -404,6 +404,10 @@ static void unsupported(void)
 			 long_args[i]);
 		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out");
 	}
+	/* --extension FILE.so: repeatable, at most 16, a dump's option */
+	OK("--extension", "a.so", "--extension", "b.so", "-d", "31", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "--extension filters a dump: not with -g, --dump-dmesg, "
+		 "--mem-usage, -R or --reassemble", "--extension", "a.so", "--dump-dmesg", "in", "out");
 	/* --split and --reassemble are provided: see test_split.c. */
 	T_REJECT(MDF_ERR_ARG, "--split cannot be combined with -F",
 		 "-d", "31", "-F", "--split", "in", "o1", "o2");
@@ -497,7 +501,7 @@ static void explain(void)
 	static const char *const no_writes =
 		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
 		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
-		"--config, --vtop, --num-threads or --cyclic-buffer";
+		"--config, --extension, --vtop, --num-threads or --cyclic-buffer";
 	static const char *const bad =
 		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
 		"physical address (0x4d2000, paddr:5054464)";
