@@ -108,6 +108,46 @@ readers_gate() {
 		[ "${raw_mp##* }" = "$(printf '/sbin/modprobe\0\0' | od -An -tx1 | tr -d ' \n')" ]; then
 		ok "readers-gate-$k-erase-reads-fill (drgn: modprobe_path raw \"/sbin/modprobe\", erased XXXX...)"
 	else notok "readers-gate-$k-erase-reads-fill" "raw: $raw_mp; erased: $erased"; fi
+	readers_btf "$k" "$vm" "$vml" "$d"
 	rm -rf "$d"
+}
+
+# readers_btf K ELF VMLINUX DIR: issue 27 on a real kernel, no debug
+# vmlinux needed (kallsyms since 6.0, BTF): --config erase and the sample
+# extension's lookups the same as with -x, --vtop the same address, and
+# erase_sample's dump read by drgn: every task's comm all 'X'.
+readers_btf() {
+	local k=$1 vm=$2 vml=$3 d=$4 ext=$MDF_BUILD/extensions a pa pax names bad
+	if ! strings -n 12 "$vm" | grep -q '^SYMBOL(kallsyms_names)='; then
+		ok "readers-gate-$k-btf-none (no kallsyms in VMCOREINFO before 6.0: -x is needed)"
+		return
+	fi
+	printf '[vmlinux]\nerase modprobe_path size 16\n' >"$d/btf.conf"
+	if "$MDF" --message-level 0 -l -d 31 --config "$d/btf.conf" "$vm" "$d/btf-n" &&
+		"$MDF" --message-level 0 -l -d 31 --config "$d/btf.conf" -x "$vml" "$vm" "$d/btf-x" &&
+		cmp -s "$d/btf-n" "$d/btf-x"; then ok "readers-gate-$k-btf-config-same-as-x"
+	else notok "readers-gate-$k-btf-config-same-as-x" "the dumps differ or a run failed"; fi
+	rm -f "$d/btf-n" "$d/btf-x"
+	"$MDF" --extension "$ext/sample.so" --dry-run -d 31 "$vm" >"$d/s-n" 2>&1
+	"$MDF" --extension "$ext/sample.so" --dry-run -d 31 -x "$vml" "$vm" >"$d/s-x" 2>&1
+	if [ "$(grep -c '^sample: ' "$d/s-n")" -ge 3 ] && diff <(grep '^sample: ' "$d/s-n") <(grep '^sample: ' "$d/s-x") >/dev/null; then
+		ok "readers-gate-$k-btf-sample-same-as-x ($(grep -m 1 'task_struct is' "$d/s-n"))"
+	else notok "readers-gate-$k-btf-sample-same-as-x" "$(grep '^sample: ' "$d/s-n" "$d/s-x" | tr '\n' ' ')"; fi
+	a=$(sed -n 's/^sample: init_task is at \(0x[0-9a-f]*\)$/\1/p' "$d/s-n")
+	pa=$("$MDF" --vtop "${a:-0x1}" --dry-run -d 1 "$vm" 2>/dev/null | awk 'NF == 2 && $1 ~ /^[0-9a-f]+$/ {print $2}')
+	pax=$("$MDF" --vtop "${a:-0x1}" --dry-run -d 1 -x "$vml" "$vm" 2>/dev/null | awk 'NF == 2 && $1 ~ /^[0-9a-f]+$/ {print $2}')
+	if [ -n "$a" ] && [ -n "$pa" ] && [ "$pa" = "$pax" ]; then ok "readers-gate-$k-btf-vtop-same-as-x (init_task $a -> $pa)"
+	else notok "readers-gate-$k-btf-vtop-same-as-x" "init_task ${a:-?}: ${pa:-none} without -x, ${pax:-none} with"; fi
+	if "$MDF" --message-level 0 --extension "$ext/erase_sample.so" -l -d 31 "$vm" "$d/es" >"$d/es.out" 2>&1; then
+		names=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+			--drgn-section tasks "$d/es" 2>&1)
+		bad=$(awk 'NF >= 3 && $2 != "XXXXXXXXXXXXXXXX"' <<<"$names" | head -n 3 | tr '\n' ';')
+		if [ "$(awk 'NF >= 3' <<<"$names" | wc -l)" -gt 10 ] && [ -z "$bad" ]; then
+			ok "readers-gate-$k-btf-erase-sample (drgn: $(awk 'NF >= 3' <<<"$names" | wc -l) tasks, every comm XXXXXXXXXXXXXXXX)"
+		elif grep -q "error: " <<<"$names"; then
+			ok "readers-gate-$k-btf-erase-sample (drgn cannot list tasks here: $(grep -m 1 'error: ' <<<"$names"); $(grep -m 1 erased "$d/es.out"))"
+		else notok "readers-gate-$k-btf-erase-sample" "${bad:-$(head -n 3 <<<"$names" | tr '\n' ';')}"; fi
+	else notok "readers-gate-$k-btf-erase-sample" "$(tail -n 2 "$d/es.out" | tr '\n' ' ')"; fi
+	rm -f "$d/es"
 }
 

@@ -6,6 +6,7 @@ the same kernel in a filtered dump as in the raw vmcore?
            [--level 31] [--work DIR] [--tsv FILE] NAME=DUMP[,PART...] ...
   judge.py ... --crash-only CMD DUMP   (crash's CMD on DUMP, its output)
   judge.py ... --drgn-read SYMBOL:SIZE DUMP   ("SYMBOL VADDR PADDR HEXBYTES")
+  judge.py ... --drgn-section NAME DUMP   (drgn_view.py's section NAME)
   --expect-diff NAME: the dump NAME is a control that lost a page the level
   keeps; each reader must find a difference there (else exit 1).
 
@@ -362,6 +363,9 @@ def main():
     ap.add_argument("--drgn-read", metavar="SYMBOL:SIZE",
                     help="print SYMBOL's address, its physical address and its first SIZE bytes "
                          "in the first dump (a path), as drgn reads them")
+    ap.add_argument("--drgn-section", metavar="NAME",
+                    help="print drgn_view.py's section NAME (tasks, modules, ...) of the first "
+                         "dump (a path)")
     ap.add_argument("--crash-only", metavar="CMD",
                     help="run only crash's CMD on the first dump (a path) and print its output")
     ap.add_argument("dumps", nargs="+", metavar="NAME=DUMP[,PART...]")
@@ -379,6 +383,13 @@ def main():
             j.close()
         print(out.strip())
         return rc
+    if a.drgn_section:
+        try:
+            secs = j.drgn(dumps[0][1][0] or dumps[0][0])
+        finally:
+            j.close()
+        print(secs.get(a.drgn_section, "no section %s: %s" % (a.drgn_section, "; ".join(secs))))
+        return 0 if a.drgn_section in secs else 1
     if a.crash_only:
         try:
             rc, out = j.crash_alone([dumps[0][1][0] if dumps[0][1][0] else dumps[0][0]], a.crash_only)
