@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "dump.h"
 #include "kernel/dwarf_info.h"
 #include "kernel/vmcoreinfo.h"
 #include "util.h"
@@ -48,22 +49,40 @@ enum mdf_status debuginfo_generate(struct mdf_ctx *ctx)
 		goto done;
 	}
 	kinfo_init(ki);
-	st = dwarf_info_open(ctx->opts.vmlinux, &di, &ctx->err);
-	if (st == MDF_OK)
-		st = dwarf_info_kinfo(di, ki, &df, &ctx->err);
-	if (st != MDF_OK)
-		goto done;
-	if (!ki->osrelease[0]) {
-		st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				 "%s: no release string: init_uts_ns or struct new_utsname is missing",
-				 ctx->opts.vmlinux);
-		goto done;
+	if (!ctx->opts.vmlinux) {
+		/* -g FILE VMCORE: from the dump's BTF and kallsyms, marked so
+		 * in a line that readers of VMCOREINFO ignore */
+		size_t nbtf = 0;
+		int w;
+
+		st = dump_kinfo_btf(ctx, ki, &nbtf);
+		if (st != MDF_OK)
+			goto done;
+		w = snprintf(text, VMCOREINFO_TEXT_MAX, "GENERATED-FROM=the dump's BTF and kallsyms "
+			     "(%zu keys), and its VMCOREINFO note\n", nbtf);
+		st = vmcoreinfo_format(ki, text + w, VMCOREINFO_TEXT_MAX - (size_t)w, &len,
+				       &ctx->err);
+		len += (size_t)w;
+		if (st != MDF_OK)
+			goto done;
+	} else {
+		st = dwarf_info_open(ctx->opts.vmlinux, &di, &ctx->err);
+		if (st == MDF_OK)
+			st = dwarf_info_kinfo(di, ki, &df, &ctx->err);
+		if (st != MDF_OK)
+			goto done;
+		if (!ki->osrelease[0]) {
+			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+					 "%s: no release string: init_uts_ns or struct new_utsname is missing",
+					 ctx->opts.vmlinux);
+			goto done;
+		}
+		ki->page_size.v = generate_page_size(df.machine);
+		ki->page_size.set = true;
+		st = vmcoreinfo_format(ki, text, VMCOREINFO_TEXT_MAX, &len, &ctx->err);
+		if (st != MDF_OK)
+			goto done;
 	}
-	ki->page_size.v = generate_page_size(df.machine);
-	ki->page_size.set = true;
-	st = vmcoreinfo_format(ki, text, VMCOREINFO_TEXT_MAX, &len, &ctx->err);
-	if (st != MDF_OK)
-		goto done;
 	/* The file gets its name only once all of it is on the disk: a stop
 	 * or a failure never leaves a partial -g file (output.h). */
 	st = out_open_file_tmp(&o, out, ctx->opts.force, 0644, 0, 0, &ctx->err);

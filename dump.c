@@ -1527,6 +1527,35 @@ enum mdf_status dump_write(struct mdf_ctx *ctx)
 	return debug_close(ctx, st);
 }
 
+enum mdf_status dump_kinfo_btf(struct mdf_ctx *ctx, struct kinfo *ki, size_t *from_btf)
+{
+	const char *vmcore = ctx->opts.vmcore;
+	enum mdf_status st;
+
+	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
+	st = open_input(ctx);
+	if (st == MDF_OK)
+		st = check_outputs(ctx);
+	if (st == MDF_OK)
+		st = learn_kernel(ctx);
+	if (st != MDF_OK)
+		return st;
+	if (!ctx->k.have_arch)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "%s: -g without -x reads the kernel's kallsyms and BTF, which needs "
+				   "address translation: %s", vmcore, ctx->k.no_arch);
+	if (load_dump_btf(ctx) != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s: -g without -x VMLINUX takes the kernel's symbols "
+				    "and types from the dump", vmcore);
+	kinfo_init(ki);
+	*from_btf = btf_kinfo_fill(ki, &ctx->ds.btf, &ctx->ds.ksyms, NULL, 0);
+	/* the note's values over BTF's (the same where both have a key), and
+	 * what BTF cannot say: the release, the build, the page size, the
+	 * macros */
+	vmcoreinfo_merge(ki, &ctx->k.ki);
+	return MDF_OK;
+}
+
 enum mdf_status dump_explain(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;

@@ -24,6 +24,7 @@
 
 struct dwarf_info;
 struct ext_set;
+struct kinfo;
 
 struct mdf_ctx;
 
@@ -88,6 +89,14 @@ enum mdf_status dump_write(struct mdf_ctx *ctx) MDF_MUST_CHECK;
 /** --explain: open the input as for -d 31 and print why the page
  *  opts.explain_value names is kept or excluded (filter/explain.h). */
 enum mdf_status dump_explain(struct mdf_ctx *ctx) MDF_MUST_CHECK;
+
+/**
+ * -g FILE VMCORE: the VMCOREINFO keys of VMCORE's kernel, from its BTF and
+ * kallsyms (*@from_btf of them) with its note's over them.  Opens the
+ * input (dump_close() closes it).
+ */
+enum mdf_status dump_kinfo_btf(struct mdf_ctx *ctx, struct kinfo *ki,
+			       size_t *from_btf) MDF_MUST_CHECK;
 
 /** Free everything dump_open() set up; safe after a partial open. */
 void dump_close(struct mdf_ctx *ctx);

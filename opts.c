@@ -301,14 +301,21 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 	return MDF_OK;
 }
 
-/* -g FILE -x VMLINUX: nothing else (as upstream). */
-static enum mdf_status check_generate(struct mdf_opts *o, int nargs, struct mdf_err *err)
+/* -g FILE -x VMLINUX: nothing else (as upstream); or -g FILE VMCORE,
+ * from the dump's BTF and kallsyms. */
+static enum mdf_status check_generate(struct mdf_opts *o, int nargs, char **args,
+				      struct mdf_err *err)
 {
-	if (!o->vmlinux)
-		return mdf_err_set(err, MDF_ERR_ARG, "-g needs -x VMLINUX");
-	if (nargs != 0)
+	if (!o->vmlinux && nargs != 1)
+		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
+				   "-g takes one VMCORE: makedumpfile -g FILE VMCORE" :
+				   "-g needs -x VMLINUX, or a VMCORE whose kernel has BTF: "
+				   "makedumpfile -g FILE -x VMLINUX, or -g FILE VMCORE");
+	if (o->vmlinux && nargs != 0)
 		return mdf_err_set(err, MDF_ERR_ARG,
-				   "-g takes no VMCORE or DUMPFILE: makedumpfile -g FILE -x VMLINUX");
+				   "-g takes -x VMLINUX or a VMCORE, not both: makedumpfile -g FILE -x VMLINUX");
+	if (!o->vmlinux)
+		o->vmcore = args[0];
 	if (o->codec != MDF_CODEC_NONE || o->ndump_levels || o->format == MDF_FMT_ELF ||
 	    o->flatten || o->dry_run || o->vmcoreinfo_file || o->split ||
 	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage)
@@ -335,7 +342,7 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 				   "--extension filters a dump: not with -g, --dump-dmesg, "
 				   "--mem-usage, -R or --reassemble");
 	if (o->generate_file)
-		return check_generate(o, nargs, err);
+		return check_generate(o, nargs, args, err);
 	if (o->config_file && (o->dump_dmesg || o->mem_usage || o->action != MDF_ACT_DUMP))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--config erases data of a dump: not with --dump-dmesg, "

@@ -145,6 +145,7 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  -x VMLINUX      the kernel's layout from its debug vmlinux (the note wins);\n"
 "                  another release or build exits with status 2\n"
 "  -g FILE -x VMLINUX  write that kernel's VMCOREINFO text to FILE\n"
+"  -g FILE VMCORE  the same from the dump's BTF and kallsyms\n"
 "  --config FILE   erase the data FILE names (makedumpfile.conf(5)); the types\n"
 "                  from -x, else from the dump's BTF\n"
 "  --extension FILE.so  run an extension (<makedumpfile/extension.h>)\n"

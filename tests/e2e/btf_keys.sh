@@ -7,9 +7,12 @@
 #    NUMBER(NR_FREE_PAGES), SYMBOL(node_data)), the dump is the one the
 #    whole note gives, page for page, and one line names the keys taken;
 #  - the whole note reads no BTF (nothing is said);
+#  - -g FILE VMCORE (no -x): the keys from BTF and kallsyms with the
+#    note's, marked by a GENERATED-FROM line; given as -i to the note with
+#    keys knocked out, the same dump again;
 #  - the same note with the dump's BTF damaged: a warning that names the
 #    BTF and -x, then the error of the missing SIZE(page), exit 1, no
-#    output file; never a crash.
+#    output file, and -g from it one error line; never a crash.
 . "$(dirname "$0")/../lib/lib.sh"
 KEYS="NUMBER(PG_lru)= OFFSET(page.mapping)= NUMBER(PG_head_mask)= OFFSET(page.compound_head)=
       NUMBER(PG_swapcache)= SIZE(page)= LENGTH(zone.free_area)= SYMBOL(node_data)= NUMBER(NR_FREE_PAGES)="
@@ -60,6 +63,18 @@ for name in fx-v61-512m fx-v612-512m; do
 		notok "btf-keys-$name-filled" "$(tr '\n' ' ' <"$T/lack.log" | cut -c1-300)"
 	fi
 	rm -f "$T/lack.l"
+	# -g FILE VMCORE: the keys from BTF and kallsyms, marked; as -i it
+	# gives the knocked-out note what it lacks
+	rm -f "$T/g.txt"
+	if "$MDF" -g "$T/g.txt" "$vm" >"$T/g.log" 2>&1 &&
+		head -n 1 "$T/g.txt" | grep -q "^GENERATED-FROM=the dump's BTF and kallsyms ([0-9]* keys), and its VMCOREINFO note$" &&
+		grep -q "^SIZE(page)=" "$T/g.txt" && grep -q "^OSRELEASE=" "$T/g.txt" &&
+		"$MDF" -l -d 31 -i "$T/g.txt" "$T/lack.elf" "$T/gi.l" >"$T/gi.log" 2>&1 &&
+		! grep -q "from the dump's BTF" "$T/gi.log" &&
+		same=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" --ignore-headers "$T/full.l" "$T/gi.l" 2>&1); then
+		ok "btf-keys-$name-g-from-dump ($(head -n 1 "$T/g.txt" | sed 's/^GENERATED-FROM=//'); as -i: $same)"
+	else notok "btf-keys-$name-g-from-dump" "$(tr '\n' ' ' <"$T/g.log" | cut -c1-200) $(tr '\n' ' ' <"$T/gi.log" 2>/dev/null | cut -c1-200)"; fi
+	rm -f "$T/gi.l"
 	knock "$vm" "$T/bad.elf" btf || { notok "btf-keys-$name-knock-btf" "could not edit the copy"; continue; }
 	rm -f "$T/lack.elf"
 	"$MDF" -l -d 31 "$T/bad.elf" "$T/bad.l" >"$T/bad.log" 2>&1
@@ -69,6 +84,13 @@ for name in fx-v61-512m fx-v612-512m; do
 		grep -q "^makedumpfile: $T/bad.elf: dump level 31 needs struct page information, but VMCOREINFO has no SIZE(page)$" "$T/bad.log"; then
 		ok "btf-keys-$name-damaged-btf"
 	else notok "btf-keys-$name-damaged-btf" "rc=$rc $(tr '\n' ' ' <"$T/bad.log" | cut -c1-400)"; fi
+	rm -f "$T/g2.txt"
+	"$MDF" -g "$T/g2.txt" "$T/bad.elf" >"$T/g2.log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && [ ! -e "$T/g2.txt" ] &&
+		grep -q "^makedumpfile: $T/bad.elf: -g without -x VMLINUX takes the kernel's symbols and types from the dump: BTF at 0x[0-9a-f]* (0x[0-9a-f]* bytes): libbpf cannot parse it: " "$T/g2.log"; then
+		ok "btf-keys-$name-g-damaged-btf"
+	else notok "btf-keys-$name-g-damaged-btf" "rc=$rc $(tr '\n' ' ' <"$T/g2.log" | cut -c1-300)"; fi
 	rm -f "$T/bad.elf" "$T"/*.l
 done
 exit 0

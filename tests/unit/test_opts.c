@@ -434,9 +434,13 @@ static void debuginfo(void)
 	T_EQ_U64(o.action, MDF_ACT_GENERATE);
 	T_EQ_STR(o.generate_file, "vmcoreinfo.txt");
 	T_EQ_STR(o.vmlinux, "vmlinux");
-	T_REJECT(MDF_ERR_ARG, "-g needs -x VMLINUX", "-g", "vmcoreinfo.txt");
-	T_REJECT(MDF_ERR_ARG, "-g takes no VMCORE or DUMPFILE: makedumpfile -g FILE -x VMLINUX",
+	T_REJECT(MDF_ERR_ARG, "-g needs -x VMLINUX, or a VMCORE whose kernel has BTF: "
+		 "makedumpfile -g FILE -x VMLINUX, or -g FILE VMCORE", "-g", "vmcoreinfo.txt");
+	T_REJECT(MDF_ERR_ARG, "-g takes -x VMLINUX or a VMCORE, not both: makedumpfile -g FILE -x VMLINUX",
 		 "-g", "vi.txt", "-x", "vmlinux", "in");
+	T_REJECT(MDF_ERR_ARG, "-g takes one VMCORE: makedumpfile -g FILE VMCORE",
+		 "-g", "vi.txt", "in", "out");
+	OK("-g", "vi.txt", "vmcore");   /* from the dump's BTF and kallsyms */
 	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-d", "31");
 	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-c");
 	T_REJECT(MDF_ERR_ARG, g_alone, "-g", "vi.txt", "-x", "vmlinux", "-i", "f");
