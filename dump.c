@@ -266,6 +266,7 @@ static enum mdf_status dump_types(struct mdf_ctx *ctx, struct erase_env *env)
 	ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
 	erase_types_from_dump(&ctx->ds.types, &ctx->ds.dump_types);
 	env->types = &ctx->ds.types;
+	env->dump = &ctx->ds.dump_types;
 	return MDF_OK;
 }
 

@@ -36,6 +36,7 @@ struct names {
 struct modsyms {
 	uint64_t symtab, strtab;     /* Elf64_Sym[num], their names */
 	uint64_t num;
+	uint64_t btf, btf_len;       /* its BTF (btf_data), 0 when none */
 };
 
 /* struct module's members find_module() reads, and the module list. */
@@ -44,6 +45,8 @@ struct modlayout {
 	const char *why;             /* NULL when found */
 	char why_buf[256];
 	uint64_t o_list, o_name, o_ks, o_sym, o_str, o_num, num_size, head;
+	bool has_btf;                /* CONFIG_DEBUG_INFO_BTF_MODULES */
+	uint64_t bm_head, o_bm_list, o_bm_mod, o_bm_btf, o_data, o_size, size_size;
 };
 
 struct ctx {
@@ -622,6 +625,55 @@ static bool same_module_name(const char *a, const char *b)
 /* Where struct module and struct mod_kallsyms keep what find_module()
  * reads, and the address of the module list: looked up in the vmlinux
  * once for all module sections (each lookup is a pass over its DWARF). */
+static bool module_btf_layout(struct ctx *c, struct modlayout *l)
+{
+	struct dwarf_query q[2] = { { .name = "btf_module", .is_type = true },
+				    { .name = "btf", .is_type = true } };
+	const struct erase_types *ty = c->ty;
+	struct dwarf_type t;
+	struct dwarf_type_info ti;
+	struct mdf_err e;
+	bool found = false;
+
+	mdf_err_clear(&e);
+	if (ty->lookup(ty->arg, q, 2, &e) != MDF_OK || !q[0].found || !q[1].found ||
+	    !ty->symbol(ty->arg, "btf_modules", &l->bm_head))
+		return false;
+	if (!ty->running)
+		l->bm_head += c->env->kernel_offset;
+#define MEMBER(qi, name, off)                                                          \
+	(ty->member(ty->arg, q[qi].type, name, &found, off, &t, &e) == MDF_OK && found)
+	return MEMBER(0, "list", &l->o_bm_list) && MEMBER(0, "module", &l->o_bm_mod) &&
+	       MEMBER(0, "btf", &l->o_bm_btf) && MEMBER(1, "data", &l->o_data) &&
+	       MEMBER(1, "data_size", &l->o_size) &&
+	       ty->describe(ty->arg, t, &ti, &e) == MDF_OK && (l->size_size = ti.size) != 0;
+#undef MEMBER
+}
+
+/* The BTF of the module at @mod, from btf_modules: false when none. */
+static bool module_btf(struct ctx *c, uint64_t mod, struct modsyms *ms)
+{
+	const struct modlayout *l = &c->layout;
+	uint64_t node, m, btf;
+	unsigned n = 0;
+
+	if (!l->has_btf || !read_ptr(c, l->bm_head, &node))
+		return false;
+	for (; node && node != l->bm_head && n < ERASE_MODULES_MAX; n++) {
+		uint64_t bm = node - l->o_bm_list;
+
+		if (!read_ptr(c, bm + l->o_bm_mod, &m))
+			return false;
+		if (m == mod)
+			return read_ptr(c, bm + l->o_bm_btf, &btf) && btf &&
+			       read_ptr(c, btf + l->o_data, &ms->btf) &&
+			       read_uint(c, btf + l->o_size, l->size_size, &ms->btf_len);
+		if (!read_ptr(c, node, &node))
+			return false;
+	}
+	return false;
+}
+
 static bool module_layout(struct ctx *c, const char **why)
 {
 	struct dwarf_query q[2] = { { .name = "module", .is_type = true },
@@ -638,6 +690,8 @@ static bool module_layout(struct ctx *c, const char **why)
 		{ 1, "strtab", offsetof(struct modlayout, o_str) },
 		{ 1, "num_symtab", offsetof(struct modlayout, o_num) },
 	};
+	/* the vmlinux section's types: -x's DWARF or the dump's BTF */
+	const struct erase_types *ty = c->ty;
 	struct modlayout *l = &c->layout;
 	struct dwarf_type t = { 0 };
 	struct dwarf_type_info ti;
@@ -651,18 +705,18 @@ static bool module_layout(struct ctx *c, const char **why)
 	}
 	l->tried = true;
 	mdf_err_clear(&e);
-	l->why = "the vmlinux has no struct module or struct mod_kallsyms";
-	st = dwarf_info_lookup(c->env->di, q, 2, &e);
+	l->why = ty->running ? "the dump's BTF has no struct module or struct mod_kallsyms" :
+			       "the vmlinux has no struct module or struct mod_kallsyms";
+	st = ty->lookup(ty->arg, q, 2, &e);
 	found = st == MDF_OK && q[0].found && q[1].found;
 	for (size_t i = 0; found && i < ARRAY_SIZE(members); i++) {
 		uint64_t *off = (uint64_t *)((char *)l + members[i].off);
 
-		st = dwarf_type_member(c->env->di, q[members[i].q].type, members[i].name, &found,
-				       off, &t, &e);
+		st = ty->member(ty->arg, q[members[i].q].type, members[i].name, &found, off, &t, &e);
 		found = found && st == MDF_OK;
 	}
 	if (found)
-		st = dwarf_type_describe(c->env->di, t, &ti, &e);
+		st = ty->describe(ty->arg, t, &ti, &e);
 	if (st != MDF_OK) {
 		/* A loop in the vmlinux's types: its message is the reason. */
 		mdf_err_keep(&e, l->why_buf, sizeof(l->why_buf));
@@ -673,12 +727,19 @@ static bool module_layout(struct ctx *c, const char **why)
 		return false;
 	}
 	l->num_size = ti.size;
-	l->why = "the vmlinux has no symbol 'modules'";
-	if (!dwarf_info_symbol(c->env->di, "modules", &l->head, NULL)) {
+	/* a module's own BTF (CONFIG_DEBUG_INFO_BTF_MODULES, since 5.11):
+	 * struct module's btf_data is freed once the module is loaded, and
+	 * the kernel keeps the bytes in its struct btf (data, data_size),
+	 * on the list btf_modules of struct btf_module (list, module, btf) */
+	l->has_btf = module_btf_layout(c, l);
+	mdf_err_clear(&e);
+	l->why = "the kernel has no symbol 'modules'";
+	if (!ty->symbol(ty->arg, "modules", &l->head)) {
 		*why = l->why;
 		return false;
 	}
-	l->head += c->env->kernel_offset;
+	if (!ty->running)
+		l->head += c->env->kernel_offset;
 	l->why = NULL;
 	return true;
 }
@@ -705,6 +766,8 @@ static bool find_module(struct ctx *c, const char *name, struct modsyms *ms, con
 		mname[sizeof(mname) - 1] = '\0';
 		if (same_module_name(mname, name)) {
 			*why = "its kallsyms cannot be read";
+			if (!module_btf(c, mod, ms))
+				ms->btf = ms->btf_len = 0;
 			return read_ptr(c, mod + l->o_ks, &ks) && ks &&
 			       read_ptr(c, ks + l->o_sym, &ms->symtab) &&
 			       read_ptr(c, ks + l->o_str, &ms->strtab) &&
@@ -830,8 +893,12 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 	const struct erase_config *cfg = c->cfg;
 	struct dwarf_info *mdi = NULL;
 	struct modsyms ms;
+	struct kbtf mbtf;
+	struct erase_dump_types md;
+	struct erase_types mty;
 	enum mdf_status st = MDF_OK;
 
+	memset(&mbtf, 0, sizeof(mbtf));
 	c->module = module;
 	use_vmlinux(c);
 	c->mod = NULL;
@@ -841,14 +908,26 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 
 		mdf_err_clear(&e);
 		if (!c->env->di) {
-			/* the dump's BTF: modules' split BTF is not read yet */
-			if (!c->out->modules_skipped++)
-				snprintf(c->out->module_problem, sizeof(c->out->module_problem),
-					 "[%.63s]: module sections need -x VMLINUX (their types "
-					 "come from the modules' debuginfo beside it)", module);
-			return MDF_OK;
-		}
-		if (!find_module(c, module, &ms, &why) ||
+			/* the dump's own: the module's kallsyms for its symbols,
+			 * its split BTF (else the vmlinux's) for types */
+			if (!find_module(c, module, &ms, &why) ||
+			    (ms.btf && c->env->dump &&
+			     kbtf_load_split(&mbtf, c->env->dump->b, ms.btf, ms.btf_len,
+					     c->env->rm, &e) != MDF_OK)) {
+				if (!c->out->modules_skipped++)
+					snprintf(c->out->module_problem,
+						 sizeof(c->out->module_problem), "[%.63s]: %.240s",
+						 module, why ? why : e.msg);
+				kbtf_free(&mbtf);
+				return MDF_OK;
+			}
+			if (mbtf.btf) {
+				md = (struct erase_dump_types){ &mbtf, c->env->dump->ks };
+				erase_types_from_dump(&mty, &md);
+				c->ty = &mty;
+			}
+			c->mod = &ms;
+		} else if (!find_module(c, module, &ms, &why) ||
 		    dwarf_info_open_module(c->env->vmlinux, c->env->ki->osrelease, module, &mdi,
 					   &e) != MDF_OK) {
 			/* As makedumpfile.conf(5): such a section is skipped. */
@@ -857,8 +936,10 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 					 "[%.63s]: %.240s", module, why ? why : e.msg);
 			return MDF_OK;
 		}
-		use_dwarf(c, mdi);
-		c->mod = &ms;
+		else {
+			use_dwarf(c, mdi);
+			c->mod = &ms;
+		}
 	}
 	c->names.n = 0;
 	st = collect_names(c);
@@ -870,6 +951,7 @@ static enum mdf_status run_section(struct ctx *c, const char *module)
 		st = cmd->loop < 0 ? run_cmd(c, cmd, NULL) : run_loop(c, cmd);
 	}
 	dwarf_info_close(mdi);
+	kbtf_free(&mbtf);
 	use_vmlinux(c);
 	c->mod = NULL;
 	return st;

@@ -88,6 +88,9 @@ void erase_types_from_dump(struct erase_types *t, struct erase_dump_types *d);
 struct erase_env {
 	struct dwarf_info *di;       /* the vmlinux's, or NULL with types */
 	const struct erase_types *types; /* NULL: di's DWARF */
+	const struct erase_dump_types *dump; /* the dump's BTF and kallsyms when
+					    types are theirs: modules' split
+					    BTF goes on from its BTF */
 	const char *vmlinux;         /* its path: module debuginfo is looked
 					for beside it (dwarf_info.h) */
 	const struct kinfo *ki;      /* SYMBOL()s here win over the vmlinux's */

@@ -14,6 +14,8 @@
 
 #if HAVE_LIBBPF
 #include <bpf/btf.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 bool kbtf_supported(void)
 {
@@ -52,6 +54,68 @@ enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct read
 		b->start = start;
 		return st;
 	}
+}
+
+static struct btf *split_from_bytes(const unsigned char *raw, uint64_t len, struct btf *base,
+				    int *e)
+{
+	char path[64];
+	struct btf *b = NULL;
+	uint64_t done = 0;
+	int fd = memfd_create("mdf-module-btf", MFD_CLOEXEC);
+
+	if (fd < 0) {
+		*e = errno;
+		return NULL;
+	}
+	while (done < len) {
+		ssize_t w = write(fd, raw + done, (size_t)(len - done));
+
+		if (w <= 0) {
+			*e = w < 0 ? errno : EIO;
+			close(fd);
+			return NULL;
+		}
+		done += (uint64_t)w;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	b = btf__parse_raw_split(path, base);
+	*e = b ? 0 : errno;
+	close(fd);
+	return b;
+}
+
+enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_t va,
+				uint64_t len, struct readmem *rm, struct mdf_err *err)
+{
+	unsigned char *raw;
+	int e;
+
+	memset(b, 0, sizeof(*b));
+	if (!base->btf)
+		return mdf_err_set(err, MDF_ERR_NODATA, "no vmlinux BTF to split a module's from");
+	if (len == 0 || len > KBTF_MAX)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "module BTF at 0x%llx: 0x%llx bytes",
+				   (unsigned long long)va, (unsigned long long)len);
+	raw = malloc(len);
+	if (!raw)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "module BTF: out of memory");
+	if (readmem_vaddr(rm, va, raw, len, err) != MDF_OK) {
+		free(raw);
+		return mdf_err_push(err, "module BTF at 0x%llx", (unsigned long long)va);
+	}
+	/* the module's types follow the vmlinux's: split BTF.  libbpf 1.1
+	 * (Debian 12) parses split BTF from a file only (btf__new_split()
+	 * came later): the bytes go through a memfd. */
+	b->btf = split_from_bytes(raw, len, base->btf, &e);
+	free(raw);
+	if (!b->btf)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "module BTF at 0x%llx (0x%llx bytes): libbpf cannot parse it: %s",
+				   (unsigned long long)va, (unsigned long long)len, strerror(e));
+	b->start = va;
+	b->len = len;
+	return MDF_OK;
 }
 
 enum mdf_status kbtf_from_bytes(struct kbtf *b, const void *data, size_t len, const char *where,
@@ -365,6 +429,18 @@ enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct read
 			  struct mdf_err *err)
 {
 	(void)ks;
+	(void)rm;
+	memset(b, 0, sizeof(*b));
+	return mdf_err_set(err, MDF_ERR_NOTSUPP,
+			   "this makedumpfile was built without libbpf: it cannot read BTF");
+}
+
+enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_t va,
+				uint64_t len, struct readmem *rm, struct mdf_err *err)
+{
+	(void)base;
+	(void)va;
+	(void)len;
 	(void)rm;
 	memset(b, 0, sizeof(*b));
 	return mdf_err_set(err, MDF_ERR_NOTSUPP,

@@ -40,6 +40,13 @@ bool kbtf_supported(void);
 enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct readmem *rm,
 			  struct mdf_err *err) MDF_MUST_CHECK;
 
+/**
+ * A module's BTF (struct module's btf_data, @len bytes at @va): split BTF
+ * whose type ids go on from @base's (the vmlinux's), read through @rm.
+ */
+enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_t va,
+				uint64_t len, struct readmem *rm, struct mdf_err *err) MDF_MUST_CHECK;
+
 /** Parse @len bytes of BTF (copied); for kbtf_load() and the fuzz target.
  *  MDF_ERR_FORMAT naming @where when libbpf refuses them. */
 enum mdf_status kbtf_from_bytes(struct kbtf *b, const void *data, size_t len, const char *where,

@@ -94,6 +94,66 @@ static void real_fixture(const char *name)
 	t_kclose(&t);
 }
 
+/* ext4's own BTF, split from the vmlinux's: struct ext4_sb_info is in
+ * it and not in the vmlinux's.  The kernel keeps a module's BTF in its
+ * struct btf (data, data_size), on the list btf_modules. */
+static void module_split(const char *name)
+{
+	struct realvm rv;
+	struct t_kopen t;
+	struct kallsyms ks;
+	struct kbtf b, mb;
+	struct mdf_err err;
+	uint64_t head, node, o_list, o_btf, o_data, o_size, o_bname, size;
+	unsigned n = 0;
+	bool found = false;
+
+	if (!kbtf_supported()) {
+		t_skip("built without libbpf");
+		return;
+	}
+	if (!realvm_find_or_skip(&rv, name))
+		return;
+	T_OK(t_kopen_path(&t, rv.path, &err), &err);
+	T_OK(kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err), &err);
+	T_OK(kbtf_load(&b, &ks, &t.k.rm, &err), &err);
+	T_ASSERT(!kbtf_struct_size(&b, "ext4_sb_info", &size));
+	T_ASSERT(kallsyms_lookup(&ks, "btf_modules", &head, NULL));
+	T_ASSERT(kbtf_member_offset(&b, "btf_module", "list", &o_list) &&
+		 kbtf_member_offset(&b, "btf_module", "btf", &o_btf) &&
+		 kbtf_member_offset(&b, "btf", "data", &o_data) &&
+		 kbtf_member_offset(&b, "btf", "data_size", &o_size) &&
+		 kbtf_member_offset(&b, "btf", "name", &o_bname));
+	T_OK(readmem_u64(&t.k.rm, head, &node, &err), &err);
+	for (; node != head && n < 1000 && !found; n++) {
+		char bname[56];
+		uint64_t btf, data;
+		uint32_t len;
+
+		T_OK(readmem_u64(&t.k.rm, node - o_list + o_btf, &btf, &err), &err);
+		T_OK(readmem_vaddr(&t.k.rm, btf + o_bname, bname, sizeof(bname), &err), &err);
+		if (strcmp(bname, "ext4") == 0) {
+			found = true;
+			T_OK(readmem_u64(&t.k.rm, btf + o_data, &data, &err), &err);
+			T_OK(readmem_vaddr(&t.k.rm, btf + o_size, &len, sizeof(len), &err), &err);
+			T_OK(kbtf_load_split(&mb, &b, data, len, &t.k.rm, &err), &err);
+			T_ASSERT(kbtf_struct_size(&mb, "ext4_sb_info", &size) && size > 512);
+			/* and the vmlinux's types through it */
+			T_ASSERT(kbtf_struct_size(&mb, "task_struct", &size));
+			printf("# %s: ext4's BTF, %u bytes split from the vmlinux's: struct ext4_sb_info "
+			       "is there\n", name, len);
+			kbtf_free(&mb);
+		}
+		T_OK(readmem_u64(&t.k.rm, node, &node, &err), &err);
+	}
+	T_ASSERT(found);
+	kbtf_free(&b);
+	kallsyms_free(&ks);
+	t_kclose(&t);
+}
+
+static void module_61(void) { module_split("fx-v61-512m"); }
+static void module_612(void) { module_split("fx-v612-512m"); }
 static void real_61(void) { real_fixture("fx-v61-512m"); }
 static void real_612(void) { real_fixture("fx-v612-512m"); }
 
@@ -102,5 +162,7 @@ int main(void)
 	T_RUN(refused);
 	T_RUN(real_61);
 	T_RUN(real_612);
+	T_RUN(module_61);
+	T_RUN(module_612);
 	return t_done();
 }
