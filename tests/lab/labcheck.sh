@@ -158,6 +158,13 @@ check_dump() {
 	if [ "${MDF_READERS_TEST:-0}" = 1 ]; then
 		# shellcheck source=tests/lab/readers/gate.sh
 		. "$MDF_SRC/tests/lab/readers/gate.sh"
-		readers_root && readers_gate "$TAG" "$ELF"
+		# The lab's s390x kdump kernel is its own build (Debian's s390x
+		# kernels have no kdump: tests/lab/foreign.sh), made without debug
+		# info to keep its build to minutes: no -dbg vmlinux for a reader.
+		if strings -n 12 "$ELF" | grep -q '^OSRELEASE=.*-s390x-kdump$'; then
+			ok "readers-gate-$TAG-none (n/a: the lab builds its s390x kdump kernel with DEBUG_INFO_NONE; no reader's vmlinux)"
+		else
+			readers_root && readers_gate "$TAG" "$ELF"
+		fi
 	fi
 }

@@ -84,58 +84,65 @@
 
 #define REF(l) .long l - .Lcu
 
+/* One value per .uleb128: riscv64's assembler takes no list there. */
+.macro ulebs args:vararg
+	.irp v, \args
+	.uleb128 \v
+	.endr
+.endm
+
 	.section .debug_abbrev
 .Labbrev:
-	.uleb128 A_CU, DW_TAG_compile_unit
+	ulebs A_CU, DW_TAG_compile_unit
 	.byte 1
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_language, DW_FORM_data1, 0, 0
-	.uleb128 A_STRUCT, DW_TAG_structure_type
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_language, DW_FORM_data1, 0, 0
+	ulebs A_STRUCT, DW_TAG_structure_type
 	.byte 1
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_byte_size, DW_FORM_data2, 0, 0
-	.uleb128 A_MEMBER, DW_TAG_member
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_byte_size, DW_FORM_data2, 0, 0
+	ulebs A_MEMBER, DW_TAG_member
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
-	.uleb128 DW_AT_data_member_location, DW_FORM_data2, 0, 0
-	.uleb128 A_ANON, DW_TAG_member
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
+	ulebs DW_AT_data_member_location, DW_FORM_data2, 0, 0
+	ulebs A_ANON, DW_TAG_member
 	.byte 0
-	.uleb128 DW_AT_type, DW_FORM_ref4, DW_AT_data_member_location, DW_FORM_data2, 0, 0
-	.uleb128 A_BASE, DW_TAG_base_type
+	ulebs DW_AT_type, DW_FORM_ref4, DW_AT_data_member_location, DW_FORM_data2, 0, 0
+	ulebs A_BASE, DW_TAG_base_type
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_byte_size, DW_FORM_data1
-	.uleb128 DW_AT_encoding, DW_FORM_data1, 0, 0
-	.uleb128 A_TYPEDEF, DW_TAG_typedef
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_byte_size, DW_FORM_data1
+	ulebs DW_AT_encoding, DW_FORM_data1, 0, 0
+	ulebs A_TYPEDEF, DW_TAG_typedef
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4, 0, 0
-	.uleb128 A_ARRAY, DW_TAG_array_type
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4, 0, 0
+	ulebs A_ARRAY, DW_TAG_array_type
 	.byte 1
-	.uleb128 DW_AT_type, DW_FORM_ref4, 0, 0
-	.uleb128 A_UPPER, DW_TAG_subrange_type
+	ulebs DW_AT_type, DW_FORM_ref4, 0, 0
+	ulebs A_UPPER, DW_TAG_subrange_type
 	.byte 0
-	.uleb128 DW_AT_upper_bound, DW_FORM_data8, 0, 0
-	.uleb128 A_VAR, DW_TAG_variable
+	ulebs DW_AT_upper_bound, DW_FORM_data8, 0, 0
+	ulebs A_VAR, DW_TAG_variable
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
-	.uleb128 DW_AT_external, DW_FORM_flag_present, 0, 0
-	.uleb128 A_UNION, DW_TAG_union_type
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
+	ulebs DW_AT_external, DW_FORM_flag_present, 0, 0
+	ulebs A_UNION, DW_TAG_union_type
 	.byte 1
-	.uleb128 DW_AT_byte_size, DW_FORM_data2, 0, 0
-	.uleb128 A_COUNT, DW_TAG_subrange_type
+	ulebs DW_AT_byte_size, DW_FORM_data2, 0, 0
+	ulebs A_COUNT, DW_TAG_subrange_type
 	.byte 0
-	.uleb128 DW_AT_count, DW_FORM_data8, 0, 0
-	.uleb128 A_ASTRUCT, DW_TAG_structure_type
+	ulebs DW_AT_count, DW_FORM_data8, 0, 0
+	ulebs A_ASTRUCT, DW_TAG_structure_type
 	.byte 1
-	.uleb128 DW_AT_byte_size, DW_FORM_data2, 0, 0
-	.uleb128 A_MEMBER_SIB, DW_TAG_member
+	ulebs DW_AT_byte_size, DW_FORM_data2, 0, 0
+	ulebs A_MEMBER_SIB, DW_TAG_member
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
-	.uleb128 DW_AT_data_member_location, DW_FORM_data2, DW_AT_sibling, DW_FORM_ref4, 0, 0
-	.uleb128 A_VAR_SPEC, DW_TAG_variable
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_type, DW_FORM_ref4
+	ulebs DW_AT_data_member_location, DW_FORM_data2, DW_AT_sibling, DW_FORM_ref4, 0, 0
+	ulebs A_VAR_SPEC, DW_TAG_variable
 	.byte 0
-	.uleb128 DW_AT_name, DW_FORM_string, DW_AT_specification, DW_FORM_ref4, 0, 0
-	.uleb128 A_ANON_SPEC, DW_TAG_member
+	ulebs DW_AT_name, DW_FORM_string, DW_AT_specification, DW_FORM_ref4, 0, 0
+	ulebs A_ANON_SPEC, DW_TAG_member
 	.byte 0
-	.uleb128 DW_AT_specification, DW_FORM_ref4, DW_AT_data_member_location, DW_FORM_data2
-	.uleb128 0, 0
+	ulebs DW_AT_specification, DW_FORM_ref4, DW_AT_data_member_location, DW_FORM_data2
+	ulebs 0, 0
 	.byte 0
 
 	.section .debug_info

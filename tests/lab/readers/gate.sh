@@ -56,7 +56,7 @@ readers_gate() {
 	# The control: our -l dump without the page of a kernel symbol the
 	# readers need (x86_64: idt_table; elsewhere init_pid_ns, through which drgn
 	# finds every task: drgn reads no init_task where it cannot unwind).
-	local sym=${CONTROL_SYM:-} at pfn erased raw_mp
+	local sym=${CONTROL_SYM:-} at pfn erased raw_mp psz
 	[ -n "$sym" ] || case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
 		*X86-64*) sym=idt_table ;;
 		*) sym=init_pid_ns ;;
@@ -70,7 +70,9 @@ readers_gate() {
 		pfn=$("$MDF" --vtop "$(awk '{print $2}' <<<"$at")" -d 1 --dry-run "$vm" 2>/dev/null |
 			awk '$1 ~ /^[0-9a-f]+$/ && NF == 2 {print "0x" $2; exit}')
 	fi
-	[[ "$pfn" == 0x* ]] && pfn=$(printf '0x%x' $((pfn >> 12))) &&
+	# a pfn of the dump's page size (ppc64el: 64 KiB)
+	psz=$(strings -n 10 "$vm" | sed -n 's/^PAGESIZE=\([0-9]*\)$/\1/p' | head -n 1)
+	[[ "$pfn" == 0x* ]] && pfn=$(printf '0x%x' $((pfn / ${psz:-4096}))) &&
 		python3 "$MDF_SRC/tests/tools/kdump_drop.py" "$d/l" "$d/ctl" "$pfn" ||
 		{ notok "readers-gate-$k-control" "no control dump: $sym: $at"; pfn=""; }
 	python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" --work "$d/w" \

@@ -115,6 +115,7 @@ class Judge:
         self.vml = self.root.path(a.vmlinux)
         self.rows = []
         self.bad = 0
+        self.psz = self.page_size(a.raw)
         self.explained = {}
 
     def close(self):
@@ -195,6 +196,14 @@ class Judge:
         return self.explained[pfn]
 
     @staticmethod
+    def page_size(path):
+        """PAGESIZE of the raw vmcore's VMCOREINFO (64 KiB on ppc64el)."""
+        with open(path, "rb") as f:
+            head = f.read(64 << 20)
+        m = re.search(rb"PAGESIZE=([0-9]+)\n", head)
+        return int(m.group(1)) if m else 4096
+
+    @staticmethod
     def elf_held(path):
         """[start, end) physical ranges an ELF dump holds in its file."""
         with open(path, "rb") as f:
@@ -237,7 +246,7 @@ class Judge:
             for m in re.findall(r"paddr: ([0-9a-f]+)", out):
                 pa = int(m, 16)
                 if not any(a <= pa < b for a, b in held):
-                    pfns.add(pa >> 12)
+                    pfns.add(pa // self.psz)
         return pfns
 
     # ---- the gate --------------------------------------------------------
@@ -296,8 +305,8 @@ class Judge:
             addrs = {int(m, 16) for m in re.findall(r"error: .* at (0x[0-9a-f]+)", mine or "")}
             # user and kernel virtual addresses are translated on the raw
             # vmcore; a low one is already physical
-            pfns = {x >> 12 for x in addrs if x < 1 << 47}
-            pfns |= {x >> 12 for x in self.phys_of([x for x in addrs if x >= 1 << 47])}
+            pfns = {x // self.psz for x in addrs if x < 1 << 47}
+            pfns |= {x // self.psz for x in self.phys_of([x for x in addrs if x >= 1 << 47])}
             self.row("drgn", name, sec, self.verdict_of(
                 pfns, "section differs" if mine is not None else "section missing"))
 
