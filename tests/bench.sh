@@ -165,7 +165,7 @@ if strings -n 12 "$VMCORE" | grep -q '^SYMBOL(kallsyms_names)='; then
 		l=$("$OURS" --message-level 15 -g "$TMP/btf-g.txt" "$VMCORE" 2>&1 |
 			sed -n 's/.* bytes of BTF from the dump in \([0-9.]*\) s$/\1/p')
 		t1=$(date +%s.%N)
-		loads="$loads $l" walls="$walls $(echo "$t1 - $t0" | bc)"
+		loads="$loads $l" walls="$walls $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
 	done
 	rm -f "$TMP/btf-g.txt"
 	med() { tr ' ' '\n' | grep . | sort -n | sed -n 3p; }
