@@ -505,7 +505,7 @@ static void explain(void)
 	static const char *const no_writes =
 		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
 		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
-		"--config, --extension, --vtop, --num-threads or --cyclic-buffer";
+		"--config, --extension, -e, --vtop, --num-threads or --cyclic-buffer";
 	static const char *const bad =
 		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
 		"physical address (0x4d2000, paddr:5054464)";
@@ -573,6 +573,7 @@ static void explain(void)
 	T_REJECT(MDF_ERR_ARG, "--explain is given twice (one page per run)",
 		 "--explain", "12", "--explain", "13", "vmcore");
 	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-l", "vmcore");
+	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-e", "vmcore");
 	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-E", "vmcore");
 	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-F", "vmcore");
 	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-f", "vmcore");
