@@ -83,12 +83,17 @@ enum mdf_status ext_open(struct ext_set **ret, char *const *paths, size_t n, con
 					   "or %s", paths[i], dir);
 		}
 #if HAVE_EXTENSIONS
-		o->dl = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);
+		/* lazily: an upstream extension calls into upstream's binary,
+		 * and is then refused below for what it lacks, not for that */
+		o->dl = dlopen(o->path, RTLD_LAZY | RTLD_LOCAL);
 		if (!o->dl) {
 			const char *why = dlerror();
 
-			mdf_err_set(err, MDF_ERR_FORMAT, "%s: cannot load it: %s", o->path,
-				    why ? why : "dlopen failed");
+			mdf_err_set(err, MDF_ERR_FORMAT, "%s: cannot load it: %s%s", o->path,
+				    why ? why : "dlopen failed",
+				    why && strstr(why, "undefined symbol") ?
+				    " (an extension of upstream makedumpfile cannot load here: see "
+				    "makedumpfile(8))" : "");
 			ext_close(s);
 			return err->status;
 		}
@@ -109,9 +114,10 @@ enum mdf_status ext_open(struct ext_set **ret, char *const *paths, size_t n, con
 			return err->status;
 		}
 #else
+		mdf_err_set(err, MDF_ERR_NOTSUPP, "%s: this makedumpfile is linked statically: it "
+			    "loads no extensions", o->path);
 		ext_close(s);
-		return mdf_err_set(err, MDF_ERR_NOTSUPP, "%s: this makedumpfile is linked "
-				   "statically: it loads no extensions", o->path);
+		return err->status;
 #endif
 	}
 	*ret = s;

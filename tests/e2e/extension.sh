@@ -46,6 +46,12 @@ printf '#include <makedumpfile/extension.h>\nstatic int i(const struct mdf_ext_h
 if cc -shared -fPIC -I"$MDF_SRC/include" -o "$T/v99.so" "$T/v99.c" 2>"$T/cc.err"; then
 	refused abi "$T/v99.so: extension ABI 99, this makedumpfile has ABI 1" --extension "$T/v99.so"
 else notok "extension-abi" "cc: $(head -n 1 "$T/cc.err")"; fi
+# as upstream's extensions are built: they call into upstream's binary
+printf 'extern int message_level;\nvoid extension_init(void);\nvoid extension_init(void) { message_level++; }\n' >"$T/upx.c"
+if cc -shared -fPIC -o "$T/upx.so" "$T/upx.c" 2>"$T/cc.err"; then
+	refused upstream-built "$T/upx.so: cannot load it: $T/upx.so: undefined symbol: message_level (an extension of upstream makedumpfile cannot load here: see makedumpfile(8))" \
+		--extension "$T/upx.so"
+else notok "extension-upstream-built" "cc: $(head -n 1 "$T/cc.err")"; fi
 refused many "at most 16 --extension options" $(for i in $(seq 17); do echo --extension "$EXT/sample.so"; done)
 rm -f "$T/x.l"
 if "$MDF" --explain 0x100 --extension "$EXT/sample.so" "$T/vm" >"$T/r.out" 2>&1; then
