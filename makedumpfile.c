@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 	}
 	pi_init(&ctx->pr, ctx->opts.debug ? 31 : ctx->opts.message_level,
 		ctx->opts.flatten);
+	ctx->pr.json = ctx->opts.report_json;
 	/* Before any file is opened: a stop must work from the first open()
 	 * (a FIFO with no writer blocks in it) to the last fdatasync(). */
 	st = stop_start(&ctx->stop, &ctx->pr, &ctx->err);

@@ -31,6 +31,7 @@ enum {
 	OPT_EXPLAIN,
 	OPT_WORK_DIR,
 	OPT_EXTENSION,
+	OPT_REPORT_FORMAT,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -469,6 +470,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 		{ "extension", required_argument, NULL, OPT_EXTENSION },
+		{ "report-format", required_argument, NULL, OPT_REPORT_FORMAT },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mdf_status st;
@@ -513,6 +515,13 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case 'g': o->generate_file = optarg; break;
 		case 'e': o->exclude_vmemmap = true; break;
 		case OPT_WORK_DIR: o->work_dir = optarg; break;
+		case OPT_REPORT_FORMAT:
+			if (strcmp(optarg, "json") == 0 || strcmp(optarg, "text") == 0)
+				o->report_json = optarg[0] == 'j';
+			else
+				st = mdf_err_set(err, MDF_ERR_ARG, "invalid value '%s' for option "
+						 "--report-format: text or json", optarg);
+			break;
 		case OPT_EXTENSION:
 			if (o->nextensions == MDF_MAX_EXTENSIONS)
 				return mdf_err_set(err, MDF_ERR_ARG,

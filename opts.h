@@ -78,6 +78,8 @@ struct mdf_opts {
 					keys win over it) */
 	const char *vmlinux;         /* -x VMLINUX: debug vmlinux (likewise) */
 	const char *generate_file;   /* -g FILE (action MDF_ACT_GENERATE) */
+	bool report_json;            /* --report-format json: the final report
+					as one JSON object */
 	const char *config_file;     /* --config FILE: erase commands */
 	/* --extension FILE.so, each given (filter/extension.h); argv's */
 #define MDF_MAX_EXTENSIONS 16

@@ -137,6 +137,8 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --partial-dmesg with --dump-dmesg: only what dmesg -c has not cleared\n"
 "  --message-level ML  1 progress, 2 common, 4 error, 8 debug, 16 report\n"
 "                  (default 7)\n"
+"  --report-format text|json  the final report as text (default) or one JSON\n"
+"                  object\n"
 "  --debug-bitmap FILE   write the dumpable bitmap (bitmap2) to FILE\n"
 "  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
 "  -D              debug messages (message level 31)\n"
@@ -263,6 +265,98 @@ static void gap_lines(FILE *f, const struct mdf_report *r)
 		fputc('\n', f);
 }
 
+/* A string as JSON: the names here are ours (VMCOREINFO keys, phases). */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *const class_word[PC_COUNT];
+
+/* A class's word in lower case ("cache_private") into @buf. */
+static const char *class_key(unsigned c, char *buf, size_t cap)
+{
+	size_t i = 0;
+
+	for (const char *s = class_word[c]; *s && i + 1 < cap; s++)
+		buf[i++] = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+	buf[i] = '\0';
+	return buf;
+}
+
+/* --report-format json: the report's numbers as one object, for scripts
+ * that would parse the text (the counts are pages, the times seconds). */
+static void report_json(FILE *f, const struct mdf_report *r)
+{
+	const struct mdf_page_counts *c = &r->pages;
+	char key[32];
+	bool first = true;
+
+	fprintf(f, "{\"page_size\": %llu, \"pages\": {\"original\": %llu, \"excluded\": %llu, "
+		"\"zero\": %llu",
+		(unsigned long long)r->page_size, (unsigned long long)c->present,
+		(unsigned long long)(c->present - c->remaining), (unsigned long long)c->zero);
+	for (unsigned i = PC_TAIL + 1; i < PC_COUNT; i++)
+		fprintf(f, ", \"%s\": %llu", class_key(i, key, sizeof(key)),
+			(unsigned long long)c->excluded[i]);
+	fprintf(f, ", \"vmemmap\": %llu, \"remaining\": %llu, \"hole\": %llu, \"total\": %llu}",
+		(unsigned long long)c->vmemmap, (unsigned long long)c->remaining,
+		(unsigned long long)c->hole, (unsigned long long)c->total);
+	fputs(", \"rules_not_run\": [", f);
+	for (unsigned i = 0; i < PR_COUNT; i++) {
+		const struct rule_gap *g = &r->gaps[i];
+
+		if (!g->off)
+			continue;
+		fprintf(f, "%s{\"rule\": ", first ? "" : ", ");
+		json_str(f, rule_name[i]);
+		fputs(", \"keys\": [", f);
+		for (unsigned k = 0; k < g->nkeys; k++) {
+			if (k)
+				fputs(", ", f);
+			json_str(f, g->keys[k]);
+		}
+		fprintf(f, "], \"pages_kept\": %llu, \"untested\": %s}",
+			(unsigned long long)c->kept[i], g->untested ? "true" : "false");
+		first = false;
+	}
+	fputc(']', f);
+	if (r->wrote)
+		fprintf(f, ", \"write_bytes\": %llu", (unsigned long long)r->write_bytes);
+	if (r->have_cache) {
+		const struct cache_stats *s = &r->cache;
+
+		fprintf(f, ", \"cache\": {\"hits\": %llu, \"misses\": %llu, \"mmaps\": %llu, "
+			"\"munmaps\": %llu, \"reads\": %llu, \"read_bytes\": %llu, "
+			"\"reads_for_map_room\": %llu, \"mapped_peak_bytes\": %llu, "
+			"\"mmap_failed\": %s}",
+			(unsigned long long)s->hits, (unsigned long long)s->misses,
+			(unsigned long long)s->mmaps, (unsigned long long)s->munmaps,
+			(unsigned long long)s->reads, (unsigned long long)s->read_bytes,
+			(unsigned long long)s->budget_reads, (unsigned long long)r->map_peak,
+			s->mmap_failures ? "true" : "false");
+	}
+	fputs(", \"phases\": [", f);
+	for (unsigned i = 0; i < r->nphases; i++) {
+		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+		json_str(f, r->phases[i].name);
+		fprintf(f, ", \"seconds\": %.6f}", r->phases[i].seconds);
+	}
+	fprintf(f, "], \"elapsed_seconds\": %.6f}\n", r->elapsed > 0 ? r->elapsed : 0.0);
+	fflush(f);
+}
+
 void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 	       bool force)
 {
@@ -272,6 +366,10 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 
 	if (!(p->level & ML_REPORT) && !(force && (p->level & ML_COMMON)))
 		return;
+	if (p->json) {
+		report_json(f, r);
+		return;
+	}
 	fputc('\n', f);
 	count_line(f, "Original pages  ", c->present);
 	count_line(f, "  Excluded pages   ", excluded);

@@ -25,6 +25,7 @@ enum {
 
 struct mdf_printer {
 	unsigned level;
+	bool json;          /* --report-format json: the report as JSON */
 	FILE *msg;          /* common, debug and report messages */
 	FILE *err;          /* errors and progress */
 	bool progress_tty;  /* err is a terminal: redraw one line */

@@ -404,6 +404,11 @@ static void unsupported(void)
 			 long_args[i]);
 		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out");
 	}
+	/* --report-format text|json */
+	OK("--report-format", "json", "-d", "31", "in", "out");
+	OK("--report-format", "text", "-d", "31", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "invalid value 'xml' for option --report-format: text or json",
+		 "--report-format", "xml", "in", "out");
 	/* --extension FILE.so: repeatable, at most 16, a dump's option */
 	OK("--extension", "a.so", "--extension", "b.so", "-d", "31", "in", "out");
 	T_REJECT(MDF_ERR_ARG, "--extension filters a dump: not with -g, --dump-dmesg, "
