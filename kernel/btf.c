@@ -56,8 +56,7 @@ enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct read
 	}
 }
 
-static struct btf *split_from_bytes(const unsigned char *raw, uint64_t len, struct btf *base,
-				    int *e)
+static struct btf *split_from_bytes(const void *data, uint64_t len, struct btf *base, int *e)
 {
 	char path[64];
 	struct btf *b = NULL;
@@ -69,7 +68,7 @@ static struct btf *split_from_bytes(const unsigned char *raw, uint64_t len, stru
 		return NULL;
 	}
 	while (done < len) {
-		ssize_t w = write(fd, raw + done, (size_t)(len - done));
+		ssize_t w = write(fd, (const unsigned char *)data + done, (size_t)(len - done));
 
 		if (w <= 0) {
 			*e = w < 0 ? errno : EIO;
@@ -89,7 +88,6 @@ enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_
 				uint64_t len, struct readmem *rm, struct mdf_err *err)
 {
 	unsigned char *raw;
-	int e;
 
 	memset(b, 0, sizeof(*b));
 	if (!base->btf)
@@ -104,16 +102,35 @@ enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_
 		free(raw);
 		return mdf_err_push(err, "module BTF at 0x%llx", (unsigned long long)va);
 	}
+	{
+		char where[64];
+		enum mdf_status st;
+
+		snprintf(where, sizeof(where), "module BTF at 0x%llx", (unsigned long long)va);
+		st = kbtf_split_from_bytes(b, base, raw, (size_t)len, where, err);
+		free(raw);
+		b->start = va;
+		return st;
+	}
+}
+
+enum mdf_status kbtf_split_from_bytes(struct kbtf *b, const struct kbtf *base, const void *data,
+				      size_t len, const char *where, struct mdf_err *err)
+{
+	int e = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!base->btf)
+		return mdf_err_set(err, MDF_ERR_NODATA, "%s: no vmlinux BTF to split it from", where);
+	if (len == 0 || len > KBTF_MAX)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: 0x%zx bytes of BTF", where, len);
 	/* the module's types follow the vmlinux's: split BTF.  libbpf 1.1
 	 * (Debian 12) parses split BTF from a file only (btf__new_split()
 	 * came later): the bytes go through a memfd. */
-	b->btf = split_from_bytes(raw, len, base->btf, &e);
-	free(raw);
+	b->btf = split_from_bytes(data, len, base->btf, &e);
 	if (!b->btf)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "module BTF at 0x%llx (0x%llx bytes): libbpf cannot parse it: %s",
-				   (unsigned long long)va, (unsigned long long)len, strerror(e));
-	b->start = va;
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s (0x%zx bytes): libbpf cannot parse it: %s",
+				   where, len, strerror(e));
 	b->len = len;
 	return MDF_OK;
 }
@@ -433,6 +450,17 @@ enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct read
 	memset(b, 0, sizeof(*b));
 	return mdf_err_set(err, MDF_ERR_NOTSUPP,
 			   "this makedumpfile was built without libbpf: it cannot read BTF");
+}
+
+enum mdf_status kbtf_split_from_bytes(struct kbtf *b, const struct kbtf *base, const void *data,
+				      size_t len, const char *where, struct mdf_err *err)
+{
+	(void)base;
+	(void)data;
+	(void)len;
+	memset(b, 0, sizeof(*b));
+	return mdf_err_set(err, MDF_ERR_NOTSUPP,
+			   "%s: this makedumpfile was built without libbpf: it cannot read BTF", where);
 }
 
 enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_t va,

@@ -47,6 +47,12 @@ enum mdf_status kbtf_load(struct kbtf *b, const struct kallsyms *ks, struct read
 enum mdf_status kbtf_load_split(struct kbtf *b, const struct kbtf *base, uint64_t va,
 				uint64_t len, struct readmem *rm, struct mdf_err *err) MDF_MUST_CHECK;
 
+/** @len bytes of split BTF on @base's (copied); for kbtf_load_split() and
+ *  the fuzz target.  MDF_ERR_FORMAT naming @where when libbpf refuses. */
+enum mdf_status kbtf_split_from_bytes(struct kbtf *b, const struct kbtf *base, const void *data,
+				      size_t len, const char *where,
+				      struct mdf_err *err) MDF_MUST_CHECK;
+
 /** Parse @len bytes of BTF (copied); for kbtf_load() and the fuzz target.
  *  MDF_ERR_FORMAT naming @where when libbpf refuses them. */
 enum mdf_status kbtf_from_bytes(struct kbtf *b, const void *data, size_t len, const char *where,

@@ -42,6 +42,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kinfo_init(&ki);
 	(void)btf_kinfo_fill(&ki, &b, NULL, keys, sizeof(keys));
 	FUZZ_CHECK(strlen(keys) < sizeof(keys));
+	/* the same bytes as a module's BTF, split from themselves (a module
+	 * of the dump: struct btf's data on btf_modules) */
+	{
+		struct kbtf m;
+
+		if (kbtf_split_from_bytes(&m, &b, data, size, "fuzz module", &err) == MDF_OK) {
+			(void)kbtf_struct_size(&m, "page", &v);
+			(void)kbtf_member_offset(&m, "page", "mapping", &v);
+		} else {
+			FUZZ_CHECK(err.msg[0] != '\0' && !m.btf);
+		}
+		kbtf_free(&m);
+	}
 	kbtf_free(&b);
 	return 0;
 }
