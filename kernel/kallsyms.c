@@ -16,9 +16,11 @@
 
 bool kallsyms_available(const struct kinfo *ki)
 {
+	/* kallsyms_relative_base is gone since the place-relative offsets
+	 * (below) */
 	return ki->sym.kallsyms_names.set && ki->sym.kallsyms_num_syms.set &&
 	       ki->sym.kallsyms_token_table.set && ki->sym.kallsyms_token_index.set &&
-	       ki->sym.kallsyms_offsets.set && ki->sym.kallsyms_relative_base.set;
+	       ki->sym.kallsyms_offsets.set;
 }
 
 void kallsyms_free(struct kallsyms *ks)
@@ -139,13 +141,20 @@ static enum mdf_status expand(struct kallsyms *ks, struct readmem *rm, uint64_t 
 	return st;
 }
 
-/* Every address from kallsyms_offsets, in the encoding ks says. */
-static void addresses(struct kallsyms *ks, const unsigned char *offs, bool be, uint64_t rbase)
+/* Every address from kallsyms_offsets, in the encoding ks says.  Place-
+ * relative (@place, the table's own address): Linux 7.x, Ard Biesheuvel's
+ * "kallsyms: Get rid of kallsyms relative base" (2026), each entry is the
+ * signed distance from itself, and VMCOREINFO has no
+ * SYMBOL(kallsyms_relative_base) (7.3's has none). */
+static void addresses(struct kallsyms *ks, const unsigned char *offs, bool be, uint64_t rbase,
+		      uint64_t place)
 {
 	for (uint32_t i = 0; i < ks->n; i++) {
 		int32_t o = (int32_t)load_t32(offs + 4 * i, be);
 
-		if (!ks->absolute_percpu)
+		if (place)
+			ks->addr[i] = place + 4 * (uint64_t)i + (uint64_t)(int64_t)o;
+		else if (!ks->absolute_percpu)
 			ks->addr[i] = rbase + (uint32_t)o;
 		else if (o >= 0)
 			ks->addr[i] = (uint64_t)o;
@@ -160,7 +169,7 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 	const bool be = ki->big_endian;
 	unsigned char *tt = NULL, *raw_ti = NULL, *offs = NULL, nbuf[8];
 	uint16_t ti[256];
-	uint64_t rbase;
+	uint64_t rbase, place;
 	bool any_neg = false;
 	enum mdf_status st;
 
@@ -174,11 +183,14 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 		return mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: kallsyms_num_syms is %u",
 				   load_t32(nbuf, be));
 	ks->n = load_t32(nbuf, be);
-	if (readmem_vaddr(rm, ki->sym.kallsyms_relative_base.v, nbuf, 8, err) != MDF_OK) {
+	rbase = 0;
+	place = ki->sym.kallsyms_relative_base.set ? 0 : ki->sym.kallsyms_offsets.v;
+	if (!place && readmem_vaddr(rm, ki->sym.kallsyms_relative_base.v, nbuf, 8, err) != MDF_OK) {
 		ks->n = 0;
 		return mdf_err_push(err, "kallsyms: kallsyms_relative_base");
 	}
-	rbase = load_t64(nbuf, be);
+	if (!place)
+		rbase = load_t64(nbuf, be);
 	st = grab(rm, ki->sym.kallsyms_token_index.v, 512, "kallsyms_token_index", &raw_ti, err);
 	if (st == MDF_OK)
 		st = grab(rm, ki->sym.kallsyms_token_table.v, KALLSYMS_TOKEN_TABLE_MAX,
@@ -202,19 +214,23 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 	/* The encoding the entries suggest, checked by SYMBOL(_stext) where
 	 * VMCOREINFO gives it; the other one when that disagrees. */
 	if (st == MDF_OK) {
-		ks->absolute_percpu = any_neg;
-		addresses(ks, offs, be, rbase);
+		ks->absolute_percpu = !place && any_neg;
+		addresses(ks, offs, be, rbase, place);
 		if (ki->sym._stext.set) {
 			uint64_t a;
 
 			if (!kallsyms_lookup(ks, "_stext", &a, NULL)) {
 				st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: no _stext among %u symbols",
 						 ks->n);
+			} else if (a != ki->sym._stext.v && place) {
+				st = mdf_err_set(err, MDF_ERR_FORMAT,
+						 "kallsyms: _stext decodes to 0x%llx (place-relative), VMCOREINFO says 0x%llx",
+						 (unsigned long long)a, (unsigned long long)ki->sym._stext.v);
 			} else if (a != ki->sym._stext.v) {
 				uint64_t first = a;
 
 				ks->absolute_percpu = !any_neg;
-				addresses(ks, offs, be, rbase);
+				addresses(ks, offs, be, rbase, 0);
 				if (!kallsyms_lookup(ks, "_stext", &a, NULL) || a != ki->sym._stext.v)
 					st = mdf_err_set(err, MDF_ERR_FORMAT,
 							 "kallsyms: _stext decodes to 0x%llx (or 0x%llx), VMCOREINFO says 0x%llx",
