@@ -31,7 +31,7 @@ optin() {
 # before then ends it by the default action, which is a test's race (the
 # shell's child blocks signals too, between its fork and its exec: SigBlk
 # alone is not enough).  On failure it prints what it last saw, for the
-# caller's "not ok" line.
+# caller's "not ok" line; on success what it saw, for a later one.
 watching() {
 	local m="" t="" end=$((SECONDS + 60))
 	while [ $SECONDS -lt $end ]; do
@@ -39,8 +39,8 @@ watching() {
 		t=$(sed -n 's/^Threads:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
 		# SIGTERM blocked and nothing but the stop signals (HUP INT TERM):
 		# not the shell's child before its exec, which blocks them all
-		[ -n "$m" ] && [ "${t:-1}" -ge 2 ] && (( (16#$m & 0x4000) && !(16#$m & ~0x4003) )) &&
-			return 0
+		[ -n "$m" ] && [ "${t:-1}" -ge 2 ] && (( (16#$m & 0x4000) && !(16#$m & ~0x4003) )) && {
+			echo "watched: SigBlk $m, threads $t"; return 0; }
 		kill -0 "$1" 2>/dev/null || { echo "process $1 ended before it watched"; return 1; }
 		sleep 0.05
 	done
