@@ -66,6 +66,11 @@ endif
 ifeq ($(STATIC),1)
 FLAVOUR := static
 endif
+# HAVE_LIBBPF=0 given: a build without libbpf, beside the others
+# (tests/e2e/btf_keys.sh checks what it says)
+ifeq ($(origin HAVE_LIBBPF)$(HAVE_LIBBPF),command line0)
+FLAVOUR := $(FLAVOUR)-nobpf
+endif
 B := build/$(FLAVOUR)
 
 CFLAGS   ?= -O2 -g

@@ -540,36 +540,43 @@ static bool rules_gaps(const struct kinfo *ki, unsigned level, unsigned *gaps)
 	return ok;
 }
 
-static void fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level)
+/* The rules of @level could not be built (@ok0 false) or left the rules
+ * @gaps0 unable to run: the keys that BTF and kallsyms give, kept when
+ * they let a rule run.  True when ctx->k.ki changed. */
+static bool fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level, bool ok0, unsigned gaps0)
 {
 	struct kinfo *was;
 	char names[2048];
-	unsigned gaps0, gaps1;
-	bool ok0, ok1;
+	unsigned gaps1;
+	bool ok1, kept;
 	size_t n;
 
-	if (ctx->ds.vmlinux || !ctx->k.have_arch || !kallsyms_available(&ctx->k.ki) ||
-	    !kbtf_supported())
-		return;
-	/* a rule that cannot run, or a key without which none can */
-	ok0 = rules_gaps(&ctx->k.ki, level, &gaps0);
-	if (ok0 && gaps0 == 0)
-		return;
+	if (ctx->ds.vmlinux || !ctx->k.have_arch || !kallsyms_available(&ctx->k.ki))
+		return false;
+	if (!kbtf_supported()) {
+		/* a rule that cannot run is in the report; a dump that cannot
+		 * be made is said here */
+		(ok0 ? pi_debug : pi_warn)(&ctx->pr, "%s: VMCOREINFO lacks what dump level %u needs; the dump's BTF "
+			"could give it, but this makedumpfile was built without libbpf; -x VMLINUX "
+			"can.\n", ctx->opts.vmcore, level);
+		return false;
+	}
 	if (load_dump_btf(ctx) != MDF_OK) {
 		pi_warn(&ctx->pr, "%s: VMCOREINFO lacks what dump level %u needs, and the dump "
 			"cannot give it: %s; -x VMLINUX can.\n", ctx->opts.vmcore, level, ctx->err.msg);
 		mdf_err_clear(&ctx->err);
-		return;
+		return false;
 	}
 	was = malloc(sizeof(*was));
 	if (!was)
-		return;
+		return false;
 	*was = ctx->k.ki;
 	n = btf_kinfo_fill(&ctx->k.ki, &ctx->ds.btf, &ctx->ds.ksyms, names, sizeof(names));
 	ok1 = rules_gaps(&ctx->k.ki, level, &gaps1);
 	/* Kept only when they let a rule run (a kernel built without
 	 * CONFIG_MEMORY_FAILURE has no PG_hwpoison in BTF either). */
-	if (n && ok1 && (!ok0 || (gaps1 & ~gaps0) == 0) && gaps1 != gaps0) {
+	kept = n && ok1 && (!ok0 || (gaps1 & ~gaps0) == 0) && gaps1 != gaps0;
+	if (kept) {
 		pi_msg(&ctx->pr, "%s: %zu VMCOREINFO key%s from the dump's BTF and kallsyms: %s\n",
 		       ctx->opts.vmcore, n, n == 1 ? "" : "s", names);
 	} else {
@@ -578,6 +585,7 @@ static void fill_keys_from_btf(struct mdf_ctx *ctx, unsigned level)
 			 "lacks\n", ctx->opts.vmcore, level);
 	}
 	free(was);
+	return kept;
 }
 
 /* The filter rules of dump level @level, built once per level. */
@@ -589,9 +597,18 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 		return MDF_OK;
 	ctx->ds.built_valid = false; /* new rules: every cycle is built anew */
 	ctx->ds.rules_valid = false;
-	fill_keys_from_btf(ctx, level);
 	st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
 			       ctx->k.ki.big_endian, &ctx->ds.fwarn, &ctx->err);
+	/* a rule that cannot run, or a key without which none can: built
+	 * again when the dump's BTF gives keys, or to say the first error
+	 * again after the BTF attempt */
+	if ((st != MDF_OK || ctx->ds.rules.gap_mask) &&
+	    (fill_keys_from_btf(ctx, level, st == MDF_OK, st == MDF_OK ? ctx->ds.rules.gap_mask : ~0u) ||
+	     st != MDF_OK)) {
+		mdf_err_clear(&ctx->err);
+		st = filter_rules_init(&ctx->ds.rules, &ctx->k.ki, level,
+				       ctx->k.ki.big_endian, &ctx->ds.fwarn, &ctx->err);
+	}
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	if (ctx->ds.use_freelist)
@@ -760,6 +777,22 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/* The input opened, no output any of its names, and the kernel learnt:
+ * what a dump and -g from BTF read first (--explain writes nothing, and
+ * names what it read when the kernel cannot be learnt). */
+static enum mdf_status open_and_learn(struct mdf_ctx *ctx)
+{
+	enum mdf_status st;
+
+	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
+	st = open_input(ctx);
+	if (st == MDF_OK)
+		st = check_outputs(ctx);
+	if (st == MDF_OK)
+		st = learn_kernel(ctx);
+	return st;
+}
+
 enum mdf_status dump_open(struct mdf_ctx *ctx)
 {
 	enum mdf_status st;
@@ -783,11 +816,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		if (st != MDF_OK)
 			return st;
 	}
-	st = open_input(ctx);
-	if (st == MDF_OK)
-		st = check_outputs(ctx);
-	if (st == MDF_OK)
-		st = learn_kernel(ctx);
+	st = open_and_learn(ctx);
 	if (st != MDF_OK)
 		return st;
 	if (ctx->opts.vtop)
@@ -1533,12 +1562,7 @@ enum mdf_status dump_kinfo_btf(struct mdf_ctx *ctx, struct kinfo *ki, size_t *fr
 	const char *vmcore = ctx->opts.vmcore;
 	enum mdf_status st;
 
-	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
-	st = open_input(ctx);
-	if (st == MDF_OK)
-		st = check_outputs(ctx);
-	if (st == MDF_OK)
-		st = learn_kernel(ctx);
+	st = open_and_learn(ctx);
 	if (st != MDF_OK)
 		return st;
 	if (!ctx->k.have_arch)

@@ -168,18 +168,31 @@ static int32_t find_aggregate(const struct btf *btf, const char *name)
 	return id > 0 ? id : btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
 }
 
-bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size)
+/* The size of the first type called @name of the @n @kinds, in order. */
+static bool size_of_kind(const struct kbtf *b, const char *name, const int *kinds, size_t n,
+			 uint64_t *size)
 {
-	int32_t id = b->btf ? find_struct(b->btf, name) : -1;
 	int64_t sz;
 
-	if (id <= 0)
-		return false;
-	sz = btf__resolve_size(b->btf, (uint32_t)id);
-	if (sz < 0)
-		return false;
-	*size = (uint64_t)sz;
-	return true;
+	for (size_t i = 0; b->btf && i < n; i++) {
+		int32_t id = btf__find_by_name_kind(b->btf, name, kinds[i]);
+
+		if (id <= 0)
+			continue;
+		sz = btf__resolve_size(b->btf, (uint32_t)id);
+		if (sz < 0)
+			return false;
+		*size = (uint64_t)sz;
+		return true;
+	}
+	return false;
+}
+
+bool kbtf_struct_size(const struct kbtf *b, const char *name, uint64_t *size)
+{
+	static const int kinds[] = { BTF_KIND_STRUCT, BTF_KIND_UNION };
+
+	return size_of_kind(b, name, kinds, sizeof(kinds) / sizeof(kinds[0]), size);
 }
 
 enum mdf_status kbtf_lookup(const struct kbtf *b, struct dwarf_query *q, size_t n,
@@ -362,20 +375,8 @@ bool kbtf_type_size(const struct kbtf *b, const char *name, uint64_t *size)
 {
 	static const int kinds[] = { BTF_KIND_STRUCT, BTF_KIND_UNION, BTF_KIND_TYPEDEF,
 				     BTF_KIND_ENUM, BTF_KIND_ENUM64 };
-	int64_t sz;
 
-	for (size_t i = 0; b->btf && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		int32_t id = btf__find_by_name_kind(b->btf, name, kinds[i]);
-
-		if (id <= 0)
-			continue;
-		sz = btf__resolve_size(b->btf, (uint32_t)id);
-		if (sz < 0)
-			return false;
-		*size = (uint64_t)sz;
-		return true;
-	}
-	return false;
+	return size_of_kind(b, name, kinds, sizeof(kinds) / sizeof(kinds[0]), size);
 }
 
 bool kbtf_member_length(const struct kbtf *b, const char *name, const char *member,

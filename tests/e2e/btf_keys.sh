@@ -12,7 +12,10 @@
 #    keys knocked out, the same dump again;
 #  - the same note with the dump's BTF damaged: a warning that names the
 #    BTF and -x, then the error of the missing SIZE(page), exit 1, no
-#    output file, and -g from it one error line; never a crash.
+#    output file, and -g from it one error line; never a crash;
+#  - a build without libbpf (HAVE_LIBBPF=0, built here) on the note with
+#    keys knocked out: a warning that the dump's BTF could give them and
+#    names -x, then the same error.
 . "$(dirname "$0")/../lib/lib.sh"
 KEYS="NUMBER(PG_lru)= OFFSET(page.mapping)= NUMBER(PG_head_mask)= OFFSET(page.compound_head)=
       NUMBER(PG_swapcache)= SIZE(page)= LENGTH(zone.free_area)= SYMBOL(node_data)= NUMBER(NR_FREE_PAGES)="
@@ -41,6 +44,11 @@ knock() { # SRC DST [btf]: a copy with KEYS renamed in the note (and the BTF's m
 	    m.flush()
 	PY
 }
+# the build without libbpf, once for the suites that run side by side
+NOBPF="$MDF_SRC/build/default-nobpf/makedumpfile"
+flock "$MDF_SRC/build/.nobpf.lock" env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$MDF_SRC" -j2 DEVELOPER=1 HAVE_LIBBPF=0 \
+	build/default-nobpf/makedumpfile >"$T/nobpf.log" 2>&1 ||
+	notok "btf-keys-nobpf-build" "$(tail -n 3 "$T/nobpf.log" | tr '\n' ' ')"
 for name in fx-v61-512m fx-v612-512m; do
 	vm=$(vmcore "$name") || { skip "btf-keys-$name" "no fixture"; continue; }
 	rm -f "$T"/*.l
@@ -63,6 +71,15 @@ for name in fx-v61-512m fx-v612-512m; do
 		notok "btf-keys-$name-filled" "$(tr '\n' ' ' <"$T/lack.log" | cut -c1-300)"
 	fi
 	rm -f "$T/lack.l"
+	if [ -x "$NOBPF" ]; then
+		"$NOBPF" -l -d 31 "$T/lack.elf" "$T/lack.l" >"$T/nobpf.log" 2>&1
+		rc=$?
+		if [ $rc = 1 ] && [ ! -e "$T/lack.l" ] &&
+			grep -qx "$T/lack.elf: VMCOREINFO lacks what dump level 31 needs; the dump's BTF could give it, but this makedumpfile was built without libbpf; -x VMLINUX can." "$T/nobpf.log" &&
+			grep -qx "makedumpfile: $T/lack.elf: dump level 31 needs struct page information, but VMCOREINFO has no SIZE(page)" "$T/nobpf.log"; then
+			ok "btf-keys-$name-nobpf-says-btf"
+		else notok "btf-keys-$name-nobpf-says-btf" "rc=$rc $(tr '\n' ' ' <"$T/nobpf.log" | cut -c1-300)"; fi
+	fi
 	# -g FILE VMCORE: the keys from BTF and kallsyms, marked; as -i it
 	# gives the knocked-out note what it lacks
 	rm -f "$T/g.txt"

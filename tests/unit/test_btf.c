@@ -19,8 +19,7 @@
 #include "kernel/kernel.h"
 #include "kinfo.h"
 #include "tap.h"
-#include "realvm.h"
-#include "kopen.h"
+#include "kbtfopen.h"
 
 static void refused(void)
 {
@@ -40,45 +39,33 @@ static void refused(void)
 
 static void real_fixture(const char *name)
 {
-	struct realvm rv;
-	struct t_kopen t;
-	struct kallsyms ks;
-	struct kbtf b;
-	struct mdf_err err;
-	struct timespec t0, t1;
+	struct t_kbtf x;
+	struct t_kopen *const t = &x.t;
+	struct kbtf *const b = &x.b;
 	unsigned checked = 0, known = 0;
 
-	if (!kbtf_supported()) {
-		t_skip("built without libbpf");
+	if (!t_kbtf_open(&x, name))
 		return;
-	}
-	if (!realvm_find_or_skip(&rv, name))
-		return;
-	T_OK(t_kopen_path(&t, rv.path, &err), &err);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	T_OK(kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err), &err);
-	T_OK(kbtf_load(&b, &ks, &t.k.rm, &err), &err);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 #define CHECK_SIZE(field, text)                                               \
-	if (t.k.ki.size.field.set) {                                            \
+	if (t->k.ki.size.field.set) {                                            \
 		uint64_t v_;                                                  \
 		known++;                                                      \
-		if (kbtf_struct_size(&b, text, &v_)) {                        \
-			T_EQ_U64(v_, t.k.ki.size.field.v);                      \
+		if (kbtf_struct_size(b, text, &v_)) {                        \
+			T_EQ_U64(v_, t->k.ki.size.field.v);                      \
 			checked++;                                            \
 		}                                                             \
 	}
 	KINFO_SIZES(CHECK_SIZE)
 #undef CHECK_SIZE
 #define CHECK_OFF(field, text)                                                \
-	if (t.k.ki.off.field.set) {                                             \
+	if (t->k.ki.off.field.set) {                                             \
 		char s_[64];                                                  \
 		const char *dot_ = strchr(text, '.');                         \
 		uint64_t v_;                                                  \
 		known++;                                                      \
 		snprintf(s_, sizeof(s_), "%.*s", (int)(dot_ - text), text);   \
-		if (kbtf_member_offset(&b, s_, dot_ + 1, &v_)) {              \
-			T_EQ_U64(v_, t.k.ki.off.field.v);                       \
+		if (kbtf_member_offset(b, s_, dot_ + 1, &v_)) {              \
+			T_EQ_U64(v_, t->k.ki.off.field.v);                       \
 			checked++;                                            \
 		}                                                             \
 	}
@@ -86,12 +73,9 @@ static void real_fixture(const char *name)
 #undef CHECK_OFF
 	printf("# %s: %zu bytes of BTF at 0x%llx, kallsyms and BTF in %.3f s; %u of %u "
 	       "VMCOREINFO sizes and offsets agree (the rest are typedefs or not in BTF)\n",
-	       name, b.len, (unsigned long long)b.start,
-	       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9, checked, known);
+	       name, b->len, (unsigned long long)b->start, x.load_secs, checked, known);
+	t_kbtf_close(&x);
 	T_ASSERT(checked >= 20);
-	kbtf_free(&b);
-	kallsyms_free(&ks);
-	t_kclose(&t);
 }
 
 /* ext4's own BTF, split from the vmlinux's: struct ext4_sb_info is in
@@ -99,44 +83,35 @@ static void real_fixture(const char *name)
  * struct btf (data, data_size), on the list btf_modules. */
 static void module_split(const char *name)
 {
-	struct realvm rv;
-	struct t_kopen t;
-	struct kallsyms ks;
-	struct kbtf b, mb;
+	struct t_kbtf x;
+	struct kbtf mb;
 	struct mdf_err err;
 	uint64_t head, node, o_list, o_btf, o_data, o_size, o_bname, size;
 	unsigned n = 0;
 	bool found = false;
 
-	if (!kbtf_supported()) {
-		t_skip("built without libbpf");
+	if (!t_kbtf_open(&x, name))
 		return;
-	}
-	if (!realvm_find_or_skip(&rv, name))
-		return;
-	T_OK(t_kopen_path(&t, rv.path, &err), &err);
-	T_OK(kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err), &err);
-	T_OK(kbtf_load(&b, &ks, &t.k.rm, &err), &err);
-	T_ASSERT(!kbtf_struct_size(&b, "ext4_sb_info", &size));
-	T_ASSERT(kallsyms_lookup(&ks, "btf_modules", &head, NULL));
-	T_ASSERT(kbtf_member_offset(&b, "btf_module", "list", &o_list) &&
-		 kbtf_member_offset(&b, "btf_module", "btf", &o_btf) &&
-		 kbtf_member_offset(&b, "btf", "data", &o_data) &&
-		 kbtf_member_offset(&b, "btf", "data_size", &o_size) &&
-		 kbtf_member_offset(&b, "btf", "name", &o_bname));
-	T_OK(readmem_u64(&t.k.rm, head, &node, &err), &err);
+	T_ASSERT(!kbtf_struct_size(&x.b, "ext4_sb_info", &size));
+	T_ASSERT(kallsyms_lookup(&x.ks, "btf_modules", &head, NULL));
+	T_ASSERT(kbtf_member_offset(&x.b, "btf_module", "list", &o_list) &&
+		 kbtf_member_offset(&x.b, "btf_module", "btf", &o_btf) &&
+		 kbtf_member_offset(&x.b, "btf", "data", &o_data) &&
+		 kbtf_member_offset(&x.b, "btf", "data_size", &o_size) &&
+		 kbtf_member_offset(&x.b, "btf", "name", &o_bname));
+	T_OK(readmem_u64(&x.t.k.rm, head, &node, &err), &err);
 	for (; node != head && n < 1000 && !found; n++) {
 		char bname[56];
 		uint64_t btf, data;
 		uint32_t len;
 
-		T_OK(readmem_u64(&t.k.rm, node - o_list + o_btf, &btf, &err), &err);
-		T_OK(readmem_vaddr(&t.k.rm, btf + o_bname, bname, sizeof(bname), &err), &err);
+		T_OK(readmem_u64(&x.t.k.rm, node - o_list + o_btf, &btf, &err), &err);
+		T_OK(readmem_vaddr(&x.t.k.rm, btf + o_bname, bname, sizeof(bname), &err), &err);
 		if (strcmp(bname, "ext4") == 0) {
 			found = true;
-			T_OK(readmem_u64(&t.k.rm, btf + o_data, &data, &err), &err);
-			T_OK(readmem_vaddr(&t.k.rm, btf + o_size, &len, sizeof(len), &err), &err);
-			T_OK(kbtf_load_split(&mb, &b, data, len, &t.k.rm, &err), &err);
+			T_OK(readmem_u64(&x.t.k.rm, btf + o_data, &data, &err), &err);
+			T_OK(readmem_vaddr(&x.t.k.rm, btf + o_size, &len, sizeof(len), &err), &err);
+			T_OK(kbtf_load_split(&mb, &x.b, data, len, &x.t.k.rm, &err), &err);
 			T_ASSERT(kbtf_struct_size(&mb, "ext4_sb_info", &size) && size > 512);
 			/* and the vmlinux's types through it */
 			T_ASSERT(kbtf_struct_size(&mb, "task_struct", &size));
@@ -144,12 +119,10 @@ static void module_split(const char *name)
 			       "is there\n", name, len);
 			kbtf_free(&mb);
 		}
-		T_OK(readmem_u64(&t.k.rm, node, &node, &err), &err);
+		T_OK(readmem_u64(&x.t.k.rm, node, &node, &err), &err);
 	}
+	t_kbtf_close(&x);
 	T_ASSERT(found);
-	kbtf_free(&b);
-	kallsyms_free(&ks);
-	t_kclose(&t);
 }
 
 static void module_61(void) { module_split("fx-v61-512m"); }

@@ -18,8 +18,7 @@
 #include "kernel/vmcoreinfo.h"
 #include "kinfo.h"
 #include "tap.h"
-#include "realvm.h"
-#include "kopen.h"
+#include "kbtfopen.h"
 
 /* tests/fuzz/corpus/btf/keys-le (btf_seeds.py's blob_keys()): struct
  * zone { int free_area[11]; }, enum pageflags { PG_lru = 4, PG_head = 6 } */
@@ -73,33 +72,22 @@ static void small(void)
 
 static void real_fixture(const char *name)
 {
-	struct realvm rv;
-	struct t_kopen t;
-	struct kallsyms ks;
-	struct kbtf b;
+	struct t_kbtf x;
 	struct kinfo ki;
-	struct mdf_err err;
 	size_t n;
 	unsigned agree = 0;
 
-	if (!kbtf_supported()) {
-		t_skip("built without libbpf");
+	if (!t_kbtf_open(&x, name))
 		return;
-	}
-	if (!realvm_find_or_skip(&rv, name))
-		return;
-	T_OK(t_kopen_path(&t, rv.path, &err), &err);
-	T_OK(kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err), &err);
-	T_OK(kbtf_load(&b, &ks, &t.k.rm, &err), &err);
 	kinfo_init(&ki);
-	n = btf_kinfo_fill(&ki, &b, &ks, NULL, 0);
+	n = btf_kinfo_fill(&ki, &x.b, &x.ks, NULL, 0);
 #define AGREE(kind, ident, key)                                                  \
-	if (t.k.ki.kind.ident.set && ki.kind.ident.set) {                     \
-		if ((uint64_t)ki.kind.ident.v != (uint64_t)t.k.ki.kind.ident.v)     \
+	if (x.t.k.ki.kind.ident.set && ki.kind.ident.set) {                     \
+		if ((uint64_t)ki.kind.ident.v != (uint64_t)x.t.k.ki.kind.ident.v)     \
 			printf("# %s: %s: BTF %llx, note %llx\n", name, key,          \
 			       (unsigned long long)ki.kind.ident.v,                   \
-			       (unsigned long long)t.k.ki.kind.ident.v);               \
-		T_EQ_U64((uint64_t)ki.kind.ident.v, (uint64_t)t.k.ki.kind.ident.v); \
+			       (unsigned long long)x.t.k.ki.kind.ident.v);               \
+		T_EQ_U64((uint64_t)ki.kind.ident.v, (uint64_t)x.t.k.ki.kind.ident.v); \
 		agree++;                                                      \
 	}
 #define AGREE_SIZE(ident, key) AGREE(size, ident, key)
@@ -114,15 +102,13 @@ static void real_fixture(const char *name)
 	KINFO_SYMBOLS(AGREE_SYM)
 	printf("# %s: %zu keys from BTF and kallsyms, %u of them in the note too, all equal\n",
 	       name, n, agree);
+	t_kbtf_close(&x);
 	/* what -d 31 needs of them */
 	T_ASSERT(ki.size.page.set && ki.off.page_flags.set && ki.off.page_mapping.set &&
 		 ki.off.page__mapcount.set && ki.off.page_private.set &&
 		 ki.off.page_compound_head.set && ki.num.PG_lru.set && ki.num.PG_head_mask.set &&
 		 ki.num.PG_swapcache.set && ki.num.PG_private.set);
 	T_ASSERT(agree >= 40);
-	kbtf_free(&b);
-	kallsyms_free(&ks);
-	t_kclose(&t);
 }
 
 static void real_61(void) { real_fixture("fx-v61-512m"); }

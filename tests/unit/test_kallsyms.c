@@ -1,7 +1,7 @@
 /*
  * Unit tests for kernel/kallsyms.c: the kernel's symbol table out of a
  * dump.  A synthetic core holds hand-made tables (token-compressed names,
- * a "big" name of two length bytes, both address encodings), opened the
+ * a "big" name of two length bytes, the three address encodings), opened the
  * way dump.c opens an input; damaged tables give one error naming what;
  * and on the real fixtures (6.1, 6.12) every symbol VMCOREINFO names has
  * the address kallsyms gives it.
@@ -86,21 +86,30 @@ static void tables(bool absolute, uint32_t nsyms)
 
 static struct t_kopen E = { .fd = -1 };
 
-/* The synthetic core with the tables, opened; @stext 0: no SYMBOL(_stext). */
-static enum mdf_status env_open(uint64_t stext, struct mdf_err *err)
+/* The synthetic core with the tables, opened; @stext 0: no SYMBOL(_stext);
+ * @no_base: no SYMBOL(kallsyms_relative_base), as Linux 7.x's. */
+static enum mdf_status env_open_as(uint64_t stext, bool no_base, struct mdf_err *err)
 {
-	char text[1024], st_line[64] = "";
+	char text[1024], st_line[64] = "", base_line[64] = "";
 
 	if (stext)
 		snprintf(st_line, sizeof(st_line), "SYMBOL(_stext)=%llx\n", (unsigned long long)stext);
+	if (!no_base)
+		snprintf(base_line, sizeof(base_line), "SYMBOL(kallsyms_relative_base)=%llx\n",
+			 (unsigned long long)(PO + BASE_PA));
 	snprintf(text, sizeof(text),
 		 "OSRELEASE=6.12.0-fake\nPAGESIZE=4096\n%s"
-		 "SYMBOL(kallsyms_num_syms)=%llx\nSYMBOL(kallsyms_relative_base)=%llx\n"
+		 "SYMBOL(kallsyms_num_syms)=%llx\n%s"
 		 "SYMBOL(kallsyms_token_index)=%llx\nSYMBOL(kallsyms_token_table)=%llx\n"
 		 "SYMBOL(kallsyms_offsets)=%llx\nSYMBOL(kallsyms_names)=%llx\n",
-		 st_line, PO + NUM_PA, PO + BASE_PA, PO + TI_PA, PO + TT_PA, PO + OFF_PA,
+		 st_line, PO + NUM_PA, base_line, PO + TI_PA, PO + TT_PA, PO + OFF_PA,
 		 PO + NAMES_PA);
 	return t_kopen_fd(&E, t_core_memfd("kallsyms.core", text, PO, mem, RAM), "kallsyms.core", err);
+}
+
+static enum mdf_status env_open(uint64_t stext, struct mdf_err *err)
+{
+	return env_open_as(stext, false, err);
 }
 
 static void env_close(void)
@@ -169,6 +178,44 @@ static void stext_decides(void)
 	T_EQ_U64(a, BASE + 0x90000000u);
 	kallsyms_free(&ks);
 	env_close();
+}
+
+/* Linux 7.x's place-relative offsets (Ard Biesheuvel's "kallsyms: Get rid
+ * of kallsyms relative base"): entry i is the distance of the symbol from
+ * the entry itself, and VMCOREINFO names no base.  The symbols lie within
+ * 2 GiB of the table, here in the synthetic core's direct map, one of them
+ * below it (a negative distance); the per-cpu and big-name entries too. */
+static void place_relative(void)
+{
+	static const uint64_t at[] = { PO + 0x10000, PO + 0x10010, PO + 0x30000, PO + 0x800,
+				       PO + 0x10020 };
+	struct kallsyms ks;
+	struct mdf_err err;
+	uint64_t a = 0;
+
+	tables(false, 5);
+	for (unsigned i = 0; i < 5; i++)
+		store_le32(mem + OFF_PA + 4 * i,
+			   (uint32_t)(int32_t)(int64_t)(at[i] - (PO + OFF_PA + 4 * i)));
+	T_OK(env_open_as(at[0], true, &err), &err);
+	T_OK(kallsyms_load(&ks, &E.k.ki, &E.k.rm, &err), &err);
+	T_ASSERT(!ks.absolute_percpu);
+	T_ASSERT(kallsyms_lookup(&ks, "_stext", &a, NULL));
+	T_EQ_U64(a, at[0]);
+	T_ASSERT(kallsyms_lookup(&ks, "foo", &a, NULL));
+	T_EQ_U64(a, at[1]);
+	T_ASSERT(kallsyms_lookup(&ks, "bar", &a, NULL));
+	T_EQ_U64(a, at[2]);
+	T_ASSERT(kallsyms_lookup(&ks, "percpu", &a, NULL));
+	T_EQ_U64(a, at[3]);
+	kallsyms_free(&ks);
+	env_close();
+	/* a _stext the table does not decode to is said, in the encoding */
+	T_OK(env_open_as(at[0] + 0x40, true, &err), &err);
+	T_ASSERT(kallsyms_load(&ks, &E.k.ki, &E.k.rm, &err) != MDF_OK);
+	env_close();
+	T_ASSERT(strstr(err.msg, "_stext decodes to 0xffff888000010000 (place-relative), "
+			"VMCOREINFO says 0xffff888000010040") != NULL);
 }
 
 /* kallsyms_load() on the synthetic core must fail with @msg in it. */
@@ -257,6 +304,7 @@ int main(void)
 	T_RUN(relative_encoding);
 	T_RUN(absolute_percpu_encoding);
 	T_RUN(stext_decides);
+	T_RUN(place_relative);
 	T_RUN(damaged);
 	T_RUN(real_61);
 	T_RUN(real_612);
