@@ -1619,6 +1619,99 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	return st;
 }
 
+/* What page-types needs of the kernel beyond VMCOREINFO, from the dump's
+ * BTF: the enum pageflags bits it copies, the page table page type, and
+ * where a large folio counts its mappings.  Without BTF those flags are
+ * said to be unknown. */
+static void pagetypes_from_btf(struct mdf_ctx *ctx, struct pagetypes_kernel *pk, uint64_t psz)
+{
+	const struct {
+		const char *name;
+		int *bit;
+	} pg[] = {
+		{ "PG_locked", &pk->pg_locked }, { "PG_error", &pk->pg_error },
+		{ "PG_referenced", &pk->pg_referenced }, { "PG_uptodate", &pk->pg_uptodate },
+		{ "PG_dirty", &pk->pg_dirty }, { "PG_active", &pk->pg_active },
+		{ "PG_writeback", &pk->pg_writeback }, { "PG_reclaim", &pk->pg_reclaim },
+		{ "PG_unevictable", &pk->pg_unevictable }, { "PG_idle", &pk->pg_idle },
+		{ "PG_large_rmappable", &pk->pg_large_rmappable },
+	};
+	const struct kbtf *b = &ctx->ds.btf;
+	int64_t v, base;
+	uint64_t off;
+
+	if (load_dump_btf(ctx) != MDF_OK) {
+		pi_debug(&ctx->pr, "%s: --page-types without the dump's BTF: %s\n",
+			 ctx->opts.vmcore, ctx->err.msg);
+		mdf_err_clear(&ctx->err);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(pg); i++)
+		if (kbtf_enum_value(b, "pageflags", pg[i].name, &v) && v >= 0 && v < 64)
+			*pg[i].bit = (int)v;
+	/* 6.12 on: the type in the top byte (PGTY_table); 6.10 and 6.11: a
+	 * mask under PAGE_TYPE_BASE (kernel commit 46df8e73a4a3) */
+	if (kbtf_enum_value(b, "pagetype", "PGTY_table", &v) && v > 0 && v < 256) {
+		pk->table = PT_TABLE_TOP_BYTE;
+		pk->table_value = (uint32_t)v;
+	} else if (kbtf_enum_value(b, "pagetype", "PG_table", &v) &&
+		   kbtf_enum_value(b, "pagetype", "PAGE_TYPE_BASE", &base) && v > 0 && base > 0) {
+		pk->table = PT_TABLE_MASK;
+		pk->table_value = (uint32_t)v;
+		pk->table_base = (uint32_t)base;
+	}
+	if (kbtf_member_offset(b, "folio", "_large_mapcount", &off)) {
+		pk->off_large_mapcount = off;
+	} else if (kbtf_member_offset(b, "folio", "_entire_mapcount", &off)) {
+		pk->off_entire_mapcount = off;
+		if (kbtf_member_offset(b, "folio", "_nr_pages_mapped", &off))
+			pk->off_nr_pages_mapped = off;
+	} else if (kbtf_member_offset(b, "page", "compound_mapcount", &off)) {
+		pk->off_entire_mapcount = psz + off; /* in page[1], before 6.2 */
+	}
+}
+
+enum mdf_status dump_page_types(struct mdf_ctx *ctx)
+{
+	struct filter_rules *r;
+	struct filter_warnings warn;
+	struct pagetypes_kernel pk;
+	uint64_t end, secs;
+	enum mdf_status st;
+	double t0 = pi_now();
+
+	if (ctx->k.mm.model == MEMMAP_NONE &&
+	    kernel_find_memmap(&ctx->k, &ctx->err) != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s: --page-types reads the struct page array",
+				    ctx->opts.vmcore);
+	r = malloc(sizeof(*r));
+	if (!r)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
+	st = filter_rules_init(r, &ctx->k.ki, 31, ctx->k.ki.big_endian, &warn, &ctx->err);
+	if (st != MDF_OK) {
+		free(r);
+		return mdf_err_push(&ctx->err, "%s: --page-types", ctx->opts.vmcore);
+	}
+	pagetypes_kernel_init(&pk, r);
+	pagetypes_from_btf(ctx, &pk, r->page_struct_size);
+	secs = memmap_section_pfns(&ctx->k.mm);
+	end = ctx->k.max_pfn;
+	if (end % secs)
+		end += secs - end % secs; /* as /proc/kpageflags: whole sections */
+	pagetypes_free(&ctx->ds.pt);
+	memset(&ctx->ds.pt, 0, sizeof(ctx->ds.pt));
+	st = pagetypes_walk(&ctx->ds.pt, r, &pk, &ctx->k.mm, &ctx->k.rm, end, ctx->ds.scratch,
+			    &ctx->err);
+	free(r);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	ctx->ds.pt.page_size = ctx->k.page_size;
+	ctx->ds.pt.seconds = pi_now() - t0;
+	add_phase(&ctx->report, "Counting page types", ctx->ds.pt.seconds);
+	ctx->report.page_types = &ctx->ds.pt;
+	return MDF_OK;
+}
+
 void dump_close(struct mdf_ctx *ctx)
 {
 	/* The scan threads read the input: they go first. */
@@ -1630,6 +1723,7 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.ext = NULL;
 	kbtf_free(&ctx->ds.btf);
 	kallsyms_free(&ctx->ds.ksyms);
+	pagetypes_free(&ctx->ds.pt);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;

@@ -17,6 +17,7 @@
 #include "filter/erase.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
+#include "filter/pagetypes.h"
 #include "filter/scan.h"
 #include "filter/vmemmap.h"
 #include "kernel/btf.h"
@@ -73,7 +74,12 @@ struct dump_state {
 	bool vm_ready;
 	uint64_t vm_applied_upto;
 	double t_scan, t_zero, t_copy;
+	struct pagetypes pt;        /* --page-types' table */
 };
+
+/** --page-types: page-types' table of every struct page in the dump,
+ *  into ctx->report (after the dump's own scan). */
+enum mdf_status dump_page_types(struct mdf_ctx *ctx) MDF_MUST_CHECK;
 
 /** Open the input, parse VMCOREINFO, set up arch, memmap and rules. */
 enum mdf_status dump_open(struct mdf_ctx *ctx) MDF_MUST_CHECK;

@@ -37,6 +37,8 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 		return st;
 	st = ctx->opts.dry_run || ctx->opts.mem_usage ? dump_dry_run(ctx)
 						      : dump_write(ctx);
+	if (st == MDF_OK && ctx->opts.page_types)
+		st = dump_page_types(ctx);
 	/* Unmap the input first, so the report counts the munmap calls, the
 	 * scan threads' too. */
 	scan_pool_stop(ctx->ds.scan, &ctx->cache.stats);
@@ -45,11 +47,13 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	ctx->report.map_peak = cache_budget_peak(&ctx->map_budget);
 	ctx->report.elapsed = pi_now() - ctx->t_start;
 	if (st == MDF_OK && ctx->opts.mem_usage) {
-		pi_report(&ctx->pr, &ctx->report, false);
+		pi_report(&ctx->pr, &ctx->report, ctx->opts.page_types);
 		pi_mem_usage(&ctx->pr, &ctx->report);
 	} else if (st == MDF_OK || st == MDF_ERR_NOSPC) {
-		pi_report(&ctx->pr, &ctx->report, ctx->opts.dry_run);
+		pi_report(&ctx->pr, &ctx->report, ctx->opts.dry_run || ctx->opts.page_types);
 	}
+	if (st == MDF_OK && ctx->report.page_types)
+		pi_page_types(&ctx->pr, ctx->report.page_types);
 	return st;
 }
 

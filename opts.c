@@ -32,6 +32,7 @@ enum {
 	OPT_WORK_DIR,
 	OPT_EXTENSION,
 	OPT_REPORT_FORMAT,
+	OPT_PAGE_TYPES,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -284,12 +285,12 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 	    o->codec != MDF_CODEC_NONE || o->size_limit || o->debug_bitmap ||
 	    o->debug_bitmap1 || o->config_file || o->generate_file || o->vtop ||
 	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib || o->nextensions ||
-	    o->exclude_vmemmap)
+	    o->exclude_vmemmap || o->page_types)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, "
 				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
-				   "--dry-run, --debug-bitmap, --config, --extension, -e, --vtop, --num-threads "
-				   "or --cyclic-buffer");
+				   "--dry-run, --debug-bitmap, --config, --extension, -e, --vtop, --num-threads, "
+				   "--page-types or --cyclic-buffer");
 	if (nargs != 1)
 		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
 				   "too many operands: --explain needs only VMCORE" :
@@ -320,10 +321,10 @@ static enum mdf_status check_generate(struct mdf_opts *o, int nargs, char **args
 		o->vmcore = args[0];
 	if (o->codec != MDF_CODEC_NONE || o->ndump_levels || o->format == MDF_FMT_ELF ||
 	    o->flatten || o->dry_run || o->vmcoreinfo_file || o->split ||
-	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage)
+	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage || o->page_types)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
-				   "--dry-run, --split, --dump-dmesg or --mem-usage");
+				   "--dry-run, --split, --dump-dmesg, --mem-usage or --page-types");
 	o->action = MDF_ACT_GENERATE;
 	o->dumpfile = o->generate_file;
 	return MDF_OK;
@@ -352,8 +353,21 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 	if (o->vmcoreinfo_file && o->vmlinux)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-i and -x cannot be combined: each gives the VMCOREINFO");
+	if (o->page_types && (o->action != MDF_ACT_DUMP || o->dump_dmesg))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--page-types counts the struct pages of a dump it reads: not with "
+				   "-g, -R, --reassemble, --dump-dmesg or --explain");
 	if (o->mem_usage)
 		return check_mem_usage(o, nargs, args, err);
+	/* --page-types VMCORE: the table alone, from a run that writes
+	 * nothing (as --dry-run at -d 31) */
+	if (o->page_types && nargs == 1 && !o->flatten && !o->split) {
+		o->dry_run = true;
+		if (!o->ndump_levels) {
+			o->dump_levels[0] = 31;
+			o->ndump_levels = 1;
+		}
+	}
 	if (o->action == MDF_ACT_REASSEMBLE && !o->split &&
 	    check_not_filtering(o, "--reassemble", COPIES_PAGES, false, err) != MDF_OK)
 		return err->status;
@@ -471,6 +485,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "work-dir", required_argument, NULL, OPT_WORK_DIR },
 		{ "extension", required_argument, NULL, OPT_EXTENSION },
 		{ "report-format", required_argument, NULL, OPT_REPORT_FORMAT },
+		{ "page-types", no_argument, NULL, OPT_PAGE_TYPES },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mdf_status st;
@@ -580,6 +595,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 			break;
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
+		case OPT_PAGE_TYPES: o->page_types = true; break;
 		case OPT_CONFIG: o->config_file = optarg; break;
 		case OPT_EXPLAIN: st = parse_explain(optarg, o, err); break;
 		case OPT_VTOP:

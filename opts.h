@@ -80,6 +80,8 @@ struct mdf_opts {
 	const char *generate_file;   /* -g FILE (action MDF_ACT_GENERATE) */
 	bool report_json;            /* --report-format json: the final report
 					as one JSON object */
+	bool page_types;             /* --page-types: page-types' table of the
+					dump's struct pages (filter/pagetypes.h) */
 	const char *config_file;     /* --config FILE: erase commands */
 	/* --extension FILE.so, each given (filter/extension.h); argv's */
 #define MDF_MAX_EXTENSIONS 16

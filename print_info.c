@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include "compress/compress.h"
+#include "filter/pagetypes.h"
 #include "util.h"
 
 #include <limits.h>
@@ -139,6 +140,9 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "                  (default 7)\n"
 "  --report-format text|json  the final report as text (default) or one JSON\n"
 "                  object\n"
+"  --page-types    after the run, page-types' table of every struct page\n"
+"                  (pages per combination of /proc/kpageflags flags);\n"
+"                  --page-types VMCORE alone writes nothing\n"
 "  --debug-bitmap FILE   write the dumpable bitmap (bitmap2) to FILE\n"
 "  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
 "  -D              debug messages (message level 31)\n"
@@ -295,6 +299,41 @@ static const char *class_key(unsigned c, char *buf, size_t cap)
 	return buf;
 }
 
+/* The names of the flags set in @flags, page-types' long ones, into @buf:
+ * "locked,referenced". */
+static const char *flag_list(uint64_t flags, char *buf, size_t cap)
+{
+	char sym[72];
+
+	pagetypes_names(flags, sym, buf, cap);
+	return buf;
+}
+
+/* --page-types' table in the JSON report: each row's flags as hex and
+ * names, pages and bytes; the flags the dump cannot tell. */
+static void page_types_json(FILE *f, const struct pagetypes *pt)
+{
+	char sym[72], names[1024];
+
+	fprintf(f, ", \"page_types\": {\"total\": %llu, \"unreadable\": %llu, \"seconds\": %.6f, "
+		"\"unknown_flags\": ",
+		(unsigned long long)pt->total, (unsigned long long)pt->unreadable, pt->seconds);
+	json_str(f, flag_list(pt->unknown, names, sizeof(names)));
+	fputs(", \"rows\": [", f);
+	for (size_t i = 0; i < pt->n; i++) {
+		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
+		fprintf(f, "%s{\"flags\": \"0x%016llx\", \"pages\": %llu, \"bytes\": %llu, "
+			"\"symbolic\": ", i ? ", " : "", (unsigned long long)pt->e[i].flags,
+			(unsigned long long)pt->e[i].pages,
+			(unsigned long long)(pt->e[i].pages * pt->page_size));
+		json_str(f, sym);
+		fputs(", \"names\": ", f);
+		json_str(f, names);
+		fputc('}', f);
+	}
+	fputs("]}", f);
+}
+
 /* --report-format json: the report's numbers as one object, for scripts
  * that would parse the text (the counts are pages, the times seconds). */
 static void report_json(FILE *f, const struct mdf_report *r)
@@ -347,6 +386,8 @@ static void report_json(FILE *f, const struct mdf_report *r)
 			(unsigned long long)s->budget_reads, (unsigned long long)r->map_peak,
 			s->mmap_failures ? "true" : "false");
 	}
+	if (r->page_types)
+		page_types_json(f, r->page_types);
 	fputs(", \"phases\": [", f);
 	for (unsigned i = 0; i < r->nphases; i++) {
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
@@ -457,6 +498,35 @@ void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r)
 	fprintf(f, "Total pages on system:\t%-16llu\n", (unsigned long long)c->present);
 	fprintf(f, "Total size on system:\t%-16llu Byte\n\n",
 		(unsigned long long)(c->present * r->page_size));
+	fflush(f);
+}
+
+/* page-types' summary: its header, one row per flag combination (hex,
+ * pages, MiB, the letters and the names), and the total. */
+void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
+{
+	char sym[72], names[1024];
+	FILE *f = p->msg;
+
+	if (p->json || !(p->level & (ML_COMMON | ML_REPORT)))
+		return; /* JSON: the table is in the report */
+	fputc('\n', f);
+	if (pt->unknown)
+		fprintf(f, "The dump cannot tell these flags (no BTF of its kernel): %s; they are "
+			"shown clear.\n", flag_list(pt->unknown, names, sizeof(names)));
+	if (pt->unreadable)
+		fprintf(f, "%llu pfns whose struct pages the dump lacks are counted as nopage.\n",
+			(unsigned long long)pt->unreadable);
+	fputs("             flags\tpage-count       MB  symbolic-flags\t\t\tlong-symbolic-flags\n",
+	      f);
+	for (size_t i = 0; i < pt->n; i++) {
+		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
+		fprintf(f, "0x%016llx\t%10llu %8llu  %s\t%s\n", (unsigned long long)pt->e[i].flags,
+			(unsigned long long)pt->e[i].pages,
+			(unsigned long long)((pt->e[i].pages * pt->page_size) >> 20), sym, names);
+	}
+	fprintf(f, "             total\t%10llu %8llu\n", (unsigned long long)pt->total,
+		(unsigned long long)((pt->total * pt->page_size) >> 20));
 	fflush(f);
 }
 

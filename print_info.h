@@ -15,6 +15,8 @@
 #include "error.h"
 #include "pageclass.h"
 
+struct pagetypes;
+
 enum {
 	ML_PROGRESS = 1, /* progress indicator */
 	ML_COMMON = 2,   /* ordinary messages */
@@ -69,7 +71,12 @@ struct mdf_report {
 	unsigned nphases;
 	double elapsed;
 	uint64_t page_size;
+	const struct pagetypes *page_types; /* --page-types' table, or NULL */
 };
+
+/** --page-types' table, as page-types prints it (in the JSON report
+ *  when --report-format json). */
+void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt);
 
 /** @msgs_to_stderr: -F (the dump itself goes to stdout). */
 void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr);

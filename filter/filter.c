@@ -451,6 +451,19 @@ static bool is_buddy(const struct filter_rules *r, uint64_t flags, uint32_t mc)
 	return (flags & r->m_buddy) != 0;
 }
 
+bool filter_page_is_slab(const struct filter_rules *r, const unsigned char *page)
+{
+	return is_slab(r, rd64(r, page + r->off_flags),
+		       r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu);
+}
+
+bool filter_page_is_buddy(const struct filter_rules *r, const unsigned char *page)
+{
+	return r->can_find_free &&
+	       is_buddy(r, rd64(r, page + r->off_flags),
+			r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu);
+}
+
 static void compound_info(const struct filter_rules *r, const unsigned char *page,
 			  const unsigned char *next, size_t nnext, uint64_t pfn,
 			  uint32_t mc, unsigned *order_ret, bool *hugetlb_ret)

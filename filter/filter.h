@@ -220,6 +220,12 @@ bool filter_compound(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     unsigned *order, bool *hugetlb);
 
+/** What filter_classify() would say of the struct page at @page alone:
+ *  a slab page (PG_slab, or the page type since 6.10), the head of a free
+ *  buddy block.  For page-types (filter/pagetypes.h). */
+bool filter_page_is_slab(const struct filter_rules *r, const unsigned char *page);
+bool filter_page_is_buddy(const struct filter_rules *r, const unsigned char *page);
+
 #define FILTER_BATCH 512
 /* The fewest struct pages a read of the scan takes: a 4 KiB page of them. */
 #define FILTER_BATCH_MIN 64

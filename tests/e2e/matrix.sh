@@ -10,7 +10,10 @@
 # excluded with the snapshot's classes, pfn by pfn.  Checks: the case
 # reached what it is for (EXPECT), and ours agrees with the snapshot in
 # every class up to the drift between snapshot and crash (at most
-# max(300, 1 %) pages a class; hwpoison+offline: max(8, 1 %)).
+# max(300, 1 %) pages a class; hwpoison+offline: max(8, 1 %)); and ours
+# --page-types table agrees, flag by flag and within the same drift, with
+# the one the kernel's page-types makes of the snapshot
+# (tests/tools/page_types_ref.py; the table in results/RUN.page-types.txt).
 # Results stay in $MATRIX_CACHE/results (one .tsv per run);
 # tests/lab/matrix_table.py makes README's table from them.
 # Opt-in (MDF_MATRIX_TEST=1); MDF_MATRIX_CASES and MDF_MATRIX_KERNELS pick
@@ -119,6 +122,17 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		bad=$(python3 "$MDF_SRC/tests/lab/matrix_table.py" --check "$MATRIX_CACHE/results/$run.tsv")
 		if [ -z "$bad" ]; then ok "matrix-$run-pfns-vs-kpageflags"
 		else notok "matrix-$run-pfns-vs-kpageflags" "$bad"; fi
+		# --page-types: page-types' table of the dump against the one the
+		# kernel's tools/mm/page-types makes of the snapshot, flag by flag
+		"$MDF" --page-types --report-format json "$MATRIX_CACHE/out/$run.elf" \
+			>"$T/pt.json" 2>"$T/pt.err"
+		if out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --table 12 \
+			"$MATRIX_CACHE/out/$run.d/stage1/kpageflags.bin" "$T/pt.json" 2>&1); then
+			ok "matrix-$run-page-types ($(echo "$out" | grep -c $'\t') flags within drift)"
+		else
+			notok "matrix-$run-page-types" "$(echo "$out" | tail -n 1) $(tail -n 1 "$T/pt.err")"
+		fi
+		echo "$out" >"$MATRIX_CACHE/results/$run.page-types.txt"
 		# --explain on pfns of every class: its -d 31 verdict is the run's
 		bad="" n=0
 		while IFS=$'\t' read -r _ cls pfn exc; do

@@ -10,7 +10,8 @@
  * RAM is over FUZZ_RAM_MAX or one reaching past FUZZ_NPFN_MAX pfns (64 GiB
  * of address space) is skipped.  The dump it makes is filtered
  * with -l -d 31 into a file, with -e -E -d 31 (the vmemmap walk and its
- * runs) and with --dry-run at -d 31 and 4 threads, and
+ * runs) and with --dry-run at -d 31 and 4 threads with --page-types (its
+ * walk of every struct page), and
  * --explain looks at a pfn inside the first "pages" line and at each
  * struct page poked (up to FUZZ_EXPLAIN_MAX pfns); every run must end
  * with a status (any), never a crash or a sanitizer report.  `make check`
@@ -62,6 +63,8 @@ static void run(int argc, char **argv)
 			st = dump_open(ctx);
 			if (st == MDF_OK)
 				st = ctx->opts.dry_run ? dump_dry_run(ctx) : dump_write(ctx);
+			if (st == MDF_OK && ctx->opts.page_types)
+				st = dump_page_types(ctx);
 		}
 		(void)st;
 		scan_pool_stop(ctx->ds.scan, &ctx->cache.stats);
@@ -118,13 +121,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *e_argv[] = { A("makedumpfile"), A("-f"), A("-e"), A("-E"), A("-d"),
 				   A("31"), A("--message-level"), A("0"), vm, out, NULL };
 		char *dry_argv[] = { A("makedumpfile"), A("--dry-run"), A("-d"), A("31"),
-				     A("--num-threads"), A("4"), A("--message-level"),
-				     A("0"), vm, NULL };
+				     A("--num-threads"), A("4"), A("--page-types"),
+				     A("--message-level"), A("0"), vm, NULL };
 #undef A
 
 		run(9, write_argv);
 		run(10, e_argv);
-		run(9, dry_argv);
+		run(10, dry_argv);
 		for (size_t i = 0; i < nexplain; i++) {
 			char arg[32];
 			char *explain_argv[] = { (char *)"makedumpfile", (char *)"--explain", arg,

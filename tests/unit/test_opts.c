@@ -430,7 +430,7 @@ static void debuginfo(void)
 {
 	static const char *const g_alone =
 		"-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
-		"--dry-run, --split, --dump-dmesg or --mem-usage";
+		"--dry-run, --split, --dump-dmesg, --mem-usage or --page-types";
 
 	OK("-x", "vmlinux", "-d", "31", "in", "out");
 	T_EQ_STR(o.vmlinux, "vmlinux");
@@ -503,6 +503,35 @@ static void mem_usage(void)
 	T_EQ_U64(o.action, MDF_ACT_HELP);
 }
 
+/* --page-types: with a dump, --dry-run or --mem-usage; alone with one
+ * VMCORE it is a run at -d 31 that writes nothing. */
+static void page_types(void)
+{
+	static const char *const not_with =
+		"--page-types counts the struct pages of a dump it reads: not with -g, -R, "
+		"--reassemble, --dump-dmesg or --explain";
+
+	OK("--page-types", "vmcore");
+	T_ASSERT(o.page_types && o.dry_run);
+	T_EQ_U64(o.action, MDF_ACT_DUMP);
+	T_EQ_STR(o.vmcore, "vmcore");
+	T_ASSERT(o.dumpfile == NULL);
+	T_EQ_U64(opts_dump_level(&o), 31);
+	OK("--page-types", "-d", "1", "vmcore");
+	T_EQ_U64(opts_dump_level(&o), 1);
+	OK("--page-types", "-l", "-d", "31", "vmcore", "out");
+	T_ASSERT(o.page_types && !o.dry_run);
+	T_EQ_STR(o.dumpfile, "out");
+	OK("--page-types", "--mem-usage", "/proc/kcore");
+	T_EQ_U64(o.action, MDF_ACT_MEM_USAGE);
+	T_ASSERT(o.page_types);
+	OK("--page-types", "-F", "-d", "31", "vmcore");
+	T_ASSERT(o.flatten && !o.dry_run);
+	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "--dump-dmesg", "vmcore", "log");
+	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "-R", "out");
+	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "--reassemble", "a", "b", "c");
+}
+
 /* --explain ARG VMCORE: a pfn or a physical address, one operand,
  * nothing that writes; -d adds levels and the input opens as for 31. */
 static void explain(void)
@@ -510,7 +539,7 @@ static void explain(void)
 	static const char *const no_writes =
 		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
 		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
-		"--config, --extension, -e, --vtop, --num-threads or --cyclic-buffer";
+		"--config, --extension, -e, --vtop, --num-threads, --page-types or --cyclic-buffer";
 	static const char *const bad =
 		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
 		"physical address (0x4d2000, paddr:5054464)";
@@ -673,6 +702,7 @@ int main(void)
 	T_RUN(unsupported);
 	T_RUN(debuginfo);
 	T_RUN(mem_usage);
+	T_RUN(page_types);
 	T_RUN(explain);
 	T_RUN(unknown);
 	T_RUN(operands);

@@ -1,0 +1,444 @@
+/*
+ * pagetypes.c - page-types' table of a dump (pagetypes.h).
+ *
+ * Each pfn's flags are the kernel's stable_page_flags() (fs/proc/page.c)
+ * worked out from the struct page bytes: the copied flag bits by their
+ * enum pageflags numbers, the pseudo flags (mmap, anonymous, KSM, THP,
+ * hugetlb, buddy, slab, offline, page table) from mapping, _mapcount, the
+ * page type and the folio's head.  Two eras: before Linux 6.10 a page
+ * shows its own flag bits; from 6.10 ("proc: rewrite stable_page_flags()")
+ * every page of a folio shows the folio's.
+ */
+#include "filter/pagetypes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* The letters and names page-types prints for each bit it names. */
+static const char *const kpf_names[64] = {
+	[0] = "L:locked", [1] = "E:error", [2] = "R:referenced", [3] = "U:uptodate",
+	[4] = "D:dirty", [5] = "l:lru", [6] = "A:active", [7] = "S:slab",
+	[8] = "W:writeback", [9] = "I:reclaim", [10] = "B:buddy", [11] = "M:mmap",
+	[12] = "a:anonymous", [13] = "s:swapcache", [14] = "b:swapbacked",
+	[15] = "H:compound_head", [16] = "T:compound_tail", [17] = "G:huge",
+	[18] = "u:unevictable", [19] = "X:hwpoison", [20] = "n:nopage", [21] = "x:ksm",
+	[22] = "t:thp", [23] = "o:offline", [24] = "z:zero_page", [25] = "i:idle_page",
+	[26] = "g:pgtable",
+	[32] = "r:reserved", [33] = "m:mlocked", [34] = "d:owner_2", [35] = "P:private",
+	[36] = "p:private_2", [37] = "O:owner_private", [38] = "h:arch", [39] = "c:uncached",
+	[40] = "f:softdirty", [41] = "H:arch_2",
+	[47] = "d:anon_exclusive", [48] = "I:readahead", [50] = "A:slub_frozen",
+	[51] = "E:slub_debug",
+	[61] = "F:file", [62] = "w:swap", [63] = "1:mmap_exclusive",
+};
+
+uint64_t pagetypes_well_known(uint64_t kpf)
+{
+	const uint64_t compound = KPF_BIT(KPF_B_COMPOUND_HEAD) | KPF_BIT(KPF_B_COMPOUND_TAIL);
+
+	kpf &= 0xffffffffULL; /* page-types hides bits 32-47 for kernel hackers */
+	if ((kpf & compound) && !(kpf & KPF_BIT(KPF_B_HUGE)))
+		kpf &= ~compound;
+	return kpf;
+}
+
+void pagetypes_names(uint64_t flags, char *buf, char *lbuf, size_t lcap)
+{
+	size_t j = 0, n = 0;
+
+	if (lcap)
+		lbuf[0] = '\0';
+	for (unsigned i = 0; i < 64; i++) {
+		if (!kpf_names[i])
+			continue;
+		buf[j++] = (flags >> i) & 1 ? kpf_names[i][0] : '_';
+		if (((flags >> i) & 1) && n < lcap) {
+			int w = snprintf(lbuf + n, lcap - n, "%s%s", n ? "," : "", kpf_names[i] + 2);
+
+			n = w > 0 && (size_t)w < lcap - n ? n + (size_t)w : lcap;
+		}
+	}
+	buf[j] = '\0';
+}
+
+void pagetypes_kernel_init(struct pagetypes_kernel *pk, const struct filter_rules *r)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->pg_locked = pk->pg_error = pk->pg_referenced = pk->pg_uptodate = pk->pg_dirty = -1;
+	pk->pg_active = pk->pg_writeback = pk->pg_reclaim = pk->pg_unevictable = -1;
+	pk->pg_idle = pk->pg_large_rmappable = -1;
+	pk->table = PT_TABLE_NONE;
+	/* Page tables have had a page type since 4.18 (kernel commit
+	 * 1eba86c096e3, "mm: Add page type for page tables"): the fixed
+	 * PG_table 0x200 under PAGE_TYPE_BASE 0xf0000000 until 6.9, known
+	 * by the buddy value that goes with it (~0x80).  Later layouts
+	 * come from the enum in BTF (pagetypes' caller). */
+	if (r->has_buddy_mc && r->buddy_mc == 0xffffff7fu) {
+		pk->table = PT_TABLE_MASK;
+		pk->table_base = 0xf0000000u;
+		pk->table_value = 0x200;
+	}
+	pk->folio_flags = r->kver >= util_kver(6, 10, 0);
+}
+
+static uint64_t rd64(const struct filter_rules *r, const unsigned char *p)
+{
+	return load_t64(p, r->big_endian);
+}
+
+static int32_t rd32s(const struct filter_rules *r, const unsigned char *p)
+{
+	return (int32_t)load_t32(p, r->big_endian);
+}
+
+static uint64_t copy_bit(uint64_t k, int kbit, enum kpf_bit ubit)
+{
+	return kbit >= 0 && kbit < 64 && ((k >> kbit) & 1) ? KPF_BIT(ubit) : 0;
+}
+
+/* A 32-bit field at @off of the folio whose head is @head (and @head1
+ * the struct page after it, or NULL); false when it is not at hand. */
+static bool folio_s32(const struct filter_rules *r, const unsigned char *head,
+		      const unsigned char *head1, uint64_t off, int32_t *v)
+{
+	uint64_t psz = r->page_struct_size;
+
+	if (!off)
+		return false;
+	if (off + 4 <= psz) {
+		*v = rd32s(r, head + off);
+		return true;
+	}
+	if (head1 && off >= psz && off + 4 <= 2 * psz) {
+		*v = rd32s(r, head1 + (off - psz));
+		return true;
+	}
+	return false;
+}
+
+/* page_mapped(): a small page by its _mapcount, a large folio by the
+ * mapcount it keeps for the whole folio (6.11 on: _large_mapcount; 6.2
+ * to 6.10: _entire_mapcount or any page mapped; before, page[1]'s
+ * compound_mapcount), or by the page's own _mapcount when none is at
+ * hand. */
+static bool mapped(const struct filter_rules *r, const struct pagetypes_kernel *pk,
+		   const unsigned char *page, const unsigned char *head,
+		   const unsigned char *head1, bool large)
+{
+	int32_t own = r->has_mapcount ? rd32s(r, page + r->off_mapcount) : -1;
+	int32_t v;
+
+	if (!large)
+		return own >= 0;
+	if (folio_s32(r, head, head1, pk->off_large_mapcount, &v))
+		return v >= 0;
+	if (folio_s32(r, head, head1, pk->off_entire_mapcount, &v) && v >= 0)
+		return true;
+	if (folio_s32(r, head, head1, pk->off_nr_pages_mapped, &v) && v > 0)
+		return true;
+	return own >= 0;
+}
+
+static bool page_table(const struct filter_rules *r, const struct pagetypes_kernel *pk,
+		       const unsigned char *page)
+{
+	uint32_t mc;
+
+	if (!r->has_mapcount || pk->table == PT_TABLE_NONE)
+		return false;
+	mc = load_t32(page + r->off_mapcount, r->big_endian);
+	if (pk->table == PT_TABLE_TOP_BYTE)
+		return (mc >> 24) == pk->table_value;
+	return (mc & (pk->table_base | pk->table_value)) == pk->table_base;
+}
+
+uint64_t pagetypes_page_flags(const struct filter_rules *r, const struct pagetypes_kernel *pk,
+			      const unsigned char *page, const unsigned char *head,
+			      const unsigned char *head1, bool tail, bool large, bool huge)
+{
+	uint64_t own = rd64(r, page + r->off_flags);
+	uint64_t hk = rd64(r, head + r->off_flags);
+	uint64_t k = pk->folio_flags ? hk : own;
+	uint64_t mapping = r->has_mapping ? rd64(r, head + r->off_mapping) : 0;
+	bool slab = filter_page_is_slab(r, head);
+	bool anon = (mapping & 1) && !slab;
+	uint64_t u = 0;
+
+	if (!slab && mapped(r, pk, page, head, head1, large))
+		u |= KPF_BIT(KPF_B_MMAP);
+	if (anon) {
+		u |= KPF_BIT(KPF_B_ANON);
+		if ((mapping & 3) == 3)
+			u |= KPF_BIT(KPF_B_KSM);
+	}
+	if (large)
+		u |= KPF_BIT(tail ? KPF_B_COMPOUND_TAIL : KPF_B_COMPOUND_HEAD);
+	if (huge) {
+		u |= KPF_BIT(KPF_B_HUGE);
+	} else if (large) {
+		/* a THP, not a compound page of a driver or the slab:
+		 * large_rmappable where the kernel has it (6.7 on, in the
+		 * folio's second page), else on an LRU or anonymous */
+		bool thp = (hk & r->m_lru) || anon;
+
+		if (pk->pg_large_rmappable >= 0 && head1)
+			thp = (rd64(r, head1 + r->off_flags) >> pk->pg_large_rmappable) & 1;
+		if (thp)
+			u |= KPF_BIT(KPF_B_THP);
+	}
+	if (r->has_offline_mc && r->has_mapcount &&
+	    load_t32(page + r->off_mapcount, r->big_endian) == r->offline_mc)
+		u |= KPF_BIT(KPF_B_OFFLINE);
+	if (page_table(r, pk, page))
+		u |= KPF_BIT(KPF_B_PGTABLE);
+	if (slab)
+		u |= KPF_BIT(KPF_B_SLAB);
+	u |= copy_bit(k, pk->pg_idle, KPF_B_IDLE);
+	u |= copy_bit(k, pk->pg_locked, KPF_B_LOCKED);
+	u |= copy_bit(k, pk->pg_error, KPF_B_ERROR);
+	u |= copy_bit(k, pk->pg_dirty, KPF_B_DIRTY);
+	u |= copy_bit(k, pk->pg_uptodate, KPF_B_UPTODATE);
+	u |= copy_bit(k, pk->pg_writeback, KPF_B_WRITEBACK);
+	if (k & r->m_lru)
+		u |= KPF_BIT(KPF_B_LRU);
+	u |= copy_bit(k, pk->pg_referenced, KPF_B_REFERENCED);
+	u |= copy_bit(k, pk->pg_active, KPF_B_ACTIVE);
+	u |= copy_bit(k, pk->pg_reclaim, KPF_B_RECLAIM);
+	/* the swap cache is the folio's in both eras (PageSwapCache looks at
+	 * the head): PG_swapcache means it only with PG_swapbacked */
+	if (r->m_swapcache && (hk & r->m_swapcache) &&
+	    (!r->has_swapbacked || (hk & r->m_swapbacked)))
+		u |= KPF_BIT(KPF_B_SWAPCACHE);
+	if (k & r->m_swapbacked)
+		u |= KPF_BIT(KPF_B_SWAPBACKED);
+	u |= copy_bit(k, pk->pg_unevictable, KPF_B_UNEVICTABLE);
+	if ((huge ? hk : own) & r->m_hwpoison)
+		u |= KPF_BIT(KPF_B_HWPOISON);
+	return u;
+}
+
+/* ---- the table ----------------------------------------------------- */
+
+enum mdf_status pagetypes_add(struct pagetypes *pt, uint64_t flags, uint64_t pages,
+			      struct mdf_err *err)
+{
+	/* a few hundred combinations at most: a linear look from the last
+	 * one found, which the next page usually repeats */
+	for (size_t i = 0; i < pt->n; i++) {
+		if (pt->e[i].flags == flags) {
+			pt->e[i].pages += pages;
+			pt->total += pages;
+			if (i) { /* move it forward: the common ones come first */
+				struct pagetypes_entry t = pt->e[i];
+
+				pt->e[i] = pt->e[i - 1];
+				pt->e[i - 1] = t;
+			}
+			return MDF_OK;
+		}
+	}
+	if (pt->n == pt->cap) {
+		size_t cap = pt->cap ? 2 * pt->cap : 64;
+		struct pagetypes_entry *e = realloc(pt->e, cap * sizeof(*e));
+
+		if (!e)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "--page-types: out of memory");
+		pt->e = e;
+		pt->cap = cap;
+	}
+	pt->e[pt->n++] = (struct pagetypes_entry){ flags, pages };
+	pt->total += pages;
+	return MDF_OK;
+}
+
+static int by_flags(const void *a, const void *b)
+{
+	const struct pagetypes_entry *x = a, *y = b;
+
+	return x->flags < y->flags ? -1 : x->flags > y->flags;
+}
+
+void pagetypes_sort(struct pagetypes *pt)
+{
+	if (pt->n)
+		qsort(pt->e, pt->n, sizeof(*pt->e), by_flags);
+}
+
+void pagetypes_free(struct pagetypes *pt)
+{
+	free(pt->e);
+	pt->e = NULL;
+	pt->n = pt->cap = 0;
+}
+
+/* ---- the walk ------------------------------------------------------ */
+
+struct walk {
+	struct pagetypes *pt;
+	uint64_t run_flags, run_pages;  /* pages of one flags in a row */
+	/* the folio the tails that follow belong to */
+	unsigned char head[2 * FILTER_PAGE_STRUCT_MAX];
+	bool have_head, have_head1, head_huge;
+	uint64_t head_end;               /* 0: its order is not known */
+	uint64_t buddy_end;              /* pfns before it are in a free block */
+};
+
+static enum mdf_status flush(struct walk *w, struct mdf_err *err)
+{
+	enum mdf_status st = MDF_OK;
+
+	if (w->run_pages)
+		st = pagetypes_add(w->pt, w->run_flags, w->run_pages, err);
+	w->run_pages = 0;
+	return st;
+}
+
+static enum mdf_status count(struct walk *w, uint64_t flags, uint64_t pages,
+			     struct mdf_err *err)
+{
+	if (w->run_pages && w->run_flags != flags && flush(w, err) != MDF_OK)
+		return err->status;
+	w->run_flags = flags;
+	w->run_pages += pages;
+	return MDF_OK;
+}
+
+static enum mdf_status nopage(struct walk *w, uint64_t pages, bool unreadable,
+			      struct mdf_err *err)
+{
+	w->have_head = false;
+	w->buddy_end = 0;
+	if (unreadable)
+		w->pt->unreadable += pages;
+	return count(w, KPF_BIT(KPF_B_NOPAGE), pages, err);
+}
+
+static uint64_t one_page(struct walk *w, const struct filter_rules *r,
+			 const struct pagetypes_kernel *pk, const unsigned char *p,
+			 const unsigned char *next, size_t nnext, uint64_t pfn)
+{
+	size_t psz = (size_t)r->page_struct_size;
+	uint64_t flags = rd64(r, p + r->off_flags);
+	bool tail = r->has_head && (rd64(r, p + r->off_head) & 1);
+	uint64_t kpf;
+
+	if (!tail && r->m_head && (flags & r->m_head)) {
+		unsigned order;
+		bool huge;
+
+		filter_compound(r, p, next, nnext, pfn, &order, &huge);
+		memcpy(w->head, p, psz);
+		w->have_head1 = nnext > 0;
+		if (nnext)
+			memcpy(w->head + psz, next, psz);
+		w->have_head = true;
+		w->head_huge = huge;
+		w->head_end = order ? pfn + (1ULL << order) : 0;
+		kpf = pagetypes_page_flags(r, pk, p, p, nnext ? next : NULL, false, true, huge);
+	} else if (tail && w->have_head && (!w->head_end || pfn < w->head_end)) {
+		kpf = pagetypes_page_flags(r, pk, p, w->head, w->have_head1 ? w->head + psz : NULL,
+					   true, true, w->head_huge);
+	} else if (tail) { /* its head is not at hand: judged by itself */
+		kpf = pagetypes_page_flags(r, pk, p, p, NULL, true, true, false);
+	} else {
+		w->have_head = false;
+		kpf = pagetypes_page_flags(r, pk, p, p, NULL, false, false, false);
+	}
+	/* PageBuddy() marks the head of a free block; the kernel's
+	 * is_free_buddy_page() finds the block of every page in it */
+	if (!tail && filter_page_is_buddy(r, p)) {
+		uint64_t order = r->has_private ? rd64(r, p + r->off_private) : 0;
+
+		kpf |= KPF_BIT(KPF_B_BUDDY);
+		if (order <= r->max_order && (pfn & ((1ULL << order) - 1)) == 0)
+			w->buddy_end = pfn + (1ULL << order);
+	} else if (pfn < w->buddy_end) {
+		kpf |= KPF_BIT(KPF_B_BUDDY);
+	}
+	return kpf;
+}
+
+enum mdf_status pagetypes_walk(struct pagetypes *pt, const struct filter_rules *r,
+			       const struct pagetypes_kernel *pk, struct memmap *mm,
+			       struct readmem *rm, uint64_t end_pfn, unsigned char *buf,
+			       struct mdf_err *err)
+{
+	size_t psz = (size_t)r->page_struct_size;
+	struct walk *w = calloc(1, sizeof(*w));
+	enum mdf_status st = MDF_OK;
+	uint64_t pfn = 0;
+
+	if (!w)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "--page-types: out of memory");
+	w->pt = pt;
+	if (pk->pg_locked < 0)
+		pt->unknown |= KPF_BIT(KPF_B_LOCKED);
+	if (pk->pg_referenced < 0)
+		pt->unknown |= KPF_BIT(KPF_B_REFERENCED);
+	if (pk->pg_uptodate < 0)
+		pt->unknown |= KPF_BIT(KPF_B_UPTODATE);
+	if (pk->pg_dirty < 0)
+		pt->unknown |= KPF_BIT(KPF_B_DIRTY);
+	if (pk->pg_active < 0)
+		pt->unknown |= KPF_BIT(KPF_B_ACTIVE);
+	if (pk->pg_writeback < 0)
+		pt->unknown |= KPF_BIT(KPF_B_WRITEBACK);
+	if (pk->pg_reclaim < 0)
+		pt->unknown |= KPF_BIT(KPF_B_RECLAIM);
+	if (pk->pg_unevictable < 0)
+		pt->unknown |= KPF_BIT(KPF_B_UNEVICTABLE);
+	if (pk->table == PT_TABLE_NONE)
+		pt->unknown |= KPF_BIT(KPF_B_PGTABLE);
+	while (st == MDF_OK && pfn < end_pfn) {
+		uint64_t bend = MDF_MIN(align_down(pfn, FILTER_BATCH) + FILTER_BATCH, end_pfn);
+		uint64_t vaddr = 0;
+		const unsigned char *sp;
+		bool have_map = false;
+		size_t n = (size_t)(bend - pfn);
+
+		st = memmap_page_vaddr(mm, rm, pfn, &vaddr, &have_map, err);
+		if (st == MDF_ERR_NODATA) {
+			mdf_err_clear(err);
+			st = nopage(w, n, true, err);
+			pfn = bend;
+			continue;
+		}
+		if (st != MDF_OK)
+			break;
+		if (!have_map) {
+			uint64_t send = MDF_MIN(align_down(pfn, memmap_section_pfns(mm)) +
+						memmap_section_pfns(mm), end_pfn);
+
+			st = nopage(w, send - pfn, false, err);
+			pfn = send;
+			continue;
+		}
+		st = readmem_vaddr_view(rm, vaddr, n * psz, buf, &sp, err);
+		if (st != MDF_OK) {
+			if (err->status != MDF_ERR_NODATA) {
+				st = mdf_err_push(err, "--page-types: struct pages of pfn 0x%llx",
+						  (unsigned long long)pfn);
+				break;
+			}
+			mdf_err_clear(err);
+			st = nopage(w, n, true, err);
+			pfn = bend;
+			continue;
+		}
+		for (size_t i = 0; i < n && st == MDF_OK; i++)
+			st = count(w, pagetypes_well_known(one_page(w, r, pk, sp + i * psz,
+								    sp + (i + 1) * psz, n - i - 1,
+								    pfn + i)),
+				   1, err);
+		pfn = bend;
+	}
+	if (st == MDF_OK)
+		st = flush(w, err);
+	free(w);
+	if (st == MDF_OK)
+		pagetypes_sort(pt);
+	return st;
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""page-types' table of a guest, from its /proc/kpageflags snapshot, against
+ours of the dump of its crash (makedumpfile --page-types --report-format json).
+
+usage: page_types_ref.py KPAGEFLAGS REPORT.json [--table N]
+  KPAGEFLAGS  the lab's NAME.d/stage1/kpageflags.bin (u64 per pfn, little-endian)
+  REPORT      the file holding our JSON report (the line that starts with '{')
+
+The snapshot's table is what the kernel's tools/mm/page-types prints by
+default from the same file: each pfn's flags with bits 32 and up hidden and
+the compound bits of pages that are not hugetlb (well_known_flags()).
+
+Prints one line per flag that either side has: "flag snapshot ours diff",
+and with --table N the N largest rows of both tables side by side.  Exit
+status 1, with the reasons on the last line, when the count of pages with a
+flag differs by more than the drift the lab allows between the snapshot and
+the crash: max(300, 1 %) of the snapshot's count (the tolerance of
+tests/lab/matrix_table.py), or the totals differ.  Flags our report says the
+dump cannot tell are shown and not judged; so is zero_page, which we do not
+compute (one pfn, or the huge zero folio's).
+"""
+import json, struct, sys
+from collections import Counter
+
+NAMES = {0: "locked", 1: "error", 2: "referenced", 3: "uptodate", 4: "dirty", 5: "lru",
+         6: "active", 7: "slab", 8: "writeback", 9: "reclaim", 10: "buddy", 11: "mmap",
+         12: "anonymous", 13: "swapcache", 14: "swapbacked", 15: "compound_head",
+         16: "compound_tail", 17: "huge", 18: "unevictable", 19: "hwpoison", 20: "nopage",
+         21: "ksm", 22: "thp", 23: "offline", 24: "zero_page", 25: "idle_page", 26: "pgtable"}
+COMPOUND = (1 << 15) | (1 << 16)
+HUGE = 1 << 17
+
+
+def well_known(f):
+    f &= 0xffffffff
+    if f & COMPOUND and not f & HUGE:
+        f &= ~COMPOUND
+    return f
+
+
+def snapshot(path):
+    data = open(path, "rb").read()
+    n = len(data) // 8
+    return Counter(well_known(f) for f in struct.unpack_from(f"<{n}Q", data))
+
+
+def ours(path):
+    for line in open(path, errors="replace"):
+        if line.startswith("{"):
+            pt = json.loads(line).get("page_types")
+            if pt is None:
+                raise SystemExit(f"{path}: the report has no page_types")
+            rows = Counter({int(r["flags"], 16): r["pages"] for r in pt["rows"]})
+            unknown = {x for x in pt["unknown_flags"].split(",") if x}
+            return rows, unknown
+    raise SystemExit(f"{path}: no JSON report in it")
+
+
+def per_flag(table):
+    c = Counter()
+    for f, n in table.items():
+        for b in NAMES:
+            if f >> b & 1:
+                c[b] += n
+    return c
+
+
+def main():
+    args = sys.argv[1:]
+    top = 0
+    if "--table" in args:
+        i = args.index("--table")
+        top = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) != 2:
+        raise SystemExit(__doc__)
+    snap = snapshot(args[0])
+    mine, unknown = ours(args[1])
+    a, b = per_flag(snap), per_flag(mine)
+    bad = []
+    ts, to = sum(snap.values()), sum(mine.values())
+    print(f"total\t{ts}\t{to}\t{to - ts:+d}")
+    if ts != to:
+        bad.append(f"total {to} pages, the snapshot {ts}")
+    for bit, name in NAMES.items():
+        if not a[bit] and not b[bit]:
+            continue
+        d = b[bit] - a[bit]
+        judged = name not in unknown and name != "zero_page"
+        note = "" if judged else "\t(not judged)"
+        print(f"{name}\t{a[bit]}\t{b[bit]}\t{d:+d}{note}")
+        if judged and abs(d) > max(300, a[bit] // 100):
+            bad.append(f"{name}: snapshot {a[bit]}, ours {b[bit]}")
+    if top:
+        print("\nflags\tsnapshot\tours\tnames")
+        for f, n in sorted(snap.items(), key=lambda x: -x[1])[:top]:
+            print(f"0x{f:016x}\t{n}\t{mine.get(f, 0)}\t"
+                  + ",".join(NAMES[x] for x in NAMES if f >> x & 1))
+    if bad:
+        print("; ".join(bad))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
