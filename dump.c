@@ -323,6 +323,57 @@ static enum mdf_status ext_setup(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/* --keep-task: the processes chosen, and the pages their page tables map
+ * (filter/keeptask.h), before any rule runs.  The task list is read with
+ * -x's DWARF or the dump's BTF and kallsyms. */
+static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	struct keeptask *kt = &ctx->ds.kt;
+	struct tasks_layout l;
+	unsigned shift = 0;
+	enum mdf_status st;
+	double t0 = pi_now();
+
+	if (!o->nkeep_tasks)
+		return MDF_OK;
+	if (!ctx->k.have_arch)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "%s: --keep-task walks page tables, which needs address "
+				   "translation: %s", o->vmcore, ctx->k.no_arch);
+	if (ctx->ds.vmlinux) {
+		erase_types_from_dwarf(&ctx->ds.kt_types, ctx->ds.vmlinux);
+	} else if (load_dump_btf(ctx) == MDF_OK) {
+		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
+		erase_types_from_dump(&ctx->ds.kt_types, &ctx->ds.dump_types);
+	} else {
+		return mdf_err_push(&ctx->err, "%s: --keep-task reads the task list with the "
+				    "kernel's types: the dump's BTF, or -x VMLINUX", o->vmcore);
+	}
+	for (unsigned i = 0; i < o->nkeep_tasks; i++) {
+		st = keeptask_parse(o->keep_tasks[i], &kt->specs[i], &ctx->err);
+		if (st != MDF_OK)
+			return st;
+	}
+	kt->nspecs = o->nkeep_tasks;
+	while ((1ULL << shift) < ctx->k.page_size)
+		shift++;
+	st = tasks_layout(&l, &ctx->ds.kt_types,
+			  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0, &ctx->err);
+	if (st == MDF_OK)
+		st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian, shift,
+				    &ctx->stop, &ctx->err);
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s", o->vmcore);
+	for (unsigned i = 0; i < kt->nspecs; i++)
+		if (!kt->specs[i].matched)
+			pi_warn(&ctx->pr, "%s: --keep-task %s: no such process in the dump.\n",
+				o->vmcore, kt->specs[i].text);
+	add_phase(&ctx->report, "Walking the kept tasks' page tables", pi_now() - t0);
+	ctx->report.keep_task = kt;
+	return MDF_OK;
+}
+
 static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
@@ -613,6 +664,8 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	if (ctx->ds.use_freelist)
 		filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
+	if (ctx->ds.kt.n && ctx->ds.rules.scan)
+		ctx->ds.rules.keep = (struct filter_keep){ keeptask_has, &ctx->ds.kt };
 	if (ctx->ds.ext_hook) {
 		/* --extension's page(): every struct page is read, at any level
 		 * (as upstream) */
@@ -822,9 +875,11 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 	if (ctx->opts.vtop)
 		print_vtop(ctx);
 	st = erase_setup(ctx);
+	if (st == MDF_OK)
+		st = keeptask_setup(ctx);
 	if (st != MDF_OK)
 		return st;
-	if (ctx->ds.ext_hook) {
+	if (ctx->ds.ext_hook || ctx->ds.kt.n) {
 		unsigned dl = ctx->ds.rules.dump_level;
 
 		ctx->ds.rules_valid = false;
@@ -832,7 +887,8 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		if (st == MDF_OK && ctx->k.mm.model == MEMMAP_NONE)
 			st = kernel_find_memmap(&ctx->k, &ctx->err);
 		if (st != MDF_OK)
-			return mdf_err_push(&ctx->err, "%s: --extension", ctx->opts.vmcore);
+			return mdf_err_push(&ctx->err, "%s: %s", ctx->opts.vmcore,
+					    ctx->ds.ext_hook ? "--extension" : "--keep-task");
 	}
 
 	if (ctx->opts.cyclic_buffer_kib) {
@@ -1068,6 +1124,7 @@ static enum mdf_status build_cycle(struct mdf_ctx *ctx, uint64_t start,
 		pc->excluded[c] += counts.cls[c];
 	for (unsigned i = 0; i < PR_COUNT; i++)
 		pc->kept[i] += counts.kept[i];
+	pc->keep_task += counts.keep_task;
 	pc->dumpable += bitmap_count(&ctx->ds.dumpable, start, end);
 	if (drop_zero)
 		pc->zero += z;
@@ -1724,6 +1781,7 @@ void dump_close(struct mdf_ctx *ctx)
 	kbtf_free(&ctx->ds.btf);
 	kallsyms_free(&ctx->ds.ksyms);
 	pagetypes_free(&ctx->ds.pt);
+	keeptask_free(&ctx->ds.kt);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;

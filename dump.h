@@ -17,6 +17,7 @@
 #include "filter/erase.h"
 #include "filter/filter.h"
 #include "filter/freelist.h"
+#include "filter/keeptask.h"
 #include "filter/pagetypes.h"
 #include "filter/scan.h"
 #include "filter/vmemmap.h"
@@ -75,6 +76,8 @@ struct dump_state {
 	uint64_t vm_applied_upto;
 	double t_scan, t_zero, t_copy;
 	struct pagetypes pt;        /* --page-types' table */
+	struct keeptask kt;         /* --keep-task's processes and pages */
+	struct erase_types kt_types; /* the types their walk reads by */
 };
 
 /** --page-types: page-types' table of every struct page in the dump,

@@ -2,6 +2,7 @@
  * opts.c - argv -> struct mdf_opts, and option-combination checks.
  */
 #include "opts.h"
+#include "filter/keeptask.h"
 
 #include <getopt.h>
 #include <string.h>
@@ -33,6 +34,7 @@ enum {
 	OPT_EXTENSION,
 	OPT_REPORT_FORMAT,
 	OPT_PAGE_TYPES,
+	OPT_KEEP_TASK,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -285,12 +287,12 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 	    o->codec != MDF_CODEC_NONE || o->size_limit || o->debug_bitmap ||
 	    o->debug_bitmap1 || o->config_file || o->generate_file || o->vtop ||
 	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib || o->nextensions ||
-	    o->exclude_vmemmap || o->page_types)
+	    o->exclude_vmemmap || o->page_types || o->nkeep_tasks)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, "
 				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
 				   "--dry-run, --debug-bitmap, --config, --extension, -e, --vtop, --num-threads, "
-				   "--page-types or --cyclic-buffer");
+				   "--page-types, --keep-task or --cyclic-buffer");
 	if (nargs != 1)
 		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
 				   "too many operands: --explain needs only VMCORE" :
@@ -321,10 +323,12 @@ static enum mdf_status check_generate(struct mdf_opts *o, int nargs, char **args
 		o->vmcore = args[0];
 	if (o->codec != MDF_CODEC_NONE || o->ndump_levels || o->format == MDF_FMT_ELF ||
 	    o->flatten || o->dry_run || o->vmcoreinfo_file || o->split ||
-	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage || o->page_types)
+	    o->action != MDF_ACT_DUMP || o->dump_dmesg || o->mem_usage || o->page_types ||
+	    o->nkeep_tasks)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
-				   "--dry-run, --split, --dump-dmesg, --mem-usage or --page-types");
+				   "--dry-run, --split, --dump-dmesg, --mem-usage, --page-types or "
+				   "--keep-task");
 	o->action = MDF_ACT_GENERATE;
 	o->dumpfile = o->generate_file;
 	return MDF_OK;
@@ -353,6 +357,10 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 	if (o->vmcoreinfo_file && o->vmlinux)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-i and -x cannot be combined: each gives the VMCOREINFO");
+	if (o->nkeep_tasks && (o->dump_dmesg || o->mem_usage || o->action != MDF_ACT_DUMP))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "--keep-task chooses what a dump keeps: not with --dump-dmesg, "
+				   "--mem-usage, -R or --reassemble");
 	if (o->page_types && (o->action != MDF_ACT_DUMP || o->dump_dmesg))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--page-types counts the struct pages of a dump it reads: not with "
@@ -486,6 +494,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "extension", required_argument, NULL, OPT_EXTENSION },
 		{ "report-format", required_argument, NULL, OPT_REPORT_FORMAT },
 		{ "page-types", no_argument, NULL, OPT_PAGE_TYPES },
+		{ "keep-task", required_argument, NULL, OPT_KEEP_TASK },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mdf_status st;
@@ -537,6 +546,17 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 				st = mdf_err_set(err, MDF_ERR_ARG, "invalid value '%s' for option "
 						 "--report-format: text or json", optarg);
 			break;
+		case OPT_KEEP_TASK: {
+			struct keeptask_spec ks;
+
+			if (o->nkeep_tasks == KEEPTASK_MAX_SPECS)
+				return mdf_err_set(err, MDF_ERR_ARG, "at most %u --keep-task options",
+						   KEEPTASK_MAX_SPECS);
+			if (keeptask_parse(optarg, &ks, err) != MDF_OK)
+				return err->status;
+			o->keep_tasks[o->nkeep_tasks++] = optarg;
+			break;
+		}
 		case OPT_EXTENSION:
 			if (o->nextensions == MDF_MAX_EXTENSIONS)
 				return mdf_err_set(err, MDF_ERR_ARG,

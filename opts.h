@@ -82,6 +82,10 @@ struct mdf_opts {
 					as one JSON object */
 	bool page_types;             /* --page-types: page-types' table of the
 					dump's struct pages (filter/pagetypes.h) */
+	/* --keep-task SPEC, each given (filter/keeptask.h); argv's */
+#define MDF_MAX_KEEP_TASKS 16
+	char *keep_tasks[MDF_MAX_KEEP_TASKS];
+	unsigned nkeep_tasks;
 	const char *config_file;     /* --config FILE: erase commands */
 	/* --extension FILE.so, each given (filter/extension.h); argv's */
 #define MDF_MAX_EXTENSIONS 16

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include "compress/compress.h"
+#include "filter/keeptask.h"
 #include "filter/pagetypes.h"
 #include "util.h"
 
@@ -140,6 +141,9 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "                  (default 7)\n"
 "  --report-format text|json  the final report as text (default) or one JSON\n"
 "                  object\n"
+"  --keep-task SPEC  keep the memory of a process at any dump level: SPEC is\n"
+"                  its pid or comm:NAME (repeatable; its user page tables are\n"
+"                  walked with the dump's BTF or -x)\n"
 "  --page-types    after the run, page-types' table of every struct page\n"
 "                  (pages per combination of /proc/kpageflags flags);\n"
 "                  --page-types VMCORE alone writes nothing\n"
@@ -269,6 +273,24 @@ static void gap_lines(FILE *f, const struct mdf_report *r)
 		fputc('\n', f);
 }
 
+/* --keep-task: the pages its processes kept that a class would have
+ * dropped, then each process chosen. */
+static void keep_task_lines(FILE *f, const struct mdf_report *r)
+{
+	const struct keeptask *kt = r->keep_task;
+
+	if (!kt)
+		return;
+	fprintf(f, "Kept for --keep-task: %llu pages (of %llu the processes map)\n",
+		(unsigned long long)r->pages.keep_task, (unsigned long long)keeptask_pages(kt));
+	for (size_t i = 0; i < kt->nprocs; i++)
+		fprintf(f, "  process %d (%s): %llu pages mapped, %llu page-table pages\n",
+			kt->procs[i].pid, kt->procs[i].comm,
+			(unsigned long long)kt->procs[i].pages,
+			(unsigned long long)kt->procs[i].tables);
+	fputc('\n', f);
+}
+
 /* A string as JSON: the names here are ours (VMCOREINFO keys, phases). */
 static void json_str(FILE *f, const char *s)
 {
@@ -278,7 +300,7 @@ static void json_str(FILE *f, const char *s)
 
 		if (ch == '"' || ch == '\\')
 			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
+		else if (ch < 0x20 || ch >= 0x7f)
 			fprintf(f, "\\u%04x", ch);
 		else
 			fputc(ch, f);
@@ -388,6 +410,21 @@ static void report_json(FILE *f, const struct mdf_report *r)
 	}
 	if (r->page_types)
 		page_types_json(f, r->page_types);
+	if (r->keep_task) {
+		const struct keeptask *kt = r->keep_task;
+
+		fprintf(f, ", \"keep_task\": {\"pages_kept\": %llu, \"pages_mapped\": %llu, "
+			"\"processes\": [", (unsigned long long)r->pages.keep_task,
+			(unsigned long long)keeptask_pages(kt));
+		for (size_t i = 0; i < kt->nprocs; i++) {
+			fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", kt->procs[i].pid);
+			json_str(f, kt->procs[i].comm);
+			fprintf(f, ", \"pages\": %llu, \"tables\": %llu}",
+				(unsigned long long)kt->procs[i].pages,
+				(unsigned long long)kt->procs[i].tables);
+		}
+		fputs("]}", f);
+	}
 	fputs(", \"phases\": [", f);
 	for (unsigned i = 0; i < r->nphases; i++) {
 		fputs(i ? ", {\"name\": " : "{\"name\": ", f);
@@ -435,6 +472,7 @@ void pi_report(const struct mdf_printer *p, const struct mdf_report *r,
 			(unsigned long long)r->write_bytes);
 	fputc('\n', f);
 	gap_lines(f, r);
+	keep_task_lines(f, r);
 	if (r->have_cache) {
 		const struct cache_stats *s = &r->cache;
 		uint64_t lookups = s->hits + s->misses;

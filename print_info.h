@@ -16,6 +16,7 @@
 #include "pageclass.h"
 
 struct pagetypes;
+struct keeptask;
 
 enum {
 	ML_PROGRESS = 1, /* progress indicator */
@@ -50,6 +51,7 @@ struct mdf_page_counts {
 	uint64_t vmemmap;     /* -e: struct-page pages of excluded memory dropped */
 	uint64_t kept[PR_COUNT]; /* pages kept that a rule unable to run
 				    (mdf_report.gaps) might have excluded */
+	uint64_t keep_task;   /* pages a class would drop, kept for --keep-task */
 };
 
 #define MDF_MAX_PHASES 12
@@ -72,6 +74,7 @@ struct mdf_report {
 	double elapsed;
 	uint64_t page_size;
 	const struct pagetypes *page_types; /* --page-types' table, or NULL */
+	const struct keeptask *keep_task;   /* --keep-task's tasks, or NULL */
 };
 
 /** --page-types' table, as page-types prints it (in the JSON report

@@ -323,6 +323,21 @@ static enum mdf_status vmemmap_groups_walked(const struct arch_state *st, uint64
 	return MDF_OK;
 }
 
+enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
+				 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb, void *cbarg,
+				 struct mdf_err *err)
+{
+	if (!st->ops || !st->ops->user_leaves)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+				   "the user page tables of %s are not walked yet",
+				   st->ops ? st->ops->name : "this architecture");
+	/* the user half: below the lowest kernel address */
+	if (st->ops->user_leaves(st, root, 1ULL << (st->va_bits - 1), rd, arg, cb, cbarg,
+				 err) != MDF_OK)
+		return mdf_err_push(err, "%s", st->ops->name);
+	return MDF_OK;
+}
+
 enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemmap_start,
 				    uint64_t max_pfn, uint64_t page_struct_size,
 				    arch_read_pte_fn rd, void *arg,

@@ -199,6 +199,16 @@ struct arch_state {
 	struct arch_window direct;    /* fast path: direct map of RAM */
 };
 
+/* A leaf of a walk over a range of an address space (arch_leaves()): the
+ * mapping of [@vaddr, @vaddr + @size) at @paddr; or, with @size 0, the
+ * page-table page at @paddr.  Non-zero stops the walk. */
+typedef int (*arch_leaf_fn)(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size);
+
+/* At most this many page-table pages in one arch_leaves() walk: a
+ * process's tables of a few GiB are a few thousand; a damaged tree that
+ * points back into itself fans out without end. */
+#define ARCH_LEAVES_MAX_TABLES (1u << 20)
+
 /**
  * Per-architecture operations.  Callers never call these directly: they
  * use arch_init(), arch_walk() and arch_vtop(), which supply the default
@@ -267,6 +277,16 @@ struct arch_ops {
 					  arch_read_pte_fn rd, void *arg,
 					  struct arch_vmemmap_group **ret, size_t *nret,
 					  struct mdf_err *err);
+
+	/**
+	 * --keep-task: every present leaf of the page tables whose root is
+	 * at @root (physical) that maps part of the user half [0, @end), and
+	 * each table page on the way, to @cb; entries read only through @rd.
+	 * Default when NULL: MDF_ERR_NOTSUPP.
+	 */
+	enum mdf_status (*user_leaves)(const struct arch_state *st, uint64_t root, uint64_t end,
+				       arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
+				       void *cbarg, struct mdf_err *err);
 };
 
 /** arch_ops_find(@e_machine)'s debuginfo_defaults, if any. */
@@ -353,6 +373,14 @@ enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemma
 				    arch_read_pte_fn rd, void *arg,
 				    struct arch_vmemmap_group **ret, size_t *nret,
 				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The ops' user_leaves over the whole user half of the address space
+ *  whose page-table root is at @root, or MDF_ERR_NOTSUPP naming the
+ *  architecture.  A walk of more than ARCH_LEAVES_MAX_TABLES tables is
+ *  an error. */
+enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
+				 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb, void *cbarg,
+				 struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Free what init_mem allocated; @st stays usable as init left it. */
 void arch_release(struct arch_state *st);

@@ -705,6 +705,7 @@ void filter_counts_add(struct filter_counts *a, const struct filter_counts *b)
 		a->kept[i] += b->kept[i];
 	a->unreadable += b->unreadable;
 	a->no_memmap += b->no_memmap;
+	a->keep_task += b->keep_task;
 }
 
 /* A page the scan keeps: count it for the rules with a gap that might
@@ -872,6 +873,14 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
 					n - i - 1, pfn, &v);
 			if (hook == FILTER_HOOK_DROP && (v.cls == PC_KEEP || v.cls == PC_TAIL))
 				v = (struct page_verdict){ .cls = PC_EXTENSION, .nr_pages = 1 };
+			/* --keep-task wins over every class: its pages, and
+			 * a compound page any of them is in (its tails are
+			 * then kept as tails) */
+			if (v.cls != PC_KEEP && v.cls != PC_TAIL && r->keep.fn &&
+			    r->keep.fn(r->keep.arg, pfn, v.nr_pages)) {
+				counts->keep_task += v.nr_pages;
+				v = (struct page_verdict){ .cls = PC_KEEP, .nr_pages = 1 };
+			}
 			tell(obs, FILTER_EV_PAGE, pfn, pfn + (v.cls == PC_KEEP ||
 					v.cls == PC_TAIL ? 1 : v.nr_pages), &v);
 			if (v.cls == PC_KEEP || v.cls == PC_TAIL) {

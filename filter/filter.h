@@ -39,6 +39,14 @@ struct filter_page_hook {
 	void *arg;
 };
 
+/* --keep-task (filter/keeptask.h): whether any of the pfns [pfn, pfn +
+ * npfn), which the rules would exclude, belongs to a task kept whole.
+ * Called from the scan threads at once. */
+struct filter_keep {
+	bool (*fn)(void *arg, uint64_t pfn, uint64_t npfn);
+	void *arg;
+};
+
 struct filter_rules {
 	unsigned dump_level;
 	uint64_t page_struct_size;   /* SIZE(page) */
@@ -71,6 +79,7 @@ struct filter_rules {
 	bool can_find_free;          /* buddy identification available */
 	bool needs_memmap;           /* dump level needs struct pages */
 	struct filter_page_hook hook; /* none unless set after init */
+	struct filter_keep keep;     /* likewise */
 	bool scan;                   /* read struct pages: the level needs them, or
 					hwpoison/offline pages can be seen (dropped
 					at every level, as makedumpfile does) */
@@ -146,6 +155,8 @@ struct filter_counts {
 	uint64_t no_memmap;    /* present pages no mem_section maps: kept */
 	uint64_t kept[PR_COUNT]; /* pages kept that a rule with a gap
 				    (filter_rules.gap) might have excluded */
+	uint64_t keep_task;    /* pages the rules excluded that --keep-task
+				  kept (filter_rules.keep) */
 };
 
 /** Add the counts of @b to @a. */

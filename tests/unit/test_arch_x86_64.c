@@ -476,6 +476,67 @@ static void t_walk_1g(void)
 	T_EQ_U64(m.nlog, 2);
 }
 
+/* --keep-task's walk of a user address space: every present leaf below
+ * the kernel half (4 KiB, 2 MiB and 1 GiB), each table on the way, and
+ * nothing of the kernel half or of an entry not present. */
+struct leaf_log {
+	size_t n;
+	uint64_t va[16], pa[16], size[16];
+};
+
+static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
+{
+	struct leaf_log *l = arg;
+
+	if (l->n < 16) {
+		l->va[l->n] = va;
+		l->pa[l->n] = pa;
+		l->size[l->n++] = size;
+	}
+	return 0;
+}
+
+static void t_user_leaves(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 0, 0x12000, 0 },
+		{ 1ULL << 30, 0x200000, 2ULL << 20 }, { 0, 0x13000, 0 },
+		{ (1ULL << 30) + (2ULL << 20), 0x5000, 4096 },
+		{ (1ULL << 30) + (2ULL << 20) + 5 * 4096, 0x6000, 4096 },
+		{ 2ULL << 30, 0x80000000, 1ULL << 30 },
+		{ 0, 0x14000, 0 },
+	};
+	struct arch_state st;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+
+	T_OK(init_v61(&st, &err), &err);
+	fake_put(&m, 0x10000, 0x11067);               /* PGD 0 */
+	fake_put(&m, 0x10000 + 255 * 8, 0x14067);     /* PGD 255: the top of user space */
+	fake_put(&m, 0x10000 + 256 * 8, 0x15067);     /* PGD 256: the kernel's */
+	fake_put(&m, 0x11000 + 1 * 8, 0x12067);       /* PUD 1 -> PMD */
+	fake_put(&m, 0x11000 + 2 * 8, 0x800000e7);    /* PUD 2: 1 GiB */
+	fake_put(&m, 0x12000, 0x2000e7);              /* PMD 0: 2 MiB */
+	fake_put(&m, 0x12000 + 1 * 8, 0x13067);       /* PMD 1 -> PT */
+	fake_put(&m, 0x13000, 0x5067);                /* PTE 0 */
+	fake_put(&m, 0x13000 + 3 * 8, 0x5066);        /* PTE 3: not present */
+	fake_put(&m, 0x13000 + 5 * 8, 0x6067);        /* PTE 5 */
+	fake_put(&m, 0x15000, 0x7067);
+	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
+	T_EQ_U64(l.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		T_EQ_U64(l.va[i], want[i][0]);
+		T_EQ_U64(l.pa[i], want[i][1]);
+		T_EQ_U64(l.size[i], want[i][2]);
+	}
+	/* an architecture without the walk says so */
+	st.ops = &arch_s390x_ops;
+	T_EQ_U64(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err),
+		 MDF_ERR_NOTSUPP);
+	T_MSG(err, "the user page tables of s390x are not walked yet");
+}
+
 /* Bit 7 of a PTE is PAT, not a huge page. */
 static void t_walk_pte_pat(void)
 {
@@ -840,6 +901,7 @@ int main(void)
 	T_RUN(t_walk_4level_4k);
 	T_RUN(t_walk_2m);
 	T_RUN(t_walk_1g);
+	T_RUN(t_user_leaves);
 	T_RUN(t_walk_pte_pat);
 	T_RUN(t_walk_sme_mask);
 	T_RUN(t_walk_5level);

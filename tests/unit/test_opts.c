@@ -430,7 +430,7 @@ static void debuginfo(void)
 {
 	static const char *const g_alone =
 		"-g cannot be combined with -c, -l, -p, -z, -d, -E, -F, -i, -R, "
-		"--dry-run, --split, --dump-dmesg, --mem-usage or --page-types";
+		"--dry-run, --split, --dump-dmesg, --mem-usage, --page-types or --keep-task";
 
 	OK("-x", "vmlinux", "-d", "31", "in", "out");
 	T_EQ_STR(o.vmlinux, "vmlinux");
@@ -539,7 +539,8 @@ static void explain(void)
 	static const char *const no_writes =
 		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
 		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
-		"--config, --extension, -e, --vtop, --num-threads, --page-types or --cyclic-buffer";
+		"--config, --extension, -e, --vtop, --num-threads, --page-types, --keep-task or "
+		"--cyclic-buffer";
 	static const char *const bad =
 		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
 		"physical address (0x4d2000, paddr:5054464)";

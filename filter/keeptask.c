@@ -1,0 +1,236 @@
+/*
+ * keeptask.c - --keep-task (keeptask.h).
+ */
+#include "filter/keeptask.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opts.h"
+#include "stop.h"
+#include "util.h"
+
+_Static_assert(KEEPTASK_MAX_SPECS == MDF_MAX_KEEP_TASKS, "one limit of --keep-task options");
+
+enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s, struct mdf_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->text = text;
+	if (strncmp(text, "comm:", 5) == 0) {
+		size_t n = strlen(text + 5);
+
+		if (n == 0 || n > 15)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--keep-task %s: a task's name (comm) is 1 to 15 characters",
+					   text);
+		s->kind = KEEPTASK_COMM;
+		memcpy(s->comm, text + 5, n + 1);
+		return MDF_OK;
+	}
+	if (text[0] >= '1' && text[0] <= '9' && strspn(text, "0123456789") == strlen(text) &&
+	    strlen(text) <= 10) {
+		unsigned long long v = strtoull(text, NULL, 10);
+
+		if (v <= INT32_MAX) {
+			s->kind = KEEPTASK_PID;
+			s->pid = (int32_t)v;
+			return MDF_OK;
+		}
+	}
+	return mdf_err_set(err, MDF_ERR_ARG,
+			   "--keep-task %s: give a process id (1234) or comm:NAME", text);
+}
+
+static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t end,
+				 struct mdf_err *err)
+{
+	if (kt->n && kt->r[kt->n - 1].end == start) { /* the walk goes up */
+		kt->r[kt->n - 1].end = end;
+		return MDF_OK;
+	}
+	if (kt->n == kt->cap) {
+		size_t cap = kt->cap ? 2 * kt->cap : 256;
+		struct keeptask_range *r = realloc(kt->r, cap * sizeof(*r));
+
+		if (!r)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "--keep-task: out of memory");
+		kt->r = r;
+		kt->cap = cap;
+	}
+	kt->r[kt->n++] = (struct keeptask_range){ start, end };
+	return MDF_OK;
+}
+
+struct walk_arg {
+	struct keeptask *kt;
+	struct keeptask_proc *p;
+	const struct mdf_stop *stop;
+	struct mdf_err *err;
+	enum mdf_status st;
+};
+
+static int leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
+{
+	struct walk_arg *w = arg;
+	unsigned sh = w->kt->page_shift;
+	uint64_t first = paddr >> sh, n = size ? size >> sh : 1;
+
+	(void)vaddr;
+	if (size) {
+		w->p->pages += n;
+	} else {
+		w->p->tables++;
+		/* a damaged tree can fan out for long: a stop ends it */
+		if (w->stop && (w->st = stop_check(w->stop, w->err)) != MDF_OK)
+			return 1;
+	}
+	w->st = add_range(w->kt, first, first + n, w->err);
+	return w->st != MDF_OK;
+}
+
+static bool chosen(struct keeptask *kt, const struct task_info *t)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < kt->nspecs; i++) {
+		struct keeptask_spec *s = &kt->specs[i];
+
+		if ((s->kind == KEEPTASK_PID && (t->tgid == s->pid || t->pid == s->pid)) ||
+		    (s->kind == KEEPTASK_COMM && strcmp(t->comm, s->comm) == 0))
+			any = true;
+	}
+	return any;
+}
+
+static int each_task(void *arg, const struct task_info *t)
+{
+	struct walk_arg *w = arg;
+	struct keeptask *kt = w->kt;
+
+	if (!t->mm || !chosen(kt, t))
+		return 0;
+	for (size_t i = 0; i < kt->nprocs; i++)
+		if (kt->procs[i].mm == t->mm)
+			return 0; /* another thread of a process already chosen */
+	if (kt->nprocs == kt->procs_cap) {
+		size_t cap = kt->procs_cap ? 2 * kt->procs_cap : 8;
+		struct keeptask_proc *p = realloc(kt->procs, cap * sizeof(*p));
+
+		if (!p) {
+			w->st = mdf_err_set(w->err, MDF_ERR_NOMEM, "--keep-task: out of memory");
+			return 1;
+		}
+		kt->procs = p;
+		kt->procs_cap = cap;
+	}
+	kt->procs[kt->nprocs++] = (struct keeptask_proc){ .pid = t->tgid, .mm = t->mm };
+	memcpy(kt->procs[kt->nprocs - 1].comm, t->comm, sizeof(t->comm));
+	/* the pgd: looked up again below, with the walk */
+	for (unsigned i = 0; i < kt->nspecs; i++) {
+		struct keeptask_spec *s = &kt->specs[i];
+
+		if ((s->kind == KEEPTASK_PID && (t->tgid == s->pid || t->pid == s->pid)) ||
+		    (s->kind == KEEPTASK_COMM && strcmp(t->comm, s->comm) == 0))
+			s->matched++;
+	}
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct keeptask_range *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void merge(struct keeptask *kt)
+{
+	size_t j = 0;
+
+	if (!kt->n)
+		return;
+	qsort(kt->r, kt->n, sizeof(*kt->r), by_start);
+	for (size_t i = 1; i < kt->n; i++) {
+		if (kt->r[i].start <= kt->r[j].end) {
+			if (kt->r[i].end > kt->r[j].end)
+				kt->r[j].end = kt->r[i].end;
+		} else {
+			kt->r[++j] = kt->r[i];
+		}
+	}
+	kt->n = j + 1;
+}
+
+enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l,
+			       struct readmem *rm, const struct arch_state *arch, bool be,
+			       unsigned page_shift, const struct mdf_stop *stop, struct mdf_err *err)
+{
+	struct walk_arg w = { kt, NULL, stop, err, MDF_OK };
+	enum mdf_status st;
+
+	kt->page_shift = page_shift;
+	st = tasks_each(l, rm, be, each_task, &w, err);
+	if (st == MDF_OK)
+		st = w.st;
+	for (size_t i = 0; st == MDF_OK && i < kt->nprocs; i++) {
+		struct keeptask_proc *p = &kt->procs[i];
+		unsigned char b[8];
+		uint64_t pgd, root, mm_pa;
+
+		st = readmem_vaddr(rm, p->mm + l->o_pgd, b, 8, err);
+		if (st == MDF_OK) {
+			pgd = load_t64(b, be);
+			st = readmem_vtop(rm, pgd, &root, NULL, err);
+		}
+		if (st == MDF_OK && readmem_vtop(rm, p->mm, &mm_pa, NULL, err) == MDF_OK)
+			st = add_range(kt, mm_pa >> page_shift, (mm_pa >> page_shift) + 1, err);
+		mdf_err_clear(err);
+		if (st == MDF_OK) {
+			w.p = p;
+			st = arch_user_leaves(arch, root, readmem_read_pte, rm, leaf, &w, err);
+			if (st == MDF_OK)
+				st = w.st;
+		}
+		if (st != MDF_OK)
+			st = mdf_err_push(err, "--keep-task: process %d (%s), mm 0x%llx", p->pid,
+					  p->comm, (unsigned long long)p->mm);
+	}
+	merge(kt);
+	return st;
+}
+
+bool keeptask_has(void *arg, uint64_t pfn, uint64_t npfn)
+{
+	const struct keeptask *kt = arg;
+	size_t lo = 0, hi = kt->n;
+
+	/* the first range that ends after pfn */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (kt->r[mid].end <= pfn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < kt->n && kt->r[lo].start < pfn + npfn;
+}
+
+uint64_t keeptask_pages(const struct keeptask *kt)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < kt->n; i++)
+		n += kt->r[i].end - kt->r[i].start;
+	return n;
+}
+
+void keeptask_free(struct keeptask *kt)
+{
+	free(kt->r);
+	free(kt->procs);
+	kt->r = NULL;
+	kt->procs = NULL;
+	kt->n = kt->cap = kt->nprocs = kt->procs_cap = 0;
+}

@@ -1,0 +1,79 @@
+/*
+ * keeptask.h - --keep-task SPEC: the memory of chosen processes kept at any
+ * dump level.  SPEC is a pid (the process: every thread of it), or
+ * comm:NAME (every process a thread of which is called NAME).  Each chosen
+ * process's address space is walked through its user page tables
+ * (arch_user_leaves()): every page they map (anonymous, file, shmem, THP,
+ * hugetlb) and the page-table pages themselves are kept, and so is the
+ * page of its struct mm_struct, whatever class the rules give them.
+ */
+#ifndef MDF_KEEPTASK_H
+#define MDF_KEEPTASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+#include "error.h"
+#include "kernel/tasks.h"
+#include "readmem.h"
+
+#define KEEPTASK_MAX_SPECS 16
+
+struct keeptask_spec {
+	enum { KEEPTASK_PID, KEEPTASK_COMM } kind;
+	int32_t pid;
+	char comm[16];
+	const char *text;          /* as given */
+	unsigned matched;          /* processes it chose */
+};
+
+/** Parse @text into @s (kept by pointer); an error says what a SPEC is. */
+enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s,
+			       struct mdf_err *err) MDF_MUST_CHECK;
+
+struct keeptask_proc {
+	int32_t pid;
+	char comm[17];
+	uint64_t mm;
+	uint64_t pages;            /* user pages its tables map */
+	uint64_t tables;           /* its page-table pages */
+};
+
+struct keeptask_range {
+	uint64_t start, end;       /* pfns */
+};
+
+struct keeptask {
+	struct keeptask_spec specs[KEEPTASK_MAX_SPECS];
+	unsigned nspecs;
+	struct keeptask_proc *procs;
+	size_t nprocs, procs_cap;
+	struct keeptask_range *r;  /* sorted, merged after keeptask_build() */
+	size_t n, cap;
+	unsigned page_shift;
+};
+
+struct mdf_stop;
+
+/**
+ * Find the processes @kt->specs choose on the task list (@l) and walk
+ * each one's page tables through @arch, reading through @rm; @stop (may
+ * be NULL) is looked at between page-table pages.  A spec that chooses
+ * nothing is left with matched 0 (the caller warns).
+ */
+enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l,
+			       struct readmem *rm, const struct arch_state *arch, bool big_endian,
+			       unsigned page_shift, const struct mdf_stop *stop,
+			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Whether any pfn of [@pfn, @pfn + @npfn) is kept (filter_keep). */
+bool keeptask_has(void *kt, uint64_t pfn, uint64_t npfn);
+
+/** The pages kept in all: the sum of the ranges. */
+uint64_t keeptask_pages(const struct keeptask *kt);
+
+void keeptask_free(struct keeptask *kt);
+
+#endif
