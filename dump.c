@@ -1643,6 +1643,8 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	const struct mdf_opts *o = &ctx->opts;
 	struct explain_input in;
 	struct mdf_explain *ex;
+	struct filter_keep keep;
+	size_t owner;
 	enum mdf_status st;
 
 	ctx->ds.dbg_fd1 = ctx->ds.dbg_fd2 = -1;
@@ -1652,6 +1654,9 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	st = learn_kernel(ctx);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "--explain reads what -d 31 reads");
+	st = keeptask_setup(ctx);
+	if (st != MDF_OK)
+		return st;
 	ex = calloc(1, sizeof(*ex));
 	if (!ex)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
@@ -1668,8 +1673,15 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	in.page_size = ctx->k.page_size;
 	in.max_pfn = ctx->k.max_pfn;
 	in.free_lists = ctx->ds.use_freelist ? &ctx->ds.freelist : NULL;
+	keep = (struct filter_keep){ keeptask_has, &ctx->ds.kt };
+	in.keep = ctx->ds.kt.n ? &keep : NULL;
 	st = explain_page(&in, o->explain_value, o->explain_paddr, o->explain_levels,
 			  o->nexplain_levels, ex, &ctx->err);
+	if (st == MDF_OK && ctx->ds.kt.n && keeptask_has(&ctx->ds.kt, ex->pfn, 1) &&
+	    keeptask_owner(&ctx->ds.kt, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian, ex->pfn,
+			   &owner))
+		snprintf(ex->keep_owner, sizeof(ex->keep_owner), "process %d (%s)",
+			 ctx->ds.kt.procs[owner].pid, ctx->ds.kt.procs[owner].comm);
 	if (st == MDF_OK)
 		pi_explain(&ctx->pr, ex);
 	free(ex);

@@ -287,12 +287,12 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 	    o->codec != MDF_CODEC_NONE || o->size_limit || o->debug_bitmap ||
 	    o->debug_bitmap1 || o->config_file || o->generate_file || o->vtop ||
 	    o->num_threads || o->cyclic_buffer_kib || o->splitblock_kib || o->nextensions ||
-	    o->exclude_vmemmap || o->page_types || o->nkeep_tasks)
+	    o->exclude_vmemmap || o->page_types)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, "
 				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
 				   "--dry-run, --debug-bitmap, --config, --extension, -e, --vtop, --num-threads, "
-				   "--page-types, --keep-task or --cyclic-buffer");
+				   "--page-types or --cyclic-buffer");
 	if (nargs != 1)
 		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
 				   "too many operands: --explain needs only VMCORE" :

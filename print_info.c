@@ -812,6 +812,8 @@ void pi_explain(const struct mdf_printer *p, const struct mdf_explain *e)
 	if (e->input_level > 0)
 		fprintf(f, "  (a run on this input adds its dump level %d: in parentheses)\n",
 			e->input_level);
+	if (e->keep_owner[0])
+		fprintf(f, "  --keep-task: mapped by %s: kept at every level\n", e->keep_owner);
 	fputs("  dump level  verdict\n", f);
 	for (unsigned i = 0; i < e->nlevels; i++) {
 		const struct mdf_explain_level *l = &e->levels[i];

@@ -203,6 +203,9 @@ struct mdf_explain {
 	/* Its bytes. */
 	bool have_content, zero;
 	char no_content[192];
+	/* --keep-task: the process whose page tables map it ("" none); the
+	 * levels' verdicts then keep it, as the run does */
+	char keep_owner[64];
 
 	struct mdf_explain_level levels[MDF_EXPLAIN_MAX_LEVELS];
 	unsigned nlevels;

@@ -157,6 +157,8 @@ enum mdf_status explain_level(const struct explain_input *in, uint64_t pfn,
 	st = filter_rules_init(&r, in->ki, eff, in->ki->big_endian, &warn, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
+	if (in->keep && r.scan)
+		r.keep = *in->keep;
 	use_free_lists = warn.no_free_detection && in->free_lists;
 	ret->free_unknown = warn.no_free_detection && !in->free_lists;
 	st = work_init(&w, pfn + 1 - win, r.page_struct_size, in->page_size, err);

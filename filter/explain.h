@@ -55,6 +55,8 @@ struct explain_input {
 	 * (dump.c's learn_kernel), or NULL: a level with bit 16 then drops
 	 * the pfns in them before the scan, as the run does. */
 	const struct freelist_result *free_lists;
+	/* --keep-task's set (filter_rules.keep), or NULL */
+	const struct filter_keep *keep;
 };
 
 /* The levels shown besides the ones asked for with -d. */

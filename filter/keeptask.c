@@ -170,6 +170,7 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 	enum mdf_status st;
 
 	kt->page_shift = page_shift;
+	kt->layout = *l;
 	st = tasks_each(l, rm, be, each_task, &w, err);
 	if (st == MDF_OK)
 		st = w.st;
@@ -198,6 +199,49 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 	}
 	merge(kt);
 	return st;
+}
+
+struct owner_arg {
+	uint64_t pfn;
+	unsigned shift;
+	bool found;
+};
+
+static int owner_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
+{
+	struct owner_arg *o = arg;
+	uint64_t first = paddr >> o->shift, n = size ? size >> o->shift : 1;
+
+	(void)vaddr;
+	o->found = o->pfn >= first && o->pfn < first + n;
+	return o->found;
+}
+
+bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
+		    const struct arch_state *arch, bool be, uint64_t pfn, size_t *idx)
+{
+	const struct tasks_layout *l = &kt->layout;
+
+	for (size_t i = 0; i < kt->nprocs; i++) {
+		struct owner_arg o = { pfn, kt->page_shift, false };
+		struct mdf_err e;
+		unsigned char b[8];
+		uint64_t root, mm_pa;
+
+		mdf_err_clear(&e);
+		if (readmem_vtop(rm, kt->procs[i].mm, &mm_pa, NULL, &e) == MDF_OK &&
+		    mm_pa >> kt->page_shift == pfn)
+			o.found = true;
+		if (!o.found && readmem_vaddr(rm, kt->procs[i].mm + l->o_pgd, b, 8, &e) == MDF_OK &&
+		    readmem_vtop(rm, load_t64(b, be), &root, NULL, &e) == MDF_OK &&
+		    arch_user_leaves(arch, root, readmem_read_pte, rm, owner_leaf, &o, &e) != MDF_OK)
+			o.found = false; /* a walk that failed names no owner */
+		if (o.found) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
 }
 
 bool keeptask_has(void *arg, uint64_t pfn, uint64_t npfn)

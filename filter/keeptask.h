@@ -53,6 +53,7 @@ struct keeptask {
 	struct keeptask_range *r;  /* sorted, merged after keeptask_build() */
 	size_t n, cap;
 	unsigned page_shift;
+	struct tasks_layout layout; /* what keeptask_build() read them by */
 };
 
 struct mdf_stop;
@@ -67,6 +68,11 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 			       struct readmem *rm, const struct arch_state *arch, bool big_endian,
 			       unsigned page_shift, const struct mdf_stop *stop,
 			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The process whose page tables map @pfn (its index in kt->procs, for
+ *  --explain), found by walking them again; false when none does. */
+bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
+		    const struct arch_state *arch, bool big_endian, uint64_t pfn, size_t *idx);
 
 /** Whether any pfn of [@pfn, @pfn + @npfn) is kept (filter_keep). */
 bool keeptask_has(void *kt, uint64_t pfn, uint64_t npfn);

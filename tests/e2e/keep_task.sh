@@ -12,6 +12,8 @@
 #  - --keep-task 1 (init, another process): none of the markers;
 #  - a SPEC no process matches: one warning line, the dump is made;
 #  - the JSON report carries the processes and the count;
+#  - --explain of a marker's page names the process it is kept for, and
+#    -d 31 keeps it (without --keep-task, -d 31 excludes it);
 #  - a dump without BTF (synthetic): one error line naming -x, exit 1,
 #    no output; a bad SPEC is refused.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -63,6 +65,26 @@ for name in fx-v61-512m fx-v612-512m; do
 	assert kt["processes"][0]["pid"] == int(sys.argv[2]) and kt["processes"][0]["tables"] > 0
 	PY
 	rm -f "$T/j.l"
+	pa=$(python3 - "$vm" <<-'PY'
+	import mmap, struct, sys
+	f = open(sys.argv[1], "rb")
+	m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+	phoff, = struct.unpack_from("<Q", m, 32)
+	phentsize, phnum = struct.unpack_from("<HH", m, 54)
+	i = m.find(b"LAB-ANON-MARKER")
+	for k in range(phnum):
+	    t, _, off, va, pa, fsz, _, _ = struct.unpack_from("<IIQQQQQQ", m, phoff + k * phentsize)
+	    if t == 1 and off <= i < off + fsz and 0xffff800000000000 <= va < 0xffffffff80000000:
+	        print(hex(pa + i - off))
+	        break
+	PY
+	)
+	"$MDF" --explain "$pa" --keep-task comm:labwork "$vm" >"$T/x.txt" 2>&1
+	"$MDF" --explain "$pa" "$vm" >"$T/x0.txt" 2>&1
+	if grep -qx "  --keep-task: mapped by process $pid (labwork): kept at every level" "$T/x.txt" &&
+		grep -q "^  -d 31 *kept" "$T/x.txt" && grep -q "^  -d 31 *excluded" "$T/x0.txt"; then
+		ok "keep-task-$name-explain ($pa)"
+	else notok "keep-task-$name-explain" "$pa: $(grep -e '--keep-task' -e '-d 31' "$T/x.txt" "$T/x0.txt" | tr '\n' ' ')"; fi
 done
 
 printf 'kernel 6.1\nram 0x100000 0x8000000\npages 0x2000+256 anon random\n' >"$T/spec"

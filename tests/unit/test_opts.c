@@ -539,8 +539,7 @@ static void explain(void)
 	static const char *const no_writes =
 		"--explain writes no dump: it takes no -c, -l, -p, -z, -E, -F, -f, -g, -L, -R, "
 		"--split, --reassemble, --dump-dmesg, --mem-usage, --dry-run, --debug-bitmap, "
-		"--config, --extension, -e, --vtop, --num-threads, --page-types, --keep-task or "
-		"--cyclic-buffer";
+		"--config, --extension, -e, --vtop, --num-threads, --page-types or --cyclic-buffer";
 	static const char *const bad =
 		"invalid value '%s' for option --explain: give a pfn (1234, pfn:0x4d2) or a "
 		"physical address (0x4d2000, paddr:5054464)";
