@@ -360,11 +360,21 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 		shift++;
 	st = tasks_layout(&l, &ctx->ds.kt_types,
 			  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0, &ctx->err);
+	for (unsigned i = 0; st == MDF_OK && i < kt->nspecs; i++)
+		if (kt->specs[i].kind == KEEPTASK_CGROUP && !l.has_cgroup)
+			st = mdf_err_set(&ctx->err, MDF_ERR_NODATA,
+					 "--keep-task %s: %s has no css_set.dfl_cgrp, cgroup.kn or "
+					 "kernfs_node name and parent", kt->specs[i].text,
+					 ctx->ds.kt_types.what);
 	if (st == MDF_OK)
 		st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian, shift,
 				    &ctx->stop, &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", o->vmcore);
+	if (kt->cgroup_unreadable)
+		pi_warn(&ctx->pr, "%s: --keep-task: the cgroup of %llu tasks could not be read (%s): "
+			"they are not chosen by cgroup.\n", o->vmcore,
+			(unsigned long long)kt->cgroup_unreadable, kt->cgroup_err.msg);
 	for (unsigned i = 0; i < kt->nspecs; i++)
 		if (!kt->specs[i].matched)
 			pi_warn(&ctx->pr, "%s: --keep-task %s: no such process in the dump.\n",

@@ -28,6 +28,20 @@ enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s, struct
 		memcpy(s->comm, text + 5, n + 1);
 		return MDF_OK;
 	}
+	if (strncmp(text, "cgroup:", 7) == 0) {
+		size_t n = strlen(text + 7);
+
+		if (text[7] != '/' || n >= sizeof(s->cgroup) || strstr(text + 7, "//"))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--keep-task %s: a cgroup is an absolute path of at most %zu "
+					   "bytes (cgroup:/system.slice/foo.service)",
+					   text, sizeof(s->cgroup) - 1);
+		s->kind = KEEPTASK_CGROUP;
+		memcpy(s->cgroup, text + 7, n + 1);
+		if (n > 1 && s->cgroup[n - 1] == '/')
+			s->cgroup[n - 1] = '\0';
+		return MDF_OK;
+	}
 	if (text[0] >= '1' && text[0] <= '9' && strspn(text, "0123456789") == strlen(text) &&
 	    strlen(text) <= 10) {
 		unsigned long long v = strtoull(text, NULL, 10);
@@ -39,7 +53,7 @@ enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s, struct
 		}
 	}
 	return mdf_err_set(err, MDF_ERR_ARG,
-			   "--keep-task %s: give a process id (1234) or comm:NAME", text);
+			   "--keep-task %s: give a process id (1234), comm:NAME or cgroup:PATH", text);
 }
 
 static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t end,
@@ -66,6 +80,8 @@ struct walk_arg {
 	struct keeptask *kt;
 	struct keeptask_proc *p;
 	const struct mdf_stop *stop;
+	struct readmem *rm;
+	bool be;
 	struct mdf_err *err;
 	enum mdf_status st;
 };
@@ -89,16 +105,48 @@ static int leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 	return w->st != MDF_OK;
 }
 
-static bool chosen(struct keeptask *kt, const struct task_info *t)
+/* @path is in the cgroup @want or below it. */
+static bool in_cgroup(const char *path, const char *want)
 {
-	bool any = false;
+	size_t n = strlen(want);
+
+	if (strcmp(want, "/") == 0)
+		return true;
+	return strncmp(path, want, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Mark the specs that choose @t; true when any does.  Its cgroup path is
+ * read only when a cgroup spec asks. */
+static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
+{
+	struct keeptask *kt = w->kt;
+	char path[4096];
+	bool any = false, have_path = false, tried = false;
 
 	for (unsigned i = 0; i < kt->nspecs; i++) {
 		struct keeptask_spec *s = &kt->specs[i];
+		bool hit = false;
 
-		if ((s->kind == KEEPTASK_PID && (t->tgid == s->pid || t->pid == s->pid)) ||
-		    (s->kind == KEEPTASK_COMM && strcmp(t->comm, s->comm) == 0))
-			any = true;
+		if (s->kind == KEEPTASK_PID)
+			hit = t->tgid == s->pid || t->pid == s->pid;
+		else if (s->kind == KEEPTASK_COMM)
+			hit = strcmp(t->comm, s->comm) == 0;
+		else {
+			if (!tried) {
+				struct mdf_err e;
+
+				tried = true;
+				mdf_err_clear(&e);
+				have_path = tasks_cgroup_path(&kt->layout, w->rm, w->be, t->task, path,
+							      sizeof(path), &e) == MDF_OK;
+				if (!have_path && mark && !kt->cgroup_unreadable++)
+					kt->cgroup_err = e;
+			}
+			hit = have_path && in_cgroup(path, s->cgroup);
+		}
+		if (hit && mark)
+			s->matched++;
+		any |= hit;
 	}
 	return any;
 }
@@ -108,11 +156,13 @@ static int each_task(void *arg, const struct task_info *t)
 	struct walk_arg *w = arg;
 	struct keeptask *kt = w->kt;
 
-	if (!t->mm || !chosen(kt, t))
+	if (!t->mm)
 		return 0;
 	for (size_t i = 0; i < kt->nprocs; i++)
 		if (kt->procs[i].mm == t->mm)
 			return 0; /* another thread of a process already chosen */
+	if (!chosen(w, t, true))
+		return 0;
 	if (kt->nprocs == kt->procs_cap) {
 		size_t cap = kt->procs_cap ? 2 * kt->procs_cap : 8;
 		struct keeptask_proc *p = realloc(kt->procs, cap * sizeof(*p));
@@ -126,14 +176,6 @@ static int each_task(void *arg, const struct task_info *t)
 	}
 	kt->procs[kt->nprocs++] = (struct keeptask_proc){ .pid = t->tgid, .mm = t->mm };
 	memcpy(kt->procs[kt->nprocs - 1].comm, t->comm, sizeof(t->comm));
-	/* the pgd: looked up again below, with the walk */
-	for (unsigned i = 0; i < kt->nspecs; i++) {
-		struct keeptask_spec *s = &kt->specs[i];
-
-		if ((s->kind == KEEPTASK_PID && (t->tgid == s->pid || t->pid == s->pid)) ||
-		    (s->kind == KEEPTASK_COMM && strcmp(t->comm, s->comm) == 0))
-			s->matched++;
-	}
 	return 0;
 }
 
@@ -166,7 +208,7 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 			       struct readmem *rm, const struct arch_state *arch, bool be,
 			       unsigned page_shift, const struct mdf_stop *stop, struct mdf_err *err)
 {
-	struct walk_arg w = { kt, NULL, stop, err, MDF_OK };
+	struct walk_arg w = { kt, NULL, stop, rm, be, err, MDF_OK };
 	enum mdf_status st;
 
 	kt->page_shift = page_shift;

@@ -1,7 +1,9 @@
 /*
  * keeptask.h - --keep-task SPEC: the memory of chosen processes kept at any
  * dump level.  SPEC is a pid (the process: every thread of it), or
- * comm:NAME (every process a thread of which is called NAME).  Each chosen
+ * comm:NAME (every process a thread of which is called NAME), or
+ * cgroup:PATH (every process in that cgroup of the default hierarchy, or
+ * below it: cgroup:/system.slice/foo.service).  Each chosen
  * process's address space is walked through its user page tables
  * (arch_user_leaves()): every page they map (anonymous, file, shmem, THP,
  * hugetlb) and the page-table pages themselves are kept, and so is the
@@ -22,9 +24,10 @@
 #define KEEPTASK_MAX_SPECS 16
 
 struct keeptask_spec {
-	enum { KEEPTASK_PID, KEEPTASK_COMM } kind;
+	enum { KEEPTASK_PID, KEEPTASK_COMM, KEEPTASK_CGROUP } kind;
 	int32_t pid;
 	char comm[16];
+	char cgroup[256];          /* an absolute path, no '/' at its end but "/" */
 	const char *text;          /* as given */
 	unsigned matched;          /* processes it chose */
 };
@@ -54,6 +57,8 @@ struct keeptask {
 	size_t n, cap;
 	unsigned page_shift;
 	struct tasks_layout layout; /* what keeptask_build() read them by */
+	uint64_t cgroup_unreadable; /* tasks whose cgroup could not be read */
+	struct mdf_err cgroup_err;  /* the first such error */
 };
 
 struct mdf_stop;

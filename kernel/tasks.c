@@ -3,6 +3,7 @@
  */
 #include "kernel/tasks.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "filter/erase.h"
@@ -21,6 +22,35 @@ static enum mdf_status member(const struct erase_types *ty, struct dwarf_type t,
 		return mdf_err_set(err, MDF_ERR_NODATA, "%s: struct %s has no member %s", ty->what,
 				   type, name);
 	return MDF_OK;
+}
+
+/* What cgroup:PATH reads; left unset (has_cgroup false) when the types
+ * lack any of it. */
+static void cgroup_layout(struct tasks_layout *l, const struct erase_types *ty,
+			  struct dwarf_type task)
+{
+	struct dwarf_query q[3] = { { .name = "css_set", .is_type = true },
+				    { .name = "cgroup", .is_type = true },
+				    { .name = "kernfs_node", .is_type = true } };
+	struct dwarf_type mt;
+	struct mdf_err e;
+	bool found = false;
+
+	mdf_err_clear(&e);
+	if (ty->lookup(ty->arg, q, 3, &e) != MDF_OK || !q[0].found || !q[1].found || !q[2].found)
+		return;
+#define HAS(t, name, off) \
+	(ty->member(ty->arg, t, name, &found, off, &mt, &e) == MDF_OK && found)
+	l->has_cgroup = HAS(task, "cgroups", &l->o_cgroups) &&
+			HAS(q[0].type, "dfl_cgrp", &l->o_dfl_cgrp) &&
+			HAS(q[1].type, "kn", &l->o_cg_kn) &&
+			HAS(q[2].type, "name", &l->o_kn_name) &&
+			/* renamed __parent when the kernfs node's parent went
+			 * under RCU (Sebastian Andrzej Siewior's kernfs series
+			 * of January 2025) */
+			(HAS(q[2].type, "parent", &l->o_kn_parent) ||
+			 HAS(q[2].type, "__parent", &l->o_kn_parent));
+#undef HAS
 }
 
 enum mdf_status tasks_layout(struct tasks_layout *l, const struct erase_types *ty,
@@ -60,6 +90,8 @@ enum mdf_status tasks_layout(struct tasks_layout *l, const struct erase_types *t
 	if (st == MDF_OK)
 		st = member(ty, q[1].type, "mm_struct", "pgd", &l->o_pgd, &mt, err);
 	l->pid_size = 4;
+	if (st == MDF_OK)
+		cgroup_layout(l, ty, q[0].type);
 	return st;
 }
 
@@ -96,6 +128,85 @@ static enum mdf_status read_task(const struct tasks_layout *l, struct readmem *r
 	}
 	if (st != MDF_OK)
 		return mdf_err_push(err, "task_struct at 0x%llx", (unsigned long long)task);
+	return MDF_OK;
+}
+
+static enum mdf_status read_ptr(struct readmem *rm, bool be, uint64_t va, uint64_t *v,
+			       struct mdf_err *err)
+{
+	unsigned char b[8];
+
+	if (readmem_vaddr(rm, va, b, 8, err) != MDF_OK)
+		return err->status;
+	*v = load_t64(b, be);
+	return MDF_OK;
+}
+
+/* A NUL-terminated string at @va into @buf (@cap bytes, cap > 1), read up
+ * to the end of each page so that none past it is asked for. */
+static enum mdf_status read_str(struct readmem *rm, uint64_t va, char *buf, size_t cap,
+				struct mdf_err *err)
+{
+	size_t n = 0;
+
+	while (n + 1 < cap) {
+		size_t chunk = (size_t)MDF_MIN((uint64_t)(cap - 1 - n), 4096 - ((va + n) & 4095));
+
+		if (readmem_vaddr(rm, va + n, buf + n, chunk, err) != MDF_OK)
+			return err->status;
+		if (memchr(buf + n, '\0', chunk))
+			return MDF_OK;
+		n += chunk;
+	}
+	buf[cap - 1] = '\0';
+	return mdf_err_set(err, MDF_ERR_FORMAT, "a kernfs name at 0x%llx longer than %zu bytes",
+			   (unsigned long long)va, cap - 1);
+}
+
+enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *rm, bool be,
+				  uint64_t task, char *buf, size_t cap, struct mdf_err *err)
+{
+	char names[TASKS_CGROUP_DEPTH][256];
+	uint64_t cset, cgrp, kn, parent, name;
+	unsigned depth = 0;
+	size_t len = 0;
+
+	if (!l->has_cgroup)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "the kernel's types have no css_set.dfl_cgrp, cgroup.kn or kernfs_node");
+	if (read_ptr(rm, be, task + l->o_cgroups, &cset, err) != MDF_OK ||
+	    read_ptr(rm, be, cset + l->o_dfl_cgrp, &cgrp, err) != MDF_OK ||
+	    read_ptr(rm, be, cgrp + l->o_cg_kn, &kn, err) != MDF_OK)
+		return mdf_err_push(err, "the cgroup of task_struct 0x%llx", (unsigned long long)task);
+	/* up to the root, whose parent is NULL: its name is not in paths */
+	while (kn) {
+		if (read_ptr(rm, be, kn + l->o_kn_parent, &parent, err) != MDF_OK)
+			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
+		if (!parent)
+			break;
+		if (depth == TASKS_CGROUP_DEPTH)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "a cgroup deeper than %u levels: a loop in a damaged dump",
+					   TASKS_CGROUP_DEPTH);
+		if (read_ptr(rm, be, kn + l->o_kn_name, &name, err) != MDF_OK ||
+		    read_str(rm, name, names[depth], sizeof(names[depth]), err) != MDF_OK)
+			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
+		depth++;
+		kn = parent;
+	}
+	if (cap < 2)
+		return mdf_err_set(err, MDF_ERR_INTERNAL, "no room for a cgroup path");
+	buf[0] = '/';
+	buf[1] = '\0';
+	len = depth ? 0 : 1;
+	while (depth--) {
+		int w = snprintf(buf + len, cap - len, "/%s", names[depth]);
+
+		if (w < 0 || (size_t)w >= cap - len)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "a cgroup path longer than %zu bytes",
+					   cap - 1);
+		len += (size_t)w;
+	}
 	return MDF_OK;
 }
 

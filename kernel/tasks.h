@@ -20,6 +20,11 @@ struct tasks_layout {
 	uint64_t init_task;           /* running address */
 	uint64_t o_tasks, o_pid, o_tgid, o_comm, o_mm, o_pgd;
 	unsigned pid_size;            /* bytes of pid_t */
+	/* a task's cgroup on the default (v2) hierarchy: task->cgroups
+	 * (struct css_set), its dfl_cgrp, that cgroup's kn, each kernfs
+	 * node's name and parent; has_cgroup false when the types lack one */
+	bool has_cgroup;
+	uint64_t o_cgroups, o_dfl_cgrp, o_cg_kn, o_kn_name, o_kn_parent;
 };
 
 struct task_info {
@@ -38,6 +43,18 @@ struct task_info {
  *  give them as linked (-x).  An error names what is missing. */
 enum mdf_status tasks_layout(struct tasks_layout *l, const struct erase_types *types,
 			     uint64_t kernel_offset, struct mdf_err *err) MDF_MUST_CHECK;
+
+/* The deepest cgroup path read, in kernfs nodes. */
+#define TASKS_CGROUP_DEPTH 64
+
+/**
+ * The path of @task's cgroup on the default hierarchy ("/" for the root,
+ * "/system.slice/x.service" below it) into @buf (@cap bytes).  An error
+ * names what could not be read; a path longer than @cap is one.
+ */
+enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *rm,
+				  bool big_endian, uint64_t task, char *buf, size_t cap,
+				  struct mdf_err *err) MDF_MUST_CHECK;
 
 /**
  * Each task on init_task's list (init_task first) to @cb, until it

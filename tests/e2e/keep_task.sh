@@ -10,6 +10,8 @@
 #  - the same by its pid (from that report), and by pid with 2 threads:
 #    byte for byte the same dump;
 #  - --keep-task 1 (init, another process): none of the markers;
+#  - cgroup:/ chooses every process of the guest (all in the root
+#    cgroup), cgroup:/system.slice none;
 #  - a SPEC no process matches: one warning line, the dump is made;
 #  - the JSON report carries the processes and the count;
 #  - --explain of a marker's page names the process it is kept for, and
@@ -42,6 +44,16 @@ for name in fx-v61-512m fx-v612-512m; do
 		ok "keep-task-$name-pid-same"
 	else notok "keep-task-$name-pid-same" "pid '$pid': the dumps differ"; fi
 	rm -f "$T/pid.E" "$T/pid2.E"
+	# the lab guest runs everything in the root cgroup: cgroup:/ is every
+	# process (init and labwork), a cgroup below it none
+	"$MDF" -E -d 31 --show-stats --keep-task cgroup:/ "$vm" "$T/cg.E" >"$T/cg.txt" 2>&1
+	"$MDF" -l -d 31 --keep-task cgroup:/system.slice "$vm" "$T/cg2.l" >"$T/cg2.txt" 2>&1
+	if [ "$(markers "$T/cg.E")" = "$raw" ] && grep -q "^  process $pid (labwork): " "$T/cg.txt" &&
+		grep -q "^  process 1 (" "$T/cg.txt" &&
+		grep -qx "$vm: --keep-task cgroup:/system.slice: no such process in the dump." "$T/cg2.txt"; then
+		ok "keep-task-$name-cgroup"
+	else notok "keep-task-$name-cgroup" "$(grep -e process -e keep-task "$T/cg.txt" "$T/cg2.txt" | tr '\n' ' ')"; fi
+	rm -f "$T/cg.E" "$T/cg2.l"
 	if "$MDF" -E -d 31 --keep-task 1 "$vm" "$T/init.E" >/dev/null 2>&1 &&
 		[ "$(markers "$T/init.E")" = 0 ]; then
 		ok "keep-task-$name-another-process"
@@ -95,7 +107,7 @@ if [ $rc = 1 ] && [ ! -e "$T/g.l" ] && [ "$(grep -c '^makedumpfile: ' "$T/g.txt"
 	grep -q "^makedumpfile: $T/vm: --keep-task reads the task list with the kernel's types: the dump's BTF, or -x VMLINUX: " "$T/g.txt"; then
 	ok "keep-task-no-btf"
 else notok "keep-task-no-btf" "rc=$rc $(grep '^makedumpfile: ' "$T/g.txt")"; fi
-for bad in "comm:" "comm:abcdefghijklmnop" "0" "12x" "-3" "cgroup"; do
+for bad in "comm:" "comm:abcdefghijklmnop" "0" "12x" "-3" "cgroup" "cgroup:rel"; do
 	if "$MDF" -l -d 31 --keep-task "$bad" "$T/vm" "$T/g.l" >"$T/b.txt" 2>&1; then
 		notok "keep-task-refused '$bad'" "exit 0"
 	elif grep -q "^makedumpfile: --keep-task $bad: " "$T/b.txt" && [ ! -e "$T/g.l" ]; then

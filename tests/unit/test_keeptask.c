@@ -14,8 +14,8 @@
 static void parse(void)
 {
 	static const char *const bad[] = { "", "0", "-1", "+5", "12x", "0x10", "comm:",
-					   "comm:0123456789abcdef", "cgroup:/x", "99999999999",
-					   "2147483648" };
+					   "comm:0123456789abcdef", "cgroup:", "cgroup:x", "cgroup://x",
+					   "cgroup", "99999999999", "2147483648" };
 	struct keeptask_spec s;
 	struct mdf_err err;
 
@@ -27,6 +27,11 @@ static void parse(void)
 	T_ASSERT(s.kind == KEEPTASK_COMM);
 	T_EQ_STR(s.comm, "qemu-system-x86");
 	T_EQ_STR(s.text, "comm:qemu-system-x86");
+	T_OK(keeptask_parse("cgroup:/system.slice/foo.service/", &s, &err), &err);
+	T_ASSERT(s.kind == KEEPTASK_CGROUP);
+	T_EQ_STR(s.cgroup, "/system.slice/foo.service");
+	T_OK(keeptask_parse("cgroup:/", &s, &err), &err);
+	T_EQ_STR(s.cgroup, "/");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		T_EQ_U64(keeptask_parse(bad[i], &s, &err), MDF_ERR_ARG);
 		T_ASSERT(strstr(err.msg, "--keep-task ") == err.msg);
