@@ -2,6 +2,9 @@
 """tests/lab/readers/drgn_view.py VMLINUX DUMP
    drgn_view.py --phys VMLINUX DUMP ADDR...   ("ADDR PADDR" lines, or "ADDR none")
    drgn_view.py --read VMLINUX DUMP SYMBOL SIZE   ("SYMBOL VADDR PADDR HEXBYTES")
+   drgn_view.py --proc-markers VMLINUX DUMP COMM MARKER
+       (the first process called COMM, each page of its memory read with
+       access_process_vm(): "pid P pages N faults F markers M")
 
 What drgn sees of a kernel dump, as text to compare between the raw vmcore
 and a filtered dump: tasks, every task's stack, slab caches, printk
@@ -120,7 +123,7 @@ def phys(addr):
         return "none"
 
 
-mode = sys.argv[1] if sys.argv[1] in ("--phys", "--read") else None
+mode = sys.argv[1] if sys.argv[1] in ("--phys", "--read", "--proc-markers") else None
 args = sys.argv[2:] if mode else sys.argv[1:]
 prog = drgn.Program()
 prog.set_core_dump(args[1])
@@ -129,6 +132,27 @@ if mode == "--phys":
     for a in args[2:]:
         print(a, phys(int(a, 0)))
     sys.exit(0)
+if mode == "--proc-markers":
+    from drgn.helpers.linux.mm import access_process_vm, for_each_vma
+    comm, marker = args[2].encode(), args[3].encode()
+    for t in for_each_task(prog):
+        if t.comm.string_() != comm or not t.mm:
+            continue
+        pages = faults = found = 0
+        for vma in for_each_vma(t.mm):
+            start, end = int(vma.vm_start), int(vma.vm_end)
+            for a in range(start, min(end, start + (256 << 20)), 4096):
+                try:
+                    data = access_process_vm(t, a, 4096)
+                except drgn.FaultError:
+                    faults += 1
+                    continue
+                pages += 1
+                found += data.count(marker)
+        print("pid %d pages %d faults %d markers %d" % (int(t.pid), pages, faults, found))
+        sys.exit(0)
+    print("no process %s" % args[2])
+    sys.exit(1)
 if mode == "--read":
     a = prog.symbol(args[2]).address
     print(args[2], hex(a), phys(a), prog.read(a, int(args[3])).hex())

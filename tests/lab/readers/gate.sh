@@ -111,7 +111,53 @@ readers_gate() {
 		ok "readers-gate-$k-erase-reads-fill (drgn: modprobe_path raw \"/sbin/modprobe\", erased XXXX...)"
 	else notok "readers-gate-$k-erase-reads-fill" "raw: $raw_mp; erased: $erased"; fi
 	readers_btf "$k" "$vm" "$vml" "$d"
+	readers_keep_task "$k" "$vm" "$vml" "$d"
 	rm -rf "$d"
+}
+
+# readers_keep_task K ELF VMLINUX DIR: issue 30's --keep-task read back
+# (the task list read with -x's DWARF; e2e/keep_task checks BTF's).
+# The lab's labwork process holds LAB-ANON-MARKER lines in anonymous, THP
+# and hugetlb memory.  drgn's access_process_vm() on each page of its
+# address space finds as many markers in our -d 31 --keep-task
+# comm:labwork dump as in the raw vmcore, and none in a plain -d 31 one;
+# crash (set to that process) finds them with search -u and reads the
+# first with rd -u.
+readers_keep_task() {
+	local k=$1 vm=$2 vml=$3 d=$4 raw kept plain hit out
+	# with -x: the kernels before 6.0 have no kallsyms for BTF to go with
+	if ! "$MDF" -l -d 31 -x "$vml" --keep-task comm:labwork "$vm" "$d/kt" >"$d/kt.out" 2>&1; then
+		if grep -q "not walked yet\|needs address translation" "$d/kt.out"; then
+			ok "readers-gate-$k-keep-task (n/a: $(grep -m 1 'makedumpfile: ' "$d/kt.out"))"
+		else notok "readers-gate-$k-keep-task" "$(tail -n 1 "$d/kt.out")"; fi
+		return
+	fi
+	"$MDF" --message-level 0 -l -d 31 "$vm" "$d/plain" >/dev/null 2>&1
+	raw=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--proc-markers labwork:LAB-ANON-MARKER "$vm" 2>&1 | tail -n 1)
+	kept=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--proc-markers labwork:LAB-ANON-MARKER "$d/kt" 2>&1 | tail -n 1)
+	plain=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--proc-markers labwork:LAB-ANON-MARKER "$d/plain" 2>&1 | tail -n 1)
+	if [[ $raw == pid* ]] && [ "${raw##* }" -gt 0 ] && [ "${kept##* }" = "${raw##* }" ] &&
+		[[ $plain == pid* ]] && [ "${plain##* }" = 0 ]; then
+		ok "readers-gate-$k-keep-task-drgn (raw: $raw; kept: $kept; -d 31: $plain)"
+	else notok "readers-gate-$k-keep-task-drgn" "raw: $raw; kept: $kept; -d 31: $plain"; fi
+	pid=${raw#pid }
+	pid=${pid%% *}
+	out=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		--crash-only "set ${pid:-1}
+search -u -c LAB-ANON-MARKER" "$d/kt" 2>&1)
+	hit=$(grep -m 1 -o '^[0-9a-f]\{6,\}:' <<<"$out" | tr -d :)
+	if [ -n "$hit" ]; then
+		out2=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+			--crash-only "set $pid
+rd -u -a $hit" "$d/kt" 2>&1)
+	fi
+	if [ -n "$hit" ] && grep -q "LAB-ANON-MARKER" <<<"${out2:-}"; then
+		ok "readers-gate-$k-keep-task-crash ($(grep -c LAB-ANON-MARKER <<<"$out") hits of search -u; rd -u -a $hit: $(grep -m 1 -o 'LAB-ANON-MARKER [0-9a-f-]*' <<<"$out2"))"
+	else notok "readers-gate-$k-keep-task-crash" "$(tail -n 3 <<<"$out" | tr '\n' ' ') ${out2:-}"; fi
+	rm -f "$d/kt" "$d/plain"
 }
 
 # readers_btf K ELF VMLINUX DIR: issue 27 on a real kernel, no debug

@@ -394,6 +394,9 @@ def main():
     ap.add_argument("--drgn-section", metavar="NAME",
                     help="print drgn_view.py's section NAME (tasks, modules, ...) of the first "
                          "dump (a path)")
+    ap.add_argument("--proc-markers", metavar="COMM:MARKER",
+                    help="drgn: count MARKER in the memory of the process COMM of the first "
+                         "dump (a path), read with access_process_vm()")
     ap.add_argument("--crash-only", metavar="CMD",
                     help="run only crash's CMD on the first dump (a path) and print its output")
     ap.add_argument("dumps", nargs="+", metavar="NAME=DUMP[,PART...]")
@@ -407,6 +410,14 @@ def main():
         sym, _, size = a.drgn_read.partition(":")
         try:
             rc, out = j.drgn_tool("--read", dumps[0][1][0] or dumps[0][0], [sym, size or "8"])
+        finally:
+            j.close()
+        print(out.strip())
+        return rc
+    if a.proc_markers:
+        comm, _, marker = a.proc_markers.partition(":")
+        try:
+            rc, out = j.drgn_tool("--proc-markers", dumps[0][1][0] or dumps[0][0], [comm, marker])
         finally:
             j.close()
         print(out.strip())
