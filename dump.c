@@ -323,6 +323,37 @@ static enum mdf_status ext_setup(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
+/* The types the task list is read by (-x's DWARF, or the dump's BTF and
+ * kallsyms), into ctx->ds.kt_types, for @what (an option's name). */
+static enum mdf_status task_types(struct mdf_ctx *ctx, const char *what)
+{
+	const char *vmcore = ctx->opts.vmcore;
+
+	if (!ctx->k.have_arch)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "%s: %s walks page tables, which needs address translation: %s",
+				   vmcore, what, ctx->k.no_arch);
+	if (ctx->ds.vmlinux) {
+		erase_types_from_dwarf(&ctx->ds.kt_types, ctx->ds.vmlinux);
+	} else if (load_dump_btf(ctx) == MDF_OK) {
+		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
+		erase_types_from_dump(&ctx->ds.kt_types, &ctx->ds.dump_types);
+	} else {
+		return mdf_err_push(&ctx->err, "%s: %s reads the task list with the kernel's types: "
+				    "the dump's BTF, or -x VMLINUX", vmcore, what);
+	}
+	return MDF_OK;
+}
+
+static unsigned page_shift(const struct mdf_ctx *ctx)
+{
+	unsigned shift = 0;
+
+	while ((1ULL << shift) < ctx->k.page_size)
+		shift++;
+	return shift;
+}
+
 /* --keep-task: the processes chosen, and the pages their page tables map
  * (filter/keeptask.h), before any rule runs.  The task list is read with
  * -x's DWARF or the dump's BTF and kallsyms. */
@@ -331,33 +362,21 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 	const struct mdf_opts *o = &ctx->opts;
 	struct keeptask *kt = &ctx->ds.kt;
 	struct tasks_layout l;
-	unsigned shift = 0;
+	unsigned shift = page_shift(ctx);
 	enum mdf_status st;
 	double t0 = pi_now();
 
 	if (!o->nkeep_tasks)
 		return MDF_OK;
-	if (!ctx->k.have_arch)
-		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "%s: --keep-task walks page tables, which needs address "
-				   "translation: %s", o->vmcore, ctx->k.no_arch);
-	if (ctx->ds.vmlinux) {
-		erase_types_from_dwarf(&ctx->ds.kt_types, ctx->ds.vmlinux);
-	} else if (load_dump_btf(ctx) == MDF_OK) {
-		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
-		erase_types_from_dump(&ctx->ds.kt_types, &ctx->ds.dump_types);
-	} else {
-		return mdf_err_push(&ctx->err, "%s: --keep-task reads the task list with the "
-				    "kernel's types: the dump's BTF, or -x VMLINUX", o->vmcore);
-	}
+	st = task_types(ctx, "--keep-task");
+	if (st != MDF_OK)
+		return st;
 	for (unsigned i = 0; i < o->nkeep_tasks; i++) {
 		st = keeptask_parse(o->keep_tasks[i], &kt->specs[i], &ctx->err);
 		if (st != MDF_OK)
 			return st;
 	}
 	kt->nspecs = o->nkeep_tasks;
-	while ((1ULL << shift) < ctx->k.page_size)
-		shift++;
 	st = tasks_layout(&l, &ctx->ds.kt_types,
 			  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0, &ctx->err);
 	for (unsigned i = 0; st == MDF_OK && i < kt->nspecs; i++)
@@ -1750,6 +1769,102 @@ static void pagetypes_from_btf(struct mdf_ctx *ctx, struct pagetypes_kernel *pk,
 	}
 }
 
+/* One group's page-types table from the pages a process maps. */
+struct by_arg {
+	struct mdf_ctx *ctx;
+	const struct filter_rules *r;
+	const struct pagetypes_kernel *pk;
+	struct pagetypes *pt;
+	enum mdf_status st;
+};
+
+static int by_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
+{
+	struct by_arg *b = arg;
+	unsigned sh = page_shift(b->ctx);
+	uint64_t flags;
+
+	(void)vaddr;
+	for (uint64_t pfn = paddr >> sh; size && pfn < (paddr + size) >> sh; pfn++) {
+		b->st = pagetypes_pfn(b->r, b->pk, &b->ctx->k.mm, &b->ctx->k.rm, pfn, &flags,
+				      &b->ctx->err);
+		if (b->st == MDF_ERR_NODATA) {
+			mdf_err_clear(&b->ctx->err);
+			b->pt->unreadable++;
+			flags = KPF_BIT(KPF_B_NOPAGE);
+			b->st = MDF_OK;
+		}
+		if (b->st == MDF_OK)
+			b->st = pagetypes_add(b->pt, pagetypes_well_known(flags), 1, &b->ctx->err);
+		if (b->st != MDF_OK)
+			return 1;
+	}
+	return 0;
+}
+
+/* --page-types-by task|cgroup: a table per process (the ones --keep-task
+ * chose, else every one with an address space) or per cgroup, of the
+ * pages their page tables map. */
+static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_rules *r,
+				     const struct pagetypes_kernel *pk)
+{
+	struct keeptask *kt = &ctx->ds.kt;
+	bool by_cgroup = ctx->opts.page_types_by == MDF_PT_BY_CGROUP;
+	enum mdf_status st = MDF_OK;
+
+	if (!kt->nprocs) {
+		struct tasks_layout l;
+
+		kt = &ctx->ds.kt_all;
+		st = task_types(ctx, "--page-types-by");
+		if (st == MDF_OK)
+			st = tasks_layout(&l, &ctx->ds.kt_types,
+					  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
+					  &ctx->err);
+		if (st == MDF_OK && by_cgroup && !l.has_cgroup)
+			st = mdf_err_set(&ctx->err, MDF_ERR_NODATA, "--page-types-by cgroup: %s has no "
+					 "css_set.dfl_cgrp, cgroup.kn or kernfs_node name and parent",
+					 ctx->ds.kt_types.what);
+		kt->all = kt->list_only = true;
+		if (st == MDF_OK)
+			st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian,
+					    page_shift(ctx), &ctx->stop, &ctx->err);
+		if (st != MDF_OK)
+			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
+	}
+	for (size_t i = 0; st == MDF_OK && i < kt->nprocs; i++) {
+		const struct keeptask_proc *p = &kt->procs[i];
+		char name[PAGETYPES_GROUP_NAME];
+		struct pagetypes_group *g = NULL;
+		struct by_arg b = { ctx, r, pk, NULL, MDF_OK };
+
+		if (!by_cgroup) {
+			snprintf(name, sizeof(name), "process %d (%s)", p->pid, p->comm);
+		} else if (tasks_cgroup_path(&kt->layout, &ctx->k.rm, ctx->k.ki.big_endian, p->task,
+					     name, sizeof(name), &ctx->err) != MDF_OK) {
+			snprintf(name, sizeof(name), "(cgroup not read: %.200s)", ctx->err.msg);
+			mdf_err_clear(&ctx->err);
+		}
+		st = pagetypes_group(&ctx->ds.ptg, name, &g, &ctx->err);
+		if (st != MDF_OK)
+			break;
+		g->members++;
+		b.pt = &g->pt;
+		b.pt->page_size = ctx->k.page_size;
+		st = keeptask_walk_proc(kt, i, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian,
+					by_leaf, &b, &ctx->err);
+		if (st == MDF_OK)
+			st = b.st;
+	}
+	if (st != MDF_OK)
+		return mdf_err_push(&ctx->err, "%s: --page-types-by", ctx->opts.vmcore);
+	for (size_t i = 0; i < ctx->ds.ptg.n; i++)
+		pagetypes_sort(&ctx->ds.ptg.g[i].pt);
+	ctx->ds.ptg.by = by_cgroup ? "cgroup" : "task";
+	ctx->report.page_types_by = &ctx->ds.ptg;
+	return MDF_OK;
+}
+
 enum mdf_status dump_page_types(struct mdf_ctx *ctx)
 {
 	struct filter_rules *r;
@@ -1781,6 +1896,8 @@ enum mdf_status dump_page_types(struct mdf_ctx *ctx)
 	memset(&ctx->ds.pt, 0, sizeof(ctx->ds.pt));
 	st = pagetypes_walk(&ctx->ds.pt, r, &pk, &ctx->k.mm, &ctx->k.rm, end, ctx->ds.scratch,
 			    &ctx->err);
+	if (st == MDF_OK && ctx->opts.page_types_by != MDF_PT_BY_FLAGS)
+		st = page_types_by(ctx, r, &pk);
 	free(r);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
@@ -1803,7 +1920,9 @@ void dump_close(struct mdf_ctx *ctx)
 	kbtf_free(&ctx->ds.btf);
 	kallsyms_free(&ctx->ds.ksyms);
 	pagetypes_free(&ctx->ds.pt);
+	pagetypes_groups_free(&ctx->ds.ptg);
 	keeptask_free(&ctx->ds.kt);
+	keeptask_free(&ctx->ds.kt_all);
 	kernel_close(&ctx->k);
 	free(ctx->ds.scratch);
 	ctx->ds.scratch = NULL;

@@ -77,6 +77,8 @@ struct dump_state {
 	double t_scan, t_zero, t_copy;
 	struct pagetypes pt;        /* --page-types' table */
 	struct keeptask kt;         /* --keep-task's processes and pages */
+	struct keeptask kt_all;     /* --page-types-by's, without --keep-task */
+	struct pagetypes_groups ptg; /* --page-types-by's tables */
 	struct erase_types kt_types; /* the types their walk reads by */
 };
 

@@ -54,6 +54,8 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	}
 	if (st == MDF_OK && ctx->report.page_types)
 		pi_page_types(&ctx->pr, ctx->report.page_types);
+	if (st == MDF_OK && ctx->report.page_types_by)
+		pi_page_types_by(&ctx->pr, ctx->report.page_types_by);
 	return st;
 }
 

@@ -35,6 +35,7 @@ enum {
 	OPT_REPORT_FORMAT,
 	OPT_PAGE_TYPES,
 	OPT_KEEP_TASK,
+	OPT_PAGE_TYPES_BY,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -495,6 +496,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "report-format", required_argument, NULL, OPT_REPORT_FORMAT },
 		{ "page-types", no_argument, NULL, OPT_PAGE_TYPES },
 		{ "keep-task", required_argument, NULL, OPT_KEEP_TASK },
+		{ "page-types-by", required_argument, NULL, OPT_PAGE_TYPES_BY },
 		{ NULL, 0, NULL, 0 },
 	};
 	enum mdf_status st;
@@ -616,6 +618,18 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		case OPT_REASSEMBLE: o->action = MDF_ACT_REASSEMBLE; break;
 		case OPT_MEM_USAGE: o->mem_usage = true; break;
 		case OPT_PAGE_TYPES: o->page_types = true; break;
+		case OPT_PAGE_TYPES_BY:
+			o->page_types = true;
+			if (strcmp(optarg, "flags") == 0)
+				o->page_types_by = MDF_PT_BY_FLAGS;
+			else if (strcmp(optarg, "task") == 0)
+				o->page_types_by = MDF_PT_BY_TASK;
+			else if (strcmp(optarg, "cgroup") == 0)
+				o->page_types_by = MDF_PT_BY_CGROUP;
+			else
+				return mdf_err_set(err, MDF_ERR_ARG, "invalid value '%s' for option "
+						   "--page-types-by: flags, task or cgroup", optarg);
+			break;
 		case OPT_CONFIG: o->config_file = optarg; break;
 		case OPT_EXPLAIN: st = parse_explain(optarg, o, err); break;
 		case OPT_VTOP:

@@ -82,6 +82,9 @@ struct mdf_opts {
 					as one JSON object */
 	bool page_types;             /* --page-types: page-types' table of the
 					dump's struct pages (filter/pagetypes.h) */
+	enum { MDF_PT_BY_FLAGS, MDF_PT_BY_TASK, MDF_PT_BY_CGROUP }
+		page_types_by;       /* --page-types-by: one table more per
+					process, or per cgroup */
 	/* --keep-task SPEC, each given (filter/keeptask.h); argv's */
 #define MDF_MAX_KEEP_TASKS 16
 	char *keep_tasks[MDF_MAX_KEEP_TASKS];

@@ -147,6 +147,9 @@ void pi_usage(const struct mdf_printer *p, FILE *to)
 "  --page-types    after the run, page-types' table of every struct page\n"
 "                  (pages per combination of /proc/kpageflags flags);\n"
 "                  --page-types VMCORE alone writes nothing\n"
+"  --page-types-by flags|task|cgroup  --page-types, and a table per process\n"
+"                  (those of --keep-task, else all) or per cgroup of the pages\n"
+"                  they map\n"
 "  --debug-bitmap FILE   write the dumpable bitmap (bitmap2) to FILE\n"
 "  --debug-bitmap1 FILE  write the memory-present bitmap (bitmap1) to FILE\n"
 "  -D              debug messages (message level 31)\n"
@@ -331,17 +334,12 @@ static const char *flag_list(uint64_t flags, char *buf, size_t cap)
 	return buf;
 }
 
-/* --page-types' table in the JSON report: each row's flags as hex and
- * names, pages and bytes; the flags the dump cannot tell. */
-static void page_types_json(FILE *f, const struct pagetypes *pt)
+/* The rows of a page-types table as a JSON array. */
+static void page_types_rows_json(FILE *f, const struct pagetypes *pt)
 {
 	char sym[72], names[1024];
 
-	fprintf(f, ", \"page_types\": {\"total\": %llu, \"unreadable\": %llu, \"seconds\": %.6f, "
-		"\"unknown_flags\": ",
-		(unsigned long long)pt->total, (unsigned long long)pt->unreadable, pt->seconds);
-	json_str(f, flag_list(pt->unknown, names, sizeof(names)));
-	fputs(", \"rows\": [", f);
+	fputc('[', f);
 	for (size_t i = 0; i < pt->n; i++) {
 		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
 		fprintf(f, "%s{\"flags\": \"0x%016llx\", \"pages\": %llu, \"bytes\": %llu, "
@@ -353,7 +351,38 @@ static void page_types_json(FILE *f, const struct pagetypes *pt)
 		json_str(f, names);
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+}
+
+/* --page-types' table in the JSON report: each row's flags as hex and
+ * names, pages and bytes; the flags the dump cannot tell; and
+ * --page-types-by's groups. */
+static void page_types_json(FILE *f, const struct pagetypes *pt, const struct pagetypes_groups *gs)
+{
+	char names[1024];
+
+	fprintf(f, ", \"page_types\": {\"total\": %llu, \"unreadable\": %llu, \"seconds\": %.6f, "
+		"\"unknown_flags\": ",
+		(unsigned long long)pt->total, (unsigned long long)pt->unreadable, pt->seconds);
+	json_str(f, flag_list(pt->unknown, names, sizeof(names)));
+	fputs(", \"rows\": ", f);
+	page_types_rows_json(f, pt);
+	if (gs) {
+		fputs(", \"by\": ", f);
+		json_str(f, gs->by);
+		fputs(", \"groups\": [", f);
+		for (size_t i = 0; i < gs->n; i++) {
+			fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+			json_str(f, gs->g[i].name);
+			fprintf(f, ", \"processes\": %u, \"total\": %llu, \"unreadable\": %llu, "
+				"\"rows\": ", gs->g[i].members, (unsigned long long)gs->g[i].pt.total,
+				(unsigned long long)gs->g[i].pt.unreadable);
+			page_types_rows_json(f, &gs->g[i].pt);
+			fputc('}', f);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
 }
 
 /* --report-format json: the report's numbers as one object, for scripts
@@ -409,7 +438,7 @@ static void report_json(FILE *f, const struct mdf_report *r)
 			s->mmap_failures ? "true" : "false");
 	}
 	if (r->page_types)
-		page_types_json(f, r->page_types);
+		page_types_json(f, r->page_types, r->page_types_by);
 	if (r->keep_task) {
 		const struct keeptask *kt = r->keep_task;
 
@@ -541,9 +570,25 @@ void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r)
 
 /* page-types' summary: its header, one row per flag combination (hex,
  * pages, MiB, the letters and the names), and the total. */
-void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
+static void page_types_table(FILE *f, const struct pagetypes *pt)
 {
 	char sym[72], names[1024];
+
+	fputs("             flags\tpage-count       MB  symbolic-flags\t\t\tlong-symbolic-flags\n",
+	      f);
+	for (size_t i = 0; i < pt->n; i++) {
+		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
+		fprintf(f, "0x%016llx\t%10llu %8llu  %s\t%s\n", (unsigned long long)pt->e[i].flags,
+			(unsigned long long)pt->e[i].pages,
+			(unsigned long long)((pt->e[i].pages * pt->page_size) >> 20), sym, names);
+	}
+	fprintf(f, "             total\t%10llu %8llu\n", (unsigned long long)pt->total,
+		(unsigned long long)((pt->total * pt->page_size) >> 20));
+}
+
+void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
+{
+	char names[1024];
 	FILE *f = p->msg;
 
 	if (p->json || !(p->level & (ML_COMMON | ML_REPORT)))
@@ -555,16 +600,26 @@ void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
 	if (pt->unreadable)
 		fprintf(f, "%llu pfns whose struct pages the dump lacks are counted as nopage.\n",
 			(unsigned long long)pt->unreadable);
-	fputs("             flags\tpage-count       MB  symbolic-flags\t\t\tlong-symbolic-flags\n",
-	      f);
-	for (size_t i = 0; i < pt->n; i++) {
-		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
-		fprintf(f, "0x%016llx\t%10llu %8llu  %s\t%s\n", (unsigned long long)pt->e[i].flags,
-			(unsigned long long)pt->e[i].pages,
-			(unsigned long long)((pt->e[i].pages * pt->page_size) >> 20), sym, names);
+	page_types_table(f, pt);
+	fflush(f);
+}
+
+void pi_page_types_by(const struct mdf_printer *p, const struct pagetypes_groups *gs)
+{
+	FILE *f = p->msg;
+
+	if (p->json || !(p->level & (ML_COMMON | ML_REPORT)))
+		return;
+	for (size_t i = 0; i < gs->n; i++) {
+		const struct pagetypes_group *g = &gs->g[i];
+
+		if (gs->by[0] == 'c')
+			fprintf(f, "\ncgroup %s (%u process%s):\n", g->name, g->members,
+				g->members == 1 ? "" : "es");
+		else
+			fprintf(f, "\n%s:\n", g->name);
+		page_types_table(f, &g->pt);
 	}
-	fprintf(f, "             total\t%10llu %8llu\n", (unsigned long long)pt->total,
-		(unsigned long long)((pt->total * pt->page_size) >> 20));
 	fflush(f);
 }
 

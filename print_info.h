@@ -16,6 +16,7 @@
 #include "pageclass.h"
 
 struct pagetypes;
+struct pagetypes_groups;
 struct keeptask;
 
 enum {
@@ -75,11 +76,14 @@ struct mdf_report {
 	uint64_t page_size;
 	const struct pagetypes *page_types; /* --page-types' table, or NULL */
 	const struct keeptask *keep_task;   /* --keep-task's tasks, or NULL */
+	const struct pagetypes_groups *page_types_by; /* --page-types-by's, or NULL */
 };
 
 /** --page-types' table, as page-types prints it (in the JSON report
  *  when --report-format json). */
 void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt);
+/** --page-types-by's tables, each after its name. */
+void pi_page_types_by(const struct mdf_printer *p, const struct pagetypes_groups *gs);
 
 /** @msgs_to_stderr: -F (the dump itself goes to stdout). */
 void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr);

@@ -123,6 +123,8 @@ static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
 	char path[4096];
 	bool any = false, have_path = false, tried = false;
 
+	if (kt->all)
+		return true;
 	for (unsigned i = 0; i < kt->nspecs; i++) {
 		struct keeptask_spec *s = &kt->specs[i];
 		bool hit = false;
@@ -174,7 +176,8 @@ static int each_task(void *arg, const struct task_info *t)
 		kt->procs = p;
 		kt->procs_cap = cap;
 	}
-	kt->procs[kt->nprocs++] = (struct keeptask_proc){ .pid = t->tgid, .mm = t->mm };
+	kt->procs[kt->nprocs++] = (struct keeptask_proc){ .pid = t->tgid, .mm = t->mm,
+							  .task = t->task };
 	memcpy(kt->procs[kt->nprocs - 1].comm, t->comm, sizeof(t->comm));
 	return 0;
 }
@@ -204,6 +207,33 @@ static void merge(struct keeptask *kt)
 	kt->n = j + 1;
 }
 
+/* The physical address of process @p's page-table root (mm->pgd). */
+static enum mdf_status proc_root(const struct keeptask *kt, const struct keeptask_proc *p,
+				 struct readmem *rm, bool be, uint64_t *root, struct mdf_err *err)
+{
+	unsigned char b[8];
+
+	if (readmem_vaddr(rm, p->mm + kt->layout.o_pgd, b, 8, err) != MDF_OK)
+		return err->status;
+	return readmem_vtop(rm, load_t64(b, be), root, NULL, err);
+}
+
+enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct readmem *rm,
+				   const struct arch_state *arch, bool be, arch_leaf_fn cb,
+				   void *arg, struct mdf_err *err)
+{
+	const struct keeptask_proc *p = &kt->procs[i];
+	uint64_t root;
+	enum mdf_status st = proc_root(kt, p, rm, be, &root, err);
+
+	if (st == MDF_OK)
+		st = arch_user_leaves(arch, root, readmem_read_pte, rm, cb, arg, err);
+	if (st != MDF_OK)
+		return mdf_err_push(err, "process %d (%s), mm 0x%llx", p->pid, p->comm,
+				    (unsigned long long)p->mm);
+	return MDF_OK;
+}
+
 enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l,
 			       struct readmem *rm, const struct arch_state *arch, bool be,
 			       unsigned page_shift, const struct mdf_stop *stop, struct mdf_err *err)
@@ -216,28 +246,22 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 	st = tasks_each(l, rm, be, each_task, &w, err);
 	if (st == MDF_OK)
 		st = w.st;
-	for (size_t i = 0; st == MDF_OK && i < kt->nprocs; i++) {
+	for (size_t i = 0; st == MDF_OK && !kt->list_only && i < kt->nprocs; i++) {
 		struct keeptask_proc *p = &kt->procs[i];
-		unsigned char b[8];
-		uint64_t pgd, root, mm_pa;
+		uint64_t mm_pa;
 
-		st = readmem_vaddr(rm, p->mm + l->o_pgd, b, 8, err);
-		if (st == MDF_OK) {
-			pgd = load_t64(b, be);
-			st = readmem_vtop(rm, pgd, &root, NULL, err);
-		}
-		if (st == MDF_OK && readmem_vtop(rm, p->mm, &mm_pa, NULL, err) == MDF_OK)
+		/* the page of its mm_struct, where the dump has it */
+		if (readmem_vtop(rm, p->mm, &mm_pa, NULL, err) == MDF_OK)
 			st = add_range(kt, mm_pa >> page_shift, (mm_pa >> page_shift) + 1, err);
-		mdf_err_clear(err);
-		if (st == MDF_OK) {
-			w.p = p;
-			st = arch_user_leaves(arch, root, readmem_read_pte, rm, leaf, &w, err);
-			if (st == MDF_OK)
-				st = w.st;
-		}
+		else
+			mdf_err_clear(err);
+		w.p = p;
+		if (st == MDF_OK)
+			st = keeptask_walk_proc(kt, i, rm, arch, be, leaf, &w, err);
+		if (st == MDF_OK)
+			st = w.st;
 		if (st != MDF_OK)
-			st = mdf_err_push(err, "--keep-task: process %d (%s), mm 0x%llx", p->pid,
-					  p->comm, (unsigned long long)p->mm);
+			st = mdf_err_push(err, "--keep-task");
 	}
 	merge(kt);
 	return st;
@@ -262,21 +286,16 @@ static int owner_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
 		    const struct arch_state *arch, bool be, uint64_t pfn, size_t *idx)
 {
-	const struct tasks_layout *l = &kt->layout;
-
 	for (size_t i = 0; i < kt->nprocs; i++) {
 		struct owner_arg o = { pfn, kt->page_shift, false };
 		struct mdf_err e;
-		unsigned char b[8];
-		uint64_t root, mm_pa;
+		uint64_t mm_pa;
 
 		mdf_err_clear(&e);
 		if (readmem_vtop(rm, kt->procs[i].mm, &mm_pa, NULL, &e) == MDF_OK &&
 		    mm_pa >> kt->page_shift == pfn)
 			o.found = true;
-		if (!o.found && readmem_vaddr(rm, kt->procs[i].mm + l->o_pgd, b, 8, &e) == MDF_OK &&
-		    readmem_vtop(rm, load_t64(b, be), &root, NULL, &e) == MDF_OK &&
-		    arch_user_leaves(arch, root, readmem_read_pte, rm, owner_leaf, &o, &e) != MDF_OK)
+		if (!o.found && keeptask_walk_proc(kt, i, rm, arch, be, owner_leaf, &o, &e) != MDF_OK)
 			o.found = false; /* a walk that failed names no owner */
 		if (o.found) {
 			*idx = i;

@@ -37,6 +37,7 @@ enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s,
 			       struct mdf_err *err) MDF_MUST_CHECK;
 
 struct keeptask_proc {
+	uint64_t task;             /* the task_struct it was chosen by */
 	int32_t pid;
 	char comm[17];
 	uint64_t mm;
@@ -57,6 +58,8 @@ struct keeptask {
 	size_t n, cap;
 	unsigned page_shift;
 	struct tasks_layout layout; /* what keeptask_build() read them by */
+	bool all;                  /* every process with an address space */
+	bool list_only;            /* keeptask_build() lists them, walks none */
 	uint64_t cgroup_unreadable; /* tasks whose cgroup could not be read */
 	struct mdf_err cgroup_err;  /* the first such error */
 };
@@ -73,6 +76,11 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 			       struct readmem *rm, const struct arch_state *arch, bool big_endian,
 			       unsigned page_shift, const struct mdf_stop *stop,
 			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** Each leaf of process @i's page tables (arch_user_leaves()) to @cb. */
+enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct readmem *rm,
+				   const struct arch_state *arch, bool big_endian, arch_leaf_fn cb,
+				   void *arg, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** The process whose page tables map @pfn (its index in kt->procs, for
  *  --explain), found by walking them again; false when none does. */

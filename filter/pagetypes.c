@@ -274,6 +274,82 @@ void pagetypes_free(struct pagetypes *pt)
 	pt->n = pt->cap = 0;
 }
 
+enum mdf_status pagetypes_group(struct pagetypes_groups *gs, const char *name,
+				struct pagetypes_group **ret, struct mdf_err *err)
+{
+	for (size_t i = 0; i < gs->n; i++) {
+		if (strcmp(gs->g[i].name, name) == 0) {
+			*ret = &gs->g[i];
+			return MDF_OK;
+		}
+	}
+	if (gs->n == gs->cap) {
+		size_t cap = gs->cap ? 2 * gs->cap : 16;
+		struct pagetypes_group *g = realloc(gs->g, cap * sizeof(*g));
+
+		if (!g)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "--page-types-by: out of memory");
+		gs->g = g;
+		gs->cap = cap;
+	}
+	*ret = &gs->g[gs->n++];
+	memset(*ret, 0, sizeof(**ret));
+	snprintf((*ret)->name, sizeof((*ret)->name), "%s", name);
+	return MDF_OK;
+}
+
+void pagetypes_groups_free(struct pagetypes_groups *gs)
+{
+	for (size_t i = 0; i < gs->n; i++)
+		pagetypes_free(&gs->g[i].pt);
+	free(gs->g);
+	gs->g = NULL;
+	gs->n = gs->cap = 0;
+}
+
+enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetypes_kernel *pk,
+			      struct memmap *mm, struct readmem *rm, uint64_t pfn,
+			      uint64_t *flags, struct mdf_err *err)
+{
+	size_t psz = (size_t)r->page_struct_size;
+	unsigned char pg[2 * FILTER_PAGE_STRUCT_MAX], head[2 * FILTER_PAGE_STRUCT_MAX];
+	uint64_t va, hva;
+	bool have_map, huge = false, two;
+	unsigned order;
+	enum mdf_status st;
+
+	st = memmap_page_vaddr(mm, rm, pfn, &va, &have_map, err);
+	if (st != MDF_OK)
+		return st;
+	if (!have_map) {
+		*flags = KPF_BIT(KPF_B_NOPAGE);
+		return MDF_OK;
+	}
+	two = readmem_vaddr(rm, va, pg, 2 * psz, err) == MDF_OK;
+	if (!two && readmem_vaddr(rm, va, pg, psz, err) != MDF_OK)
+		return err->status;
+	mdf_err_clear(err);
+	if (r->has_head && (rd64(r, pg + r->off_head) & 1)) {
+		hva = rd64(r, pg + r->off_head) - 1;
+		if (readmem_vaddr(rm, hva, head, 2 * psz, err) != MDF_OK) {
+			mdf_err_clear(err);
+			*flags = pagetypes_page_flags(r, pk, pg, pg, NULL, true, true, false);
+			return MDF_OK;
+		}
+		/* the head's pfn is not known here: no alignment to check */
+		filter_compound(r, head, head + psz, 1, 0, &order, &huge);
+		*flags = pagetypes_page_flags(r, pk, pg, head, head + psz, true, true, huge);
+		return MDF_OK;
+	}
+	if (r->m_head && (rd64(r, pg + r->off_flags) & r->m_head)) {
+		filter_compound(r, pg, pg + psz, two ? 1 : 0, pfn, &order, &huge);
+		*flags = pagetypes_page_flags(r, pk, pg, pg, two ? pg + psz : NULL, false, true, huge);
+		return MDF_OK;
+	}
+	*flags = pagetypes_page_flags(r, pk, pg, pg, NULL, false, false, false);
+	return MDF_OK;
+}
+
 /* ---- the walk ------------------------------------------------------ */
 
 struct walk {

@@ -78,6 +78,26 @@ struct pagetypes {
 	double seconds;
 };
 
+/* --page-types-by: a table per process or cgroup, by its name. */
+#define PAGETYPES_GROUP_NAME 320
+struct pagetypes_group {
+	char name[PAGETYPES_GROUP_NAME]; /* "process 1 (init)", a cgroup's path */
+	unsigned members;                /* processes in it */
+	struct pagetypes pt;
+};
+
+struct pagetypes_groups {
+	const char *by;                  /* "task", "cgroup" */
+	struct pagetypes_group *g;
+	size_t n, cap;
+};
+
+/** The group called @name in @gs, made when there is none. */
+enum mdf_status pagetypes_group(struct pagetypes_groups *gs, const char *name,
+				struct pagetypes_group **ret, struct mdf_err *err) MDF_MUST_CHECK;
+
+void pagetypes_groups_free(struct pagetypes_groups *gs);
+
 /**
  * Walk the struct pages of pfns [0, @end_pfn) through @mm and @rm into
  * @pt (zeroed first by the caller).  @buf holds FILTER_BATCH struct pages.
@@ -88,6 +108,16 @@ enum mdf_status pagetypes_walk(struct pagetypes *pt, const struct filter_rules *
 			       const struct pagetypes_kernel *pk, struct memmap *mm,
 			       struct readmem *rm, uint64_t end_pfn, unsigned char *buf,
 			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The flags of pfn @pfn alone (page-types -p's view of a page a process
+ * maps): its struct page, and for a tail its folio's head found through
+ * its compound_head.  No buddy flag (a mapped page is never free).
+ * MDF_ERR_NODATA when its struct page is not in the dump.
+ */
+enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetypes_kernel *pk,
+			      struct memmap *mm, struct readmem *rm, uint64_t pfn,
+			      uint64_t *flags, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Count @pages pages of @flags (well-known flags already applied). */
 enum mdf_status pagetypes_add(struct pagetypes *pt, uint64_t flags, uint64_t pages,

@@ -11,7 +11,11 @@
 #    one written without it, and the table is the same;
 #  - our own -l -d 31 dump, read back, gives the same table (struct pages
 #    are kernel data: every one of them is kept);
-#  - the cost is a phase of its own in the report.
+#  - the cost is a phase of its own in the report;
+#  - --page-types-by task: a table per process; the lab's labwork maps
+#    the guest's THP and hugetlb pages, and as many pages as --keep-task
+#    counts for it; by cgroup (the guest runs all in the root): one group
+#    "/" of every process; the JSON report carries the groups.
 # On a synthetic dump without BTF: the flags it cannot tell are named,
 # and the table still adds up.  Refused with -R, --dump-dmesg, --explain.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -74,6 +78,31 @@ for name in fx-v61-512m fx-v612-512m; do
 		ok "page-types-$name-from-our-kdump"
 	else notok "page-types-$name-from-our-kdump" "$(diff "$T/t0" "$T/t2" | head -n 4 | tr '\n' ' ')"; fi
 	rm -f "$T/a.l" "$T/b.l"
+	"$MDF" --page-types-by task "$vm" >"$T/bt.txt" 2>&1
+	"$MDF" -l -d 31 --show-stats --keep-task comm:labwork "$vm" "$T/kt.l" >"$T/kt.txt" 2>&1
+	rm -f "$T/kt.l"
+	"$MDF" --page-types-by cgroup --report-format json "$vm" >"$T/bc.json" 2>/dev/null
+	check "page-types-$name-by-task" python3 - "$T/bt.txt" "$json" "$T/kt.txt" "$T/bc.json" <<-'PY'
+	import json, re, sys
+	text = open(sys.argv[1]).read()
+	meta = json.load(open(sys.argv[2]))["guest_meminfo_before_crash"]
+	mapped = int(re.search(r"^  process \d+ \(labwork\): (\d+) pages mapped", open(sys.argv[3]).read(), re.M).group(1))
+	blocks = re.split(r"^\n?(process \d+ \(\S+\)):$", text, flags=re.M)
+	groups = {blocks[i]: blocks[i + 1] for i in range(1, len(blocks) - 1, 2)}
+	lab = [v for k, v in groups.items() if k.endswith("(labwork)")]
+	assert len(lab) == 1, list(groups)
+	rows = re.findall(r"^0x([0-9a-f]{16})\t *(\d+) ", lab[0], re.M)
+	def count(bit):
+	    return sum(int(n) for f, n in rows if int(f, 16) >> bit & 1)
+	total = sum(int(n) for f, n in rows)
+	assert total == mapped, ("labwork total", total, "mapped", mapped)
+	assert count(22) == int(meta["AnonHugePages"].split()[0]) // 4, ("thp", count(22))
+	assert count(17) == int(meta["HugePages_Total"]) * 512, ("huge", count(17))
+	cg = json.loads([l for l in open(sys.argv[4]) if l.startswith("{")][0])["page_types"]
+	assert cg["by"] == "cgroup" and [g["name"] for g in cg["groups"]] == ["/"], cg.get("groups")
+	assert cg["groups"][0]["processes"] == len(groups), (cg["groups"][0]["processes"], len(groups))
+	print("%d processes; labwork %d pages" % (len(groups), total))
+	PY
 done
 
 # A synthetic dump: no BTF in it, so the copied flags are not known.

@@ -527,6 +527,12 @@ static void page_types(void)
 	T_ASSERT(o.page_types);
 	OK("--page-types", "-F", "-d", "31", "vmcore");
 	T_ASSERT(o.flatten && !o.dry_run);
+	OK("--page-types-by", "task", "vmcore");
+	T_ASSERT(o.page_types && o.dry_run && o.page_types_by == MDF_PT_BY_TASK);
+	OK("--page-types-by", "cgroup", "--page-types", "vmcore");
+	T_ASSERT(o.page_types_by == MDF_PT_BY_CGROUP);
+	T_REJECT(MDF_ERR_ARG, "invalid value 'pid' for option --page-types-by: flags, task or cgroup",
+		 "--page-types-by", "pid", "vmcore");
 	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "--dump-dmesg", "vmcore", "log");
 	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "-R", "out");
 	T_REJECT(MDF_ERR_ARG, not_with, "--page-types", "--reassemble", "a", "b", "c");
