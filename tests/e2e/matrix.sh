@@ -13,7 +13,10 @@
 # max(300, 1 %) pages a class; hwpoison+offline: max(8, 1 %)); and ours
 # --page-types table agrees, flag by flag and within the same drift, with
 # the one the kernel's page-types makes of the snapshot
-# (tests/tools/page_types_ref.py; the table in results/RUN.page-types.txt).
+# (tests/tools/page_types_ref.py; the table in results/RUN.page-types.txt);
+# and --keep-task comm:labwork keeps every page the guest's page map of
+# labwork has, and none of init's that -d 31 drops
+# (tests/tools/keep_task_ref.py).
 # Results stay in $MATRIX_CACHE/results (one .tsv per run);
 # tests/lab/matrix_table.py makes README's table from them.
 # Opt-in (MDF_MATRIX_TEST=1); MDF_MATRIX_CASES and MDF_MATRIX_KERNELS pick
@@ -133,6 +136,17 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 			notok "matrix-$run-page-types" "$(echo "$out" | tail -n 1) $(tail -n 1 "$T/pt.err")"
 		fi
 		echo "$out" >"$MATRIX_CACHE/results/$run.page-types.txt"
+		# --keep-task comm:labwork against the guest's page map of it
+		# (scenario.c's pagemap step) and of init
+		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
+		if "$MDF" --message-level 0 -l -d 30 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
+			"$MDF" --message-level 0 -l -d 31 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
+			"$MDF" --message-level 0 -l -d 31 "$MATRIX_CACHE/out/$run.elf" "$T/pl31" &&
+			out=$(python3 "$MDF_SRC/tests/tools/keep_task_ref.py" "$MATRIX_CACHE/out/$run.serial.log" \
+				"$T/kt30" "$T/kt31" "$T/pl31" 2>&1); then
+			ok "matrix-$run-keep-task-vs-pagemap ($out)"
+		else notok "matrix-$run-keep-task-vs-pagemap" "$out"; fi
+		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
 		# --explain on pfns of every class: its -d 31 verdict is the run's
 		bad="" n=0
 		while IFS=$'\t' read -r _ cls pfn exc; do

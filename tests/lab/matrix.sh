@@ -141,7 +141,9 @@ matrix_run() {
 	rm -rf "$scen" "$out/$name".* "$MATRIX_CACHE/lab" && mkdir -p "$scen" "$out" "$MATRIX_CACHE/lab" || return 1
 	cp "$MDF_SRC/tests/lab/scenario.sh" "$scen/run"
 	cp "$MATRIX_CACHE/scenario" "$scen/scenario"
-	printf '%s\n' "$STEPS" >"$scen/steps"
+	# last, --keep-task's check: the pfns of the lab's workload and of
+	# another process (tests/tools/keep_task_ref.py)
+	printf '%s\npagemap labwork\npagemap init\n' "$STEPS" >"$scen/steps"
 	ram=${MEM%G}; echo $((ram * 1024)) >"$scen/ram_mb"
 	echo 256 >"$scen/vmem_mb"
 	matrix_mods "$scen" zram virtio_balloon virtio_mem

@@ -12,6 +12,12 @@
  *   scenario swap MB        MB of anonymous memory pushed to swap with
  *                           MADV_PAGEOUT, then half of it read back (those
  *                           pages sit in the swap cache)
+ *   scenario pagemap COMM   the pfns of the first process called COMM, from
+ *                           its /proc/PID/pagemap (present pages of every
+ *                           mapping), as "MDF-SCEN pagemap COMM pid P pages
+ *                           N" and "MDF-SCEN pagemap-pfns COMM START+COUNT
+ *                           ..." lines; it does not stay (--keep-task's
+ *                           check, tests/tools/keep_task_ref.py)
  *
  * Each one prints "MDF-SCEN <what> ..." lines (with the pfns it knows of,
  * from /proc/self/pagemap), writes READY (argv's last word is the ready
@@ -103,6 +109,112 @@ static void ready(const char *file)
 		pause();
 }
 
+/* The pid of the first process called @comm, or 0. */
+static int find_comm(const char *comm)
+{
+	char path[64], name[64];
+	FILE *f;
+
+	for (int pid = 1; pid < 1 << 22; pid++) {
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = '\0';
+			if (!strcmp(name, comm)) {
+				fclose(f);
+				return pid;
+			}
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+/* One run of pfns, printed 12 to a console line (flush with count 0). */
+static void run_out(const char *comm, uint64_t start, uint64_t count)
+{
+	static int n;
+
+	if (count) {
+		printf("%s%s 0x%llx+%llu", n ? "" : "MDF-SCEN pagemap-pfns ", n ? "" : comm,
+		       (unsigned long long)start, (unsigned long long)count);
+		n++;
+	}
+	if (n && (n == 12 || !count)) {
+		printf("\n");
+		n = 0;
+	}
+}
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The present pfns of process @comm's mappings, sorted, as runs, on the
+ * console. */
+static void pagemap(const char *comm)
+{
+	char path[64], line[512];
+	uint64_t *pfns = NULL, start = 0, count = 0;
+	size_t n = 0, cap = 0;
+	int pid = find_comm(comm), fd;
+	FILE *maps;
+
+	if (!pid) {
+		printf("MDF-SCEN error pagemap: no process %s\n", comm);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	maps = fopen(path, "r");
+	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
+	fd = open(path, O_RDONLY);
+	if (!maps || fd < 0)
+		die("pagemap: open");
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long long lo, hi;
+
+		if (sscanf(line, "%llx-%llx", &lo, &hi) != 2)
+			continue;
+		for (uint64_t va = lo; va < hi; va += (uint64_t)pagesz) {
+			uint64_t e;
+
+			if (pread(fd, &e, 8, (off_t)(va / (uint64_t)pagesz * 8)) != 8 ||
+			    !(e >> 63 & 1))
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 4096;
+				pfns = realloc(pfns, cap * sizeof(*pfns));
+				if (!pfns)
+					die("pagemap: realloc");
+			}
+			pfns[n++] = e & ((1ULL << 55) - 1);
+		}
+	}
+	qsort(pfns, n, sizeof(*pfns), by_value);
+	for (size_t i = 0; i < n; i++) {
+		if (count && pfns[i] < start + count)
+			continue; /* mapped twice */
+		if (count && pfns[i] == start + count) {
+			count++;
+			continue;
+		}
+		run_out(comm, start, count);
+		start = pfns[i];
+		count = 1;
+	}
+	run_out(comm, start, count);
+	run_out(comm, 0, 0);
+	fclose(maps);
+	close(fd);
+	free(pfns);
+	printf("MDF-SCEN pagemap %s pid %d pages %zu\n", comm, pid, n);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -158,6 +270,9 @@ int main(int argc, char **argv)
 		if (madvise(p, bytes, MADV_MERGEABLE))
 			die("madvise(MADV_MERGEABLE)");
 		printf("MDF-SCEN ksm %ld MiB mergeable\n", n);
+	} else if (!strcmp(what, "pagemap")) {
+		pagemap(argc > 2 ? argv[2] : "");
+		return 0;
 	} else if (!strcmp(what, "swap")) {
 		size_t bytes = (size_t)n << 20;
 		char *p = anon(bytes);
@@ -171,7 +286,8 @@ int main(int argc, char **argv)
 		(void)sink;
 		printf("MDF-SCEN swap %ld MiB paged out, half read back\n", n);
 	} else {
-		fprintf(stderr, "usage: scenario hwpoison|hugetlb1g|mlock|ksm|swap N [READYFILE]\n");
+		fprintf(stderr, "usage: scenario hwpoison|hugetlb1g|mlock|ksm|swap N [READYFILE]\n"
+				"       scenario pagemap COMM\n");
 		return 2;
 	}
 	ready(rfile);

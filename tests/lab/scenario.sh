@@ -80,6 +80,7 @@ step_swapfile() { # a swap file on the data disk's ext4, swapped on before
 		swapon /dev/zram0 && log "zram: swap on /dev/zram0, $(($(cat /sys/block/zram0/disksize) >> 20)) MiB"
 	fi
 }
+step_pagemap() { $M/scenario pagemap "$1"; } # the pfns of process $1, last of all
 step_swap() {
 	bg swap "$1"
 	log "swap: $(grep -E '^(SwapTotal|SwapFree|SwapCached):' /proc/meminfo | tr -s ' \n' ' ')"
