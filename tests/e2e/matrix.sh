@@ -139,6 +139,7 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		# --keep-task comm:labwork against the guest's page map of it
 		# (scenario.c's pagemap step) and of init
 		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
+		out="a dump failed"
 		if "$MDF" --message-level 0 -l -d 30 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
 			"$MDF" --message-level 0 -l -d 31 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
 			"$MDF" --message-level 0 -l -d 31 "$MATRIX_CACHE/out/$run.elf" "$T/pl31" &&
