@@ -331,9 +331,7 @@ enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "the user page tables of %s are not walked yet",
 				   st->ops ? st->ops->name : "this architecture");
-	/* the user half: below the lowest kernel address */
-	if (st->ops->user_leaves(st, root, 1ULL << (st->va_bits - 1), rd, arg, cb, cbarg,
-				 err) != MDF_OK)
+	if (st->ops->user_leaves(st, root, rd, arg, cb, cbarg, err) != MDF_OK)
 		return mdf_err_push(err, "%s", st->ops->name);
 	return MDF_OK;
 }

@@ -280,11 +280,12 @@ struct arch_ops {
 
 	/**
 	 * --keep-task: every present leaf of the page tables whose root is
-	 * at @root (physical) that maps part of the user half [0, @end), and
-	 * each table page on the way, to @cb; entries read only through @rd.
-	 * Default when NULL: MDF_ERR_NOTSUPP.
+	 * at @root (physical) that maps part of user space (x86_64: the
+	 * lower half; arm64: what TTBR0 translates), and each table page on
+	 * the way, to @cb; entries read only through @rd.  At most
+	 * ARCH_LEAVES_MAX_TABLES tables.  Default when NULL: MDF_ERR_NOTSUPP.
 	 */
-	enum mdf_status (*user_leaves)(const struct arch_state *st, uint64_t root, uint64_t end,
+	enum mdf_status (*user_leaves)(const struct arch_state *st, uint64_t root,
 				       arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
 				       void *cbarg, struct mdf_err *err);
 };

@@ -253,10 +253,73 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 	}
 }
 
+/* --keep-task's walk of a user address space (what TTBR0 translates:
+ * [0, 2^va_bits)) from @table, level @l, mapping from @base. */
+struct leaves {
+	const struct arch_state *st;
+	arch_read_pte_fn rd;
+	void *arg;
+	arch_leaf_fn cb;
+	void *cbarg;
+	unsigned tables;
+	bool stopped;
+};
+
+static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
+				    struct mdf_err *err)
+{
+	const struct arch_state *st = lv->st;
+	unsigned per = st->page_shift - 3, shift = st->page_shift + l * per;
+	uint64_t n = l + 1 == st->levels ? 1ULL << (st->va_bits - shift) : 1ULL << per;
+
+	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "more than %u page-table pages under one root: a damaged tree",
+				   ARCH_LEAVES_MAX_TABLES);
+	if (lv->cb(lv->cbarg, 0, table, 0)) {
+		lv->stopped = true;
+		return MDF_OK;
+	}
+	for (uint64_t i = 0; i < n && i < (1ULL << per) && !lv->stopped; i++) {
+		uint64_t va = base + (i << shift), e, size = 1ULL << shift;
+		enum mdf_status s = lv->rd(lv->arg, table + i * 8, &e, err);
+
+		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
+			mdf_err_clear(err);
+			continue;
+		}
+		if (s != MDF_OK)
+			return mdf_err_push(err, "%s entry at paddr 0x%llx",
+					    arch_level_name(st->levels, l),
+					    (unsigned long long)(table + i * 8));
+		if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
+			continue;
+		if (l == 0 || !(e & ARM64_DESC_TABLE)) {
+			if (lv->cb(lv->cbarg, va, arm64_desc_oa(st, e) & ~(size - 1), size))
+				lv->stopped = true;
+			continue;
+		}
+		s = leaves_table(lv, arm64_desc_oa(st, e), l - 1, va, err);
+		if (s != MDF_OK)
+			return s;
+	}
+	return MDF_OK;
+}
+
+static enum mdf_status arm64_user_leaves(const struct arch_state *st, uint64_t root,
+					 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
+					 void *cbarg, struct mdf_err *err)
+{
+	struct leaves lv = { st, rd, arg, cb, cbarg, 0, false };
+
+	return leaves_table(&lv, root & ~((1ULL << st->page_shift) - 1), st->levels - 1, 0, err);
+}
+
 const struct arch_ops arch_arm64_ops = {
 	.name = "arm64",
 	.uts_machine = "aarch64",
 	.e_machine = EM_AARCH64,
 	.init = arm64_init,
 	.walk = arm64_walk,
+	.user_leaves = arm64_user_leaves,
 };

@@ -388,10 +388,11 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 }
 
 static enum mdf_status x86_64_user_leaves(const struct arch_state *st, uint64_t root,
-					  uint64_t end, arch_read_pte_fn rd, void *arg,
-					  arch_leaf_fn cb, void *cbarg, struct mdf_err *err)
+					  arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
+					  void *cbarg, struct mdf_err *err)
 {
-	struct leaves lv = { st, rd, arg, cb, cbarg, end, 0, false };
+	/* the user half: below the lowest kernel address */
+	struct leaves lv = { st, rd, arg, cb, cbarg, 1ULL << (st->va_bits - 1), 0, false };
 
 	return leaves_table(&lv, root & X86_64_PTE_PHYS_MASK, st->levels - 1, 0, err);
 }

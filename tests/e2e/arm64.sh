@@ -131,6 +131,7 @@ fi
 if lab_run "$CACHE/kernel" mdf-arm64; then
 	up_arm64
 	check_dump "$T/lab/vmcores/mdf-arm64.elf" arm64
+	check_keep_task "$T/lab/vmcores/mdf-arm64.elf" arm64
 	rm -f "$T"/lab/vmcores/mdf-arm64.elf "$T"/d.* "$T"/*.l
 fi
 if [ ! -f "$CACHE/staged16k" ] && ! stage_16k; then
@@ -139,5 +140,6 @@ elif lab_run "$CACHE/kernel16k" mdf-arm64-16k; then
 	UP=() UP_SETUP_FAILED=0
 	UP_WHY="1.7.2 cannot read the LPA2 dump (\"Can't determine platform config values\")"
 	check_dump "$T/lab/vmcores/mdf-arm64-16k.elf" arm64-16k
+	check_keep_task "$T/lab/vmcores/mdf-arm64-16k.elf" arm64-16k
 fi
 exit 0

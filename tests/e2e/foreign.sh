@@ -86,6 +86,7 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 		else
 			check_dump "$elf" "$arch-$v"
 		fi
+		check_keep_task "$elf" "$arch-$v"
 		vms="$vms $elf"
 		# The cross-built program ran in the capture kernel on the live
 		# /proc/vmcore: the same file as ours from the copy.

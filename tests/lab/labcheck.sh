@@ -168,3 +168,27 @@ check_dump() {
 		fi
 	fi
 }
+
+# check_keep_task ELF TAG: --keep-task comm:labwork (issue 30) on a lab
+# crash: an -E -d 31 dump holds every LAB-ANON-MARKER of the lab's
+# workload that the raw vmcore holds (plain -d 31: none).  For the
+# architectures whose user page tables are walked; on the others, one
+# line saying so.
+check_keep_task() {
+	local ELF=$1 TAG=$2 raw kept plain
+	rm -f "$T/kt.E" "$T/pl.E"
+	if ! "$MDF" -E -d 31 --keep-task comm:labwork "$ELF" "$T/kt.E" >"$T/kt.log" 2>&1; then
+		if grep -q "not walked yet" "$T/kt.log"; then
+			ok "$TAG-keep-task (n/a: $(grep -m 1 -o 'the user page tables of .* are not walked yet' "$T/kt.log"))"
+		else notok "$TAG-keep-task" "$(tail -n 1 "$T/kt.log")"; fi
+		return
+	fi
+	"$MDF" -E -d 31 "$ELF" "$T/pl.E" >/dev/null 2>&1
+	raw=$(grep -a -o 'LAB-ANON-MARKER' "$ELF" | wc -l)
+	kept=$(grep -a -o 'LAB-ANON-MARKER' "$T/kt.E" | wc -l)
+	plain=$(grep -a -o 'LAB-ANON-MARKER' "$T/pl.E" 2>/dev/null | wc -l)
+	if [ "$raw" -gt 0 ] && [ "$kept" = "$raw" ] && [ "$plain" = 0 ]; then
+		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: 0)"
+	else notok "$TAG-keep-task" "raw $raw, kept $kept, plain -d 31 $plain: $(tail -n 1 "$T/kt.log")"; fi
+	rm -f "$T/kt.E" "$T/pl.E"
+}

@@ -53,6 +53,59 @@ static void t_ops_find(void)
 	T_ASSERT(st.ops == &arch_arm64_ops);
 }
 
+/* --keep-task's walk of a user address space (TTBR0's: [0, 2^48)): every
+ * valid leaf (4 KiB pages, 2 MiB and 1 GiB blocks) and each table. */
+struct leaf_log {
+	size_t n;
+	uint64_t va[16], pa[16], size[16];
+};
+
+static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
+{
+	struct leaf_log *l = arg;
+
+	if (l->n < 16) {
+		l->va[l->n] = va;
+		l->pa[l->n] = pa;
+		l->size[l->n++] = size;
+	}
+	return 0;
+}
+
+static void t_user_leaves(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 1ULL << 30, 0x40000000, 1ULL << 30 },
+		{ 0, 0x12000, 0 }, { 2ULL << 30, 0x200000, 2ULL << 20 }, { 0, 0x13000, 0 },
+		{ (2ULL << 30) + (2ULL << 20), 0x5000, 4096 },
+		{ (2ULL << 30) + (2ULL << 20) + 3 * 4096, 0x7000, 4096 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+
+	ki_v61(&ki);
+	T_OK(arch_init(&st, EM_AARCH64, &ki, v61_segs, ARRAY_SIZE(v61_segs), &err), &err);
+	fake_put(&m, 0x10000, 0x11003);            /* PGD 0 -> PUD */
+	fake_put(&m, 0x11000 + 1 * 8, 0x40000701); /* PUD 1: a 1 GiB block */
+	fake_put(&m, 0x11000 + 2 * 8, 0x12003);    /* PUD 2 -> PMD */
+	fake_put(&m, 0x12000, 0x200701);           /* PMD 0: a 2 MiB block */
+	fake_put(&m, 0x12000 + 1 * 8, 0x13003);    /* PMD 1 -> PTE */
+	fake_put(&m, 0x13000, 0x5703);             /* PTE 0 */
+	fake_put(&m, 0x13000 + 2 * 8, 0x6701);     /* PTE 2: reserved (not a page) */
+	fake_put(&m, 0x13000 + 3 * 8, 0x7703);     /* PTE 3 */
+	fake_put(&m, 0x13000 + 4 * 8, 0x8702);     /* PTE 4: not valid */
+	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
+	T_EQ_U64(l.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		T_EQ_U64(l.va[i], want[i][0]);
+		T_EQ_U64(l.pa[i], want[i][1]);
+		T_EQ_U64(l.size[i], want[i][2]);
+	}
+}
+
 /* ---- init ---- */
 
 static void t_init_v61(void)
@@ -392,6 +445,7 @@ int main(void)
 {
 	T_RUN(t_ops_find);
 	T_RUN(t_init_v61);
+	T_RUN(t_user_leaves);
 	T_RUN(t_init_no_hints);
 	T_RUN(t_init_errors);
 	T_RUN(t_walk_4k);

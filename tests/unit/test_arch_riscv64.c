@@ -185,6 +185,62 @@ static void t_init_bad_hints(void)
 }
 
 /* Sv39: PGD PMD PTE; a 4 KiB page, a 2 MiB and a 1 GiB leaf, a napot run. */
+/* --keep-task's walk of a user address space (Sv39: [0, 2^38)): leaves of
+ * 4 KiB, 2 MiB and 1 GiB, a Svnapot PTE (its own page of the 64 KiB),
+ * each table; nothing of the kernel half. */
+struct leaf_log {
+	size_t n;
+	uint64_t va[16], pa[16], size[16];
+};
+
+static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
+{
+	struct leaf_log *l = arg;
+
+	if (l->n < 16) {
+		l->va[l->n] = va;
+		l->pa[l->n] = pa;
+		l->size[l->n++] = size;
+	}
+	return 0;
+}
+
+#define PTE(pa, bits) ((((uint64_t)(pa) >> 12) << 10) | (bits))
+
+static void t_user_leaves(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 0, 0x12000, 0 },
+		{ 0x1000, 0x5000, 4096 },
+		{ 0x3000, 0x93000, 4096 },
+		{ 1ULL << 21, 0x400000, 2ULL << 20 },
+		{ 1ULL << 30, 0x40000000, 1ULL << 30 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+
+	ki_rv(&ki, 39);
+	T_OK(arch_init(&st, EM_RISCV, &ki, NULL, 0, &err), &err);
+	fake_put(&m, 0x10000, PTE(0x11000, 0x1));                    /* PGD 0 -> PMD */
+	fake_put(&m, 0x10000 + 1 * 8, PTE(0x40000000, 0xcf));       /* PGD 1: 1 GiB */
+	fake_put(&m, 0x10000 + 256 * 8, PTE(0x80000000, 0xcf));     /* the kernel half */
+	fake_put(&m, 0x11000, PTE(0x12000, 0x1));                    /* PMD 0 -> PTE */
+	fake_put(&m, 0x11000 + 1 * 8, PTE(0x400000, 0xcf));         /* PMD 1: 2 MiB */
+	fake_put(&m, 0x12000 + 1 * 8, PTE(0x5000, 0xcf));           /* PTE 1 */
+	fake_put(&m, 0x12000 + 2 * 8, PTE(0x6000, 0x1));            /* PTE 2: no RWX */
+	fake_put(&m, 0x12000 + 3 * 8, PTE(0x98000, 0xcf) | (1ULL << 63)); /* napot */
+	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
+	T_EQ_U64(l.n, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		T_EQ_U64(l.va[i], want[i][0]);
+		T_EQ_U64(l.pa[i], want[i][1]);
+		T_EQ_U64(l.size[i], want[i][2]);
+	}
+}
+
 static void t_walk_sv39(void)
 {
 	struct arch_state st;
@@ -307,6 +363,7 @@ int main(void)
 {
 	T_RUN(t_ops_find);
 	T_RUN(t_init);
+	T_RUN(t_user_leaves);
 	T_RUN(t_init_no_kpa);
 	T_RUN(t_init_errors);
 	T_RUN(t_init_bad_hints);
