@@ -371,16 +371,12 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 	st = task_types(ctx, "--keep-task");
 	if (st != MDF_OK)
 		return st;
-	for (unsigned i = 0; i < o->nkeep_tasks; i++) {
-		st = keeptask_parse(o->keep_tasks[i], &kt->specs[i], &ctx->err);
-		if (st != MDF_OK)
-			return st;
-	}
+	kt->specs = o->keep_specs;
 	kt->nspecs = o->nkeep_tasks;
 	st = tasks_layout(&l, &ctx->ds.kt_types,
 			  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0, &ctx->err);
 	for (unsigned i = 0; st == MDF_OK && i < kt->nspecs; i++)
-		if (kt->specs[i].kind == KEEPTASK_CGROUP && !l.has_cgroup)
+		if (kt->specs[i].kind == MDF_KEEP_CGROUP && !l.has_cgroup)
 			st = mdf_err_set(&ctx->err, MDF_ERR_NODATA,
 					 "--keep-task %s: %s has no css_set.dfl_cgrp, cgroup.kn or "
 					 "kernfs_node name and parent", kt->specs[i].text,
@@ -395,11 +391,14 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 			"they are not chosen by cgroup.\n", o->vmcore,
 			(unsigned long long)kt->cgroup_unreadable, kt->cgroup_err.msg);
 	for (unsigned i = 0; i < kt->nspecs; i++)
-		if (!kt->specs[i].matched)
+		if (!kt->matched[i])
 			pi_warn(&ctx->pr, "%s: --keep-task %s: no such process in the dump.\n",
 				o->vmcore, kt->specs[i].text);
 	add_phase(&ctx->report, "Walking the kept tasks' page tables", pi_now() - t0);
-	ctx->report.keep_task = kt;
+	ctx->report.keep_task = true;
+	ctx->report.kept = kt->procs;
+	ctx->report.nkept = kt->nprocs;
+	ctx->report.kept_mapped = keeptask_pages(kt);
 	return MDF_OK;
 }
 
@@ -1774,7 +1773,7 @@ struct by_arg {
 	struct mdf_ctx *ctx;
 	const struct filter_rules *r;
 	const struct pagetypes_kernel *pk;
-	struct pagetypes *pt;
+	struct kpf_table *pt;
 	enum mdf_status st;
 };
 
@@ -1795,7 +1794,7 @@ static int by_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 			b->st = MDF_OK;
 		}
 		if (b->st == MDF_OK)
-			b->st = pagetypes_add(b->pt, pagetypes_well_known(flags), 1, &b->ctx->err);
+			b->st = kpf_table_add(b->pt, kpf_well_known(flags), 1, &b->ctx->err);
 		if (b->st != MDF_OK)
 			return 1;
 	}
@@ -1833,9 +1832,9 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	}
 	for (size_t i = 0; st == MDF_OK && i < kt->nprocs; i++) {
-		const struct keeptask_proc *p = &kt->procs[i];
-		char name[PAGETYPES_GROUP_NAME];
-		struct pagetypes_group *g = NULL;
+		const struct mdf_kept_proc *p = &kt->procs[i];
+		char name[KPF_GROUP_NAME];
+		struct kpf_group *g = NULL;
 		struct by_arg b = { ctx, r, pk, NULL, MDF_OK };
 
 		if (!by_cgroup) {
@@ -1845,7 +1844,7 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 			snprintf(name, sizeof(name), "(cgroup not read: %.200s)", ctx->err.msg);
 			mdf_err_clear(&ctx->err);
 		}
-		st = pagetypes_group(&ctx->ds.ptg, name, &g, &ctx->err);
+		st = kpf_group_get(&ctx->ds.ptg, name, &g, &ctx->err);
 		if (st != MDF_OK)
 			break;
 		g->members++;
@@ -1859,7 +1858,7 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s: --page-types-by", ctx->opts.vmcore);
 	for (size_t i = 0; i < ctx->ds.ptg.n; i++)
-		pagetypes_sort(&ctx->ds.ptg.g[i].pt);
+		kpf_table_sort(&ctx->ds.ptg.g[i].pt);
 	ctx->ds.ptg.by = by_cgroup ? "cgroup" : "task";
 	ctx->report.page_types_by = &ctx->ds.ptg;
 	return MDF_OK;
@@ -1892,7 +1891,7 @@ enum mdf_status dump_page_types(struct mdf_ctx *ctx)
 	end = ctx->k.max_pfn;
 	if (end % secs)
 		end += secs - end % secs; /* as /proc/kpageflags: whole sections */
-	pagetypes_free(&ctx->ds.pt);
+	kpf_table_free(&ctx->ds.pt);
 	memset(&ctx->ds.pt, 0, sizeof(ctx->ds.pt));
 	st = pagetypes_walk(&ctx->ds.pt, r, &pk, &ctx->k.mm, &ctx->k.rm, end, ctx->ds.scratch,
 			    &ctx->err);
@@ -1919,8 +1918,8 @@ void dump_close(struct mdf_ctx *ctx)
 	ctx->ds.ext = NULL;
 	kbtf_free(&ctx->ds.btf);
 	kallsyms_free(&ctx->ds.ksyms);
-	pagetypes_free(&ctx->ds.pt);
-	pagetypes_groups_free(&ctx->ds.ptg);
+	kpf_table_free(&ctx->ds.pt);
+	kpf_groups_free(&ctx->ds.ptg);
 	keeptask_free(&ctx->ds.kt);
 	keeptask_free(&ctx->ds.kt_all);
 	kernel_close(&ctx->k);

@@ -75,10 +75,10 @@ struct dump_state {
 	bool vm_ready;
 	uint64_t vm_applied_upto;
 	double t_scan, t_zero, t_copy;
-	struct pagetypes pt;        /* --page-types' table */
+	struct kpf_table pt;        /* --page-types' table */
 	struct keeptask kt;         /* --keep-task's processes and pages */
 	struct keeptask kt_all;     /* --page-types-by's, without --keep-task */
-	struct pagetypes_groups ptg; /* --page-types-by's tables */
+	struct kpf_groups ptg; /* --page-types-by's tables */
 	struct erase_types kt_types; /* the types their walk reads by */
 };
 

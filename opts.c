@@ -2,9 +2,9 @@
  * opts.c - argv -> struct mdf_opts, and option-combination checks.
  */
 #include "opts.h"
-#include "filter/keeptask.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -121,6 +121,50 @@ static enum mdf_status set_codec(struct mdf_opts *o, enum mdf_codec c,
 				   "options -c, -l, -p and -z are mutually exclusive");
 	o->codec = c;
 	return MDF_OK;
+}
+
+enum mdf_status opts_keep_spec_parse(const char *text, struct mdf_keep_spec *s,
+				     struct mdf_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->text = text;
+	if (strncmp(text, "comm:", 5) == 0) {
+		size_t n = strlen(text + 5);
+
+		if (n == 0 || n > 15)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--keep-task %s: a task's name (comm) is 1 to 15 characters",
+					   text);
+		s->kind = MDF_KEEP_COMM;
+		memcpy(s->comm, text + 5, n + 1);
+		return MDF_OK;
+	}
+	if (strncmp(text, "cgroup:", 7) == 0) {
+		size_t n = strlen(text + 7);
+
+		if (text[7] != '/' || n >= sizeof(s->cgroup) || strstr(text + 7, "//"))
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--keep-task %s: a cgroup is an absolute path of at most %zu "
+					   "bytes (cgroup:/system.slice/foo.service)",
+					   text, sizeof(s->cgroup) - 1);
+		s->kind = MDF_KEEP_CGROUP;
+		memcpy(s->cgroup, text + 7, n + 1);
+		if (n > 1 && s->cgroup[n - 1] == '/')
+			s->cgroup[n - 1] = '\0';
+		return MDF_OK;
+	}
+	if (text[0] >= '1' && text[0] <= '9' && strspn(text, "0123456789") == strlen(text) &&
+	    strlen(text) <= 10) {
+		unsigned long long v = strtoull(text, NULL, 10);
+
+		if (v <= INT32_MAX) {
+			s->kind = MDF_KEEP_PID;
+			s->pid = (int32_t)v;
+			return MDF_OK;
+		}
+	}
+	return mdf_err_set(err, MDF_ERR_ARG,
+			   "--keep-task %s: give a process id (1234), comm:NAME or cgroup:PATH", text);
 }
 
 /* Two operands naming one file (by name). */
@@ -548,17 +592,14 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 				st = mdf_err_set(err, MDF_ERR_ARG, "invalid value '%s' for option "
 						 "--report-format: text or json", optarg);
 			break;
-		case OPT_KEEP_TASK: {
-			struct keeptask_spec ks;
-
-			if (o->nkeep_tasks == KEEPTASK_MAX_SPECS)
+		case OPT_KEEP_TASK:
+			if (o->nkeep_tasks == MDF_MAX_KEEP_TASKS)
 				return mdf_err_set(err, MDF_ERR_ARG, "at most %u --keep-task options",
-						   KEEPTASK_MAX_SPECS);
-			if (keeptask_parse(optarg, &ks, err) != MDF_OK)
+						   MDF_MAX_KEEP_TASKS);
+			if (opts_keep_spec_parse(optarg, &o->keep_specs[o->nkeep_tasks], err) != MDF_OK)
 				return err->status;
-			o->keep_tasks[o->nkeep_tasks++] = optarg;
+			o->nkeep_tasks++;
 			break;
-		}
 		case OPT_EXTENSION:
 			if (o->nextensions == MDF_MAX_EXTENSIONS)
 				return mdf_err_set(err, MDF_ERR_ARG,

@@ -39,6 +39,21 @@ enum mdf_format {
 
 enum mdf_mmap_opt { MDF_MMAP_TRY, MDF_MMAP_NEVER, MDF_MMAP_ALWAYS };
 
+/* --keep-task SPEC: a process id, comm:NAME or cgroup:PATH (an absolute
+ * path, no '/' at its end but "/"). */
+struct mdf_keep_spec {
+	enum { MDF_KEEP_PID, MDF_KEEP_COMM, MDF_KEEP_CGROUP } kind;
+	int32_t pid;
+	char comm[16];
+	char cgroup[256];
+	const char *text;          /* as given */
+};
+#define MDF_MAX_KEEP_TASKS 16
+
+/** Parse @text into @s (kept by pointer); an error says what a SPEC is. */
+enum mdf_status opts_keep_spec_parse(const char *text, struct mdf_keep_spec *s,
+				     struct mdf_err *err) MDF_MUST_CHECK;
+
 struct mdf_opts {
 	enum mdf_action action;
 	const char *vmcore;          /* input path */
@@ -85,9 +100,8 @@ struct mdf_opts {
 	enum { MDF_PT_BY_FLAGS, MDF_PT_BY_TASK, MDF_PT_BY_CGROUP }
 		page_types_by;       /* --page-types-by: one table more per
 					process, or per cgroup */
-	/* --keep-task SPEC, each given (filter/keeptask.h); argv's */
-#define MDF_MAX_KEEP_TASKS 16
-	char *keep_tasks[MDF_MAX_KEEP_TASKS];
+	/* --keep-task SPEC, each given (filter/keeptask.h chooses by them) */
+	struct mdf_keep_spec keep_specs[MDF_MAX_KEEP_TASKS];
 	unsigned nkeep_tasks;
 	const char *config_file;     /* --config FILE: erase commands */
 	/* --extension FILE.so, each given (filter/extension.h); argv's */

@@ -5,8 +5,7 @@
 
 #include <inttypes.h>
 #include "compress/compress.h"
-#include "filter/keeptask.h"
-#include "filter/pagetypes.h"
+#include "kpageflags.h"
 #include "util.h"
 
 #include <limits.h>
@@ -280,17 +279,14 @@ static void gap_lines(FILE *f, const struct mdf_report *r)
  * dropped, then each process chosen. */
 static void keep_task_lines(FILE *f, const struct mdf_report *r)
 {
-	const struct keeptask *kt = r->keep_task;
-
-	if (!kt)
+	if (!r->keep_task)
 		return;
 	fprintf(f, "Kept for --keep-task: %llu pages (of %llu the processes map)\n",
-		(unsigned long long)r->pages.keep_task, (unsigned long long)keeptask_pages(kt));
-	for (size_t i = 0; i < kt->nprocs; i++)
+		(unsigned long long)r->pages.keep_task, (unsigned long long)r->kept_mapped);
+	for (size_t i = 0; i < r->nkept; i++)
 		fprintf(f, "  process %d (%s): %llu pages mapped, %llu page-table pages\n",
-			kt->procs[i].pid, kt->procs[i].comm,
-			(unsigned long long)kt->procs[i].pages,
-			(unsigned long long)kt->procs[i].tables);
+			r->kept[i].pid, r->kept[i].comm, (unsigned long long)r->kept[i].pages,
+			(unsigned long long)r->kept[i].tables);
 	fputc('\n', f);
 }
 
@@ -330,18 +326,18 @@ static const char *flag_list(uint64_t flags, char *buf, size_t cap)
 {
 	char sym[72];
 
-	pagetypes_names(flags, sym, buf, cap);
+	kpf_names(flags, sym, buf, cap);
 	return buf;
 }
 
 /* The rows of a page-types table as a JSON array. */
-static void page_types_rows_json(FILE *f, const struct pagetypes *pt)
+static void page_types_rows_json(FILE *f, const struct kpf_table *pt)
 {
 	char sym[72], names[1024];
 
 	fputc('[', f);
 	for (size_t i = 0; i < pt->n; i++) {
-		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
+		kpf_names(pt->e[i].flags, sym, names, sizeof(names));
 		fprintf(f, "%s{\"flags\": \"0x%016llx\", \"pages\": %llu, \"bytes\": %llu, "
 			"\"symbolic\": ", i ? ", " : "", (unsigned long long)pt->e[i].flags,
 			(unsigned long long)pt->e[i].pages,
@@ -357,7 +353,7 @@ static void page_types_rows_json(FILE *f, const struct pagetypes *pt)
 /* --page-types' table in the JSON report: each row's flags as hex and
  * names, pages and bytes; the flags the dump cannot tell; and
  * --page-types-by's groups. */
-static void page_types_json(FILE *f, const struct pagetypes *pt, const struct pagetypes_groups *gs)
+static void page_types_json(FILE *f, const struct kpf_table *pt, const struct kpf_groups *gs)
 {
 	char names[1024];
 
@@ -440,17 +436,15 @@ static void report_json(FILE *f, const struct mdf_report *r)
 	if (r->page_types)
 		page_types_json(f, r->page_types, r->page_types_by);
 	if (r->keep_task) {
-		const struct keeptask *kt = r->keep_task;
-
 		fprintf(f, ", \"keep_task\": {\"pages_kept\": %llu, \"pages_mapped\": %llu, "
 			"\"processes\": [", (unsigned long long)r->pages.keep_task,
-			(unsigned long long)keeptask_pages(kt));
-		for (size_t i = 0; i < kt->nprocs; i++) {
-			fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", kt->procs[i].pid);
-			json_str(f, kt->procs[i].comm);
+			(unsigned long long)r->kept_mapped);
+		for (size_t i = 0; i < r->nkept; i++) {
+			fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", r->kept[i].pid);
+			json_str(f, r->kept[i].comm);
 			fprintf(f, ", \"pages\": %llu, \"tables\": %llu}",
-				(unsigned long long)kt->procs[i].pages,
-				(unsigned long long)kt->procs[i].tables);
+				(unsigned long long)r->kept[i].pages,
+				(unsigned long long)r->kept[i].tables);
 		}
 		fputs("]}", f);
 	}
@@ -570,14 +564,14 @@ void pi_mem_usage(const struct mdf_printer *p, const struct mdf_report *r)
 
 /* page-types' summary: its header, one row per flag combination (hex,
  * pages, MiB, the letters and the names), and the total. */
-static void page_types_table(FILE *f, const struct pagetypes *pt)
+static void page_types_table(FILE *f, const struct kpf_table *pt)
 {
 	char sym[72], names[1024];
 
 	fputs("             flags\tpage-count       MB  symbolic-flags\t\t\tlong-symbolic-flags\n",
 	      f);
 	for (size_t i = 0; i < pt->n; i++) {
-		pagetypes_names(pt->e[i].flags, sym, names, sizeof(names));
+		kpf_names(pt->e[i].flags, sym, names, sizeof(names));
 		fprintf(f, "0x%016llx\t%10llu %8llu  %s\t%s\n", (unsigned long long)pt->e[i].flags,
 			(unsigned long long)pt->e[i].pages,
 			(unsigned long long)((pt->e[i].pages * pt->page_size) >> 20), sym, names);
@@ -586,7 +580,7 @@ static void page_types_table(FILE *f, const struct pagetypes *pt)
 		(unsigned long long)((pt->total * pt->page_size) >> 20));
 }
 
-void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
+void pi_page_types(const struct mdf_printer *p, const struct kpf_table *pt)
 {
 	char names[1024];
 	FILE *f = p->msg;
@@ -604,14 +598,14 @@ void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt)
 	fflush(f);
 }
 
-void pi_page_types_by(const struct mdf_printer *p, const struct pagetypes_groups *gs)
+void pi_page_types_by(const struct mdf_printer *p, const struct kpf_groups *gs)
 {
 	FILE *f = p->msg;
 
 	if (p->json || !(p->level & (ML_COMMON | ML_REPORT)))
 		return;
 	for (size_t i = 0; i < gs->n; i++) {
-		const struct pagetypes_group *g = &gs->g[i];
+		const struct kpf_group *g = &gs->g[i];
 
 		if (gs->by[0] == 'c')
 			fprintf(f, "\ncgroup %s (%u process%s):\n", g->name, g->members,

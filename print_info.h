@@ -15,9 +15,8 @@
 #include "error.h"
 #include "pageclass.h"
 
-struct pagetypes;
-struct pagetypes_groups;
-struct keeptask;
+struct kpf_table;
+struct kpf_groups;
 
 enum {
 	ML_PROGRESS = 1, /* progress indicator */
@@ -57,6 +56,16 @@ struct mdf_page_counts {
 
 #define MDF_MAX_PHASES 12
 
+/* A process --keep-task chose (filter/keeptask.h), for the report. */
+struct mdf_kept_proc {
+	uint64_t task;             /* the task_struct it was chosen by */
+	int32_t pid;
+	char comm[17];
+	uint64_t mm;
+	uint64_t pages;            /* user pages its tables map */
+	uint64_t tables;           /* its page-table pages */
+};
+
 struct mdf_report {
 	struct mdf_page_counts pages;
 	/* The rules the dump level asked for that could not run, and why:
@@ -74,16 +83,19 @@ struct mdf_report {
 	unsigned nphases;
 	double elapsed;
 	uint64_t page_size;
-	const struct pagetypes *page_types; /* --page-types' table, or NULL */
-	const struct keeptask *keep_task;   /* --keep-task's tasks, or NULL */
-	const struct pagetypes_groups *page_types_by; /* --page-types-by's, or NULL */
+	const struct kpf_table *page_types; /* --page-types' table, or NULL */
+	bool keep_task;                     /* --keep-task: the processes, and */
+	const struct mdf_kept_proc *kept;
+	size_t nkept;
+	uint64_t kept_mapped;               /* the pages they map, all told */
+	const struct kpf_groups *page_types_by; /* --page-types-by's, or NULL */
 };
 
 /** --page-types' table, as page-types prints it (in the JSON report
  *  when --report-format json). */
-void pi_page_types(const struct mdf_printer *p, const struct pagetypes *pt);
+void pi_page_types(const struct mdf_printer *p, const struct kpf_table *pt);
 /** --page-types-by's tables, each after its name. */
-void pi_page_types_by(const struct mdf_printer *p, const struct pagetypes_groups *gs);
+void pi_page_types_by(const struct mdf_printer *p, const struct kpf_groups *gs);
 
 /** @msgs_to_stderr: -F (the dump itself goes to stdout). */
 void pi_init(struct mdf_printer *p, unsigned level, bool msgs_to_stderr);

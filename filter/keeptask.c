@@ -3,7 +3,6 @@
  */
 #include "filter/keeptask.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,50 +10,6 @@
 #include "stop.h"
 #include "util.h"
 
-_Static_assert(KEEPTASK_MAX_SPECS == MDF_MAX_KEEP_TASKS, "one limit of --keep-task options");
-
-enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s, struct mdf_err *err)
-{
-	memset(s, 0, sizeof(*s));
-	s->text = text;
-	if (strncmp(text, "comm:", 5) == 0) {
-		size_t n = strlen(text + 5);
-
-		if (n == 0 || n > 15)
-			return mdf_err_set(err, MDF_ERR_ARG,
-					   "--keep-task %s: a task's name (comm) is 1 to 15 characters",
-					   text);
-		s->kind = KEEPTASK_COMM;
-		memcpy(s->comm, text + 5, n + 1);
-		return MDF_OK;
-	}
-	if (strncmp(text, "cgroup:", 7) == 0) {
-		size_t n = strlen(text + 7);
-
-		if (text[7] != '/' || n >= sizeof(s->cgroup) || strstr(text + 7, "//"))
-			return mdf_err_set(err, MDF_ERR_ARG,
-					   "--keep-task %s: a cgroup is an absolute path of at most %zu "
-					   "bytes (cgroup:/system.slice/foo.service)",
-					   text, sizeof(s->cgroup) - 1);
-		s->kind = KEEPTASK_CGROUP;
-		memcpy(s->cgroup, text + 7, n + 1);
-		if (n > 1 && s->cgroup[n - 1] == '/')
-			s->cgroup[n - 1] = '\0';
-		return MDF_OK;
-	}
-	if (text[0] >= '1' && text[0] <= '9' && strspn(text, "0123456789") == strlen(text) &&
-	    strlen(text) <= 10) {
-		unsigned long long v = strtoull(text, NULL, 10);
-
-		if (v <= INT32_MAX) {
-			s->kind = KEEPTASK_PID;
-			s->pid = (int32_t)v;
-			return MDF_OK;
-		}
-	}
-	return mdf_err_set(err, MDF_ERR_ARG,
-			   "--keep-task %s: give a process id (1234), comm:NAME or cgroup:PATH", text);
-}
 
 static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t end,
 				 struct mdf_err *err)
@@ -78,7 +33,7 @@ static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t e
 
 struct walk_arg {
 	struct keeptask *kt;
-	struct keeptask_proc *p;
+	struct mdf_kept_proc *p;
 	const struct mdf_stop *stop;
 	struct readmem *rm;
 	bool be;
@@ -126,12 +81,12 @@ static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
 	if (kt->all)
 		return true;
 	for (unsigned i = 0; i < kt->nspecs; i++) {
-		struct keeptask_spec *s = &kt->specs[i];
+		const struct mdf_keep_spec *s = &kt->specs[i];
 		bool hit = false;
 
-		if (s->kind == KEEPTASK_PID)
+		if (s->kind == MDF_KEEP_PID)
 			hit = t->tgid == s->pid || t->pid == s->pid;
-		else if (s->kind == KEEPTASK_COMM)
+		else if (s->kind == MDF_KEEP_COMM)
 			hit = strcmp(t->comm, s->comm) == 0;
 		else {
 			if (!tried) {
@@ -147,7 +102,7 @@ static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
 			hit = have_path && in_cgroup(path, s->cgroup);
 		}
 		if (hit && mark)
-			s->matched++;
+			kt->matched[i]++;
 		any |= hit;
 	}
 	return any;
@@ -167,7 +122,7 @@ static int each_task(void *arg, const struct task_info *t)
 		return 0;
 	if (kt->nprocs == kt->procs_cap) {
 		size_t cap = kt->procs_cap ? 2 * kt->procs_cap : 8;
-		struct keeptask_proc *p = realloc(kt->procs, cap * sizeof(*p));
+		struct mdf_kept_proc *p = realloc(kt->procs, cap * sizeof(*p));
 
 		if (!p) {
 			w->st = mdf_err_set(w->err, MDF_ERR_NOMEM, "--keep-task: out of memory");
@@ -176,7 +131,7 @@ static int each_task(void *arg, const struct task_info *t)
 		kt->procs = p;
 		kt->procs_cap = cap;
 	}
-	kt->procs[kt->nprocs++] = (struct keeptask_proc){ .pid = t->tgid, .mm = t->mm,
+	kt->procs[kt->nprocs++] = (struct mdf_kept_proc){ .pid = t->tgid, .mm = t->mm,
 							  .task = t->task };
 	memcpy(kt->procs[kt->nprocs - 1].comm, t->comm, sizeof(t->comm));
 	return 0;
@@ -208,7 +163,7 @@ static void merge(struct keeptask *kt)
 }
 
 /* The physical address of process @p's page-table root (mm->pgd). */
-static enum mdf_status proc_root(const struct keeptask *kt, const struct keeptask_proc *p,
+static enum mdf_status proc_root(const struct keeptask *kt, const struct mdf_kept_proc *p,
 				 struct readmem *rm, bool be, uint64_t *root, struct mdf_err *err)
 {
 	unsigned char b[8];
@@ -222,7 +177,7 @@ enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct r
 				   const struct arch_state *arch, bool be, arch_leaf_fn cb,
 				   void *arg, struct mdf_err *err)
 {
-	const struct keeptask_proc *p = &kt->procs[i];
+	const struct mdf_kept_proc *p = &kt->procs[i];
 	uint64_t root;
 	enum mdf_status st = proc_root(kt, p, rm, be, &root, err);
 
@@ -247,7 +202,7 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 	if (st == MDF_OK)
 		st = w.st;
 	for (size_t i = 0; st == MDF_OK && !kt->list_only && i < kt->nprocs; i++) {
-		struct keeptask_proc *p = &kt->procs[i];
+		struct mdf_kept_proc *p = &kt->procs[i];
 		uint64_t mm_pa;
 
 		/* the page of its mm_struct, where the dump has it */

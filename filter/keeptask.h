@@ -18,41 +18,20 @@
 
 #include "arch/arch.h"
 #include "error.h"
-#include "kernel/tasks.h"
+#include "opts.h"
+#include "print_info.h"
+#include "filter/tasks.h"
 #include "readmem.h"
-
-#define KEEPTASK_MAX_SPECS 16
-
-struct keeptask_spec {
-	enum { KEEPTASK_PID, KEEPTASK_COMM, KEEPTASK_CGROUP } kind;
-	int32_t pid;
-	char comm[16];
-	char cgroup[256];          /* an absolute path, no '/' at its end but "/" */
-	const char *text;          /* as given */
-	unsigned matched;          /* processes it chose */
-};
-
-/** Parse @text into @s (kept by pointer); an error says what a SPEC is. */
-enum mdf_status keeptask_parse(const char *text, struct keeptask_spec *s,
-			       struct mdf_err *err) MDF_MUST_CHECK;
-
-struct keeptask_proc {
-	uint64_t task;             /* the task_struct it was chosen by */
-	int32_t pid;
-	char comm[17];
-	uint64_t mm;
-	uint64_t pages;            /* user pages its tables map */
-	uint64_t tables;           /* its page-table pages */
-};
 
 struct keeptask_range {
 	uint64_t start, end;       /* pfns */
 };
 
 struct keeptask {
-	struct keeptask_spec specs[KEEPTASK_MAX_SPECS];
+	const struct mdf_keep_spec *specs; /* the options' */
 	unsigned nspecs;
-	struct keeptask_proc *procs;
+	unsigned matched[MDF_MAX_KEEP_TASKS]; /* processes each one chose */
+	struct mdf_kept_proc *procs;
 	size_t nprocs, procs_cap;
 	struct keeptask_range *r;  /* sorted, merged after keeptask_build() */
 	size_t n, cap;

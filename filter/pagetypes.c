@@ -17,53 +17,6 @@
 
 #include "util.h"
 
-/* The letters and names page-types prints for each bit it names. */
-static const char *const kpf_names[64] = {
-	[0] = "L:locked", [1] = "E:error", [2] = "R:referenced", [3] = "U:uptodate",
-	[4] = "D:dirty", [5] = "l:lru", [6] = "A:active", [7] = "S:slab",
-	[8] = "W:writeback", [9] = "I:reclaim", [10] = "B:buddy", [11] = "M:mmap",
-	[12] = "a:anonymous", [13] = "s:swapcache", [14] = "b:swapbacked",
-	[15] = "H:compound_head", [16] = "T:compound_tail", [17] = "G:huge",
-	[18] = "u:unevictable", [19] = "X:hwpoison", [20] = "n:nopage", [21] = "x:ksm",
-	[22] = "t:thp", [23] = "o:offline", [24] = "z:zero_page", [25] = "i:idle_page",
-	[26] = "g:pgtable",
-	[32] = "r:reserved", [33] = "m:mlocked", [34] = "d:owner_2", [35] = "P:private",
-	[36] = "p:private_2", [37] = "O:owner_private", [38] = "h:arch", [39] = "c:uncached",
-	[40] = "f:softdirty", [41] = "H:arch_2",
-	[47] = "d:anon_exclusive", [48] = "I:readahead", [50] = "A:slub_frozen",
-	[51] = "E:slub_debug",
-	[61] = "F:file", [62] = "w:swap", [63] = "1:mmap_exclusive",
-};
-
-uint64_t pagetypes_well_known(uint64_t kpf)
-{
-	const uint64_t compound = KPF_BIT(KPF_B_COMPOUND_HEAD) | KPF_BIT(KPF_B_COMPOUND_TAIL);
-
-	kpf &= 0xffffffffULL; /* page-types hides bits 32-47 for kernel hackers */
-	if ((kpf & compound) && !(kpf & KPF_BIT(KPF_B_HUGE)))
-		kpf &= ~compound;
-	return kpf;
-}
-
-void pagetypes_names(uint64_t flags, char *buf, char *lbuf, size_t lcap)
-{
-	size_t j = 0, n = 0;
-
-	if (lcap)
-		lbuf[0] = '\0';
-	for (unsigned i = 0; i < 64; i++) {
-		if (!kpf_names[i])
-			continue;
-		buf[j++] = (flags >> i) & 1 ? kpf_names[i][0] : '_';
-		if (((flags >> i) & 1) && n < lcap) {
-			int w = snprintf(lbuf + n, lcap - n, "%s%s", n ? "," : "", kpf_names[i] + 2);
-
-			n = w > 0 && (size_t)w < lcap - n ? n + (size_t)w : lcap;
-		}
-	}
-	buf[j] = '\0';
-}
-
 void pagetypes_kernel_init(struct pagetypes_kernel *pk, const struct filter_rules *r)
 {
 	memset(pk, 0, sizeof(*pk));
@@ -220,93 +173,6 @@ uint64_t pagetypes_page_flags(const struct filter_rules *r, const struct pagetyp
 	return u;
 }
 
-/* ---- the table ----------------------------------------------------- */
-
-enum mdf_status pagetypes_add(struct pagetypes *pt, uint64_t flags, uint64_t pages,
-			      struct mdf_err *err)
-{
-	/* a few hundred combinations at most: a linear look from the last
-	 * one found, which the next page usually repeats */
-	for (size_t i = 0; i < pt->n; i++) {
-		if (pt->e[i].flags == flags) {
-			pt->e[i].pages += pages;
-			pt->total += pages;
-			if (i) { /* move it forward: the common ones come first */
-				struct pagetypes_entry t = pt->e[i];
-
-				pt->e[i] = pt->e[i - 1];
-				pt->e[i - 1] = t;
-			}
-			return MDF_OK;
-		}
-	}
-	if (pt->n == pt->cap) {
-		size_t cap = pt->cap ? 2 * pt->cap : 64;
-		struct pagetypes_entry *e = realloc(pt->e, cap * sizeof(*e));
-
-		if (!e)
-			return mdf_err_set(err, MDF_ERR_NOMEM, "--page-types: out of memory");
-		pt->e = e;
-		pt->cap = cap;
-	}
-	pt->e[pt->n++] = (struct pagetypes_entry){ flags, pages };
-	pt->total += pages;
-	return MDF_OK;
-}
-
-static int by_flags(const void *a, const void *b)
-{
-	const struct pagetypes_entry *x = a, *y = b;
-
-	return x->flags < y->flags ? -1 : x->flags > y->flags;
-}
-
-void pagetypes_sort(struct pagetypes *pt)
-{
-	if (pt->n)
-		qsort(pt->e, pt->n, sizeof(*pt->e), by_flags);
-}
-
-void pagetypes_free(struct pagetypes *pt)
-{
-	free(pt->e);
-	pt->e = NULL;
-	pt->n = pt->cap = 0;
-}
-
-enum mdf_status pagetypes_group(struct pagetypes_groups *gs, const char *name,
-				struct pagetypes_group **ret, struct mdf_err *err)
-{
-	for (size_t i = 0; i < gs->n; i++) {
-		if (strcmp(gs->g[i].name, name) == 0) {
-			*ret = &gs->g[i];
-			return MDF_OK;
-		}
-	}
-	if (gs->n == gs->cap) {
-		size_t cap = gs->cap ? 2 * gs->cap : 16;
-		struct pagetypes_group *g = realloc(gs->g, cap * sizeof(*g));
-
-		if (!g)
-			return mdf_err_set(err, MDF_ERR_NOMEM, "--page-types-by: out of memory");
-		gs->g = g;
-		gs->cap = cap;
-	}
-	*ret = &gs->g[gs->n++];
-	memset(*ret, 0, sizeof(**ret));
-	snprintf((*ret)->name, sizeof((*ret)->name), "%s", name);
-	return MDF_OK;
-}
-
-void pagetypes_groups_free(struct pagetypes_groups *gs)
-{
-	for (size_t i = 0; i < gs->n; i++)
-		pagetypes_free(&gs->g[i].pt);
-	free(gs->g);
-	gs->g = NULL;
-	gs->n = gs->cap = 0;
-}
-
 enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetypes_kernel *pk,
 			      struct memmap *mm, struct readmem *rm, uint64_t pfn,
 			      uint64_t *flags, struct mdf_err *err)
@@ -353,7 +219,7 @@ enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetyp
 /* ---- the walk ------------------------------------------------------ */
 
 struct walk {
-	struct pagetypes *pt;
+	struct kpf_table *pt;
 	uint64_t run_flags, run_pages;  /* pages of one flags in a row */
 	/* the folio the tails that follow belong to */
 	unsigned char head[2 * FILTER_PAGE_STRUCT_MAX];
@@ -367,7 +233,7 @@ static enum mdf_status flush(struct walk *w, struct mdf_err *err)
 	enum mdf_status st = MDF_OK;
 
 	if (w->run_pages)
-		st = pagetypes_add(w->pt, w->run_flags, w->run_pages, err);
+		st = kpf_table_add(w->pt, w->run_flags, w->run_pages, err);
 	w->run_pages = 0;
 	return st;
 }
@@ -437,7 +303,7 @@ static uint64_t one_page(struct walk *w, const struct filter_rules *r,
 	return kpf;
 }
 
-enum mdf_status pagetypes_walk(struct pagetypes *pt, const struct filter_rules *r,
+enum mdf_status pagetypes_walk(struct kpf_table *pt, const struct filter_rules *r,
 			       const struct pagetypes_kernel *pk, struct memmap *mm,
 			       struct readmem *rm, uint64_t end_pfn, unsigned char *buf,
 			       struct mdf_err *err)
@@ -505,7 +371,7 @@ enum mdf_status pagetypes_walk(struct pagetypes *pt, const struct filter_rules *
 			continue;
 		}
 		for (size_t i = 0; i < n && st == MDF_OK; i++)
-			st = count(w, pagetypes_well_known(one_page(w, r, pk, sp + i * psz,
+			st = count(w, kpf_well_known(one_page(w, r, pk, sp + i * psz,
 								    sp + (i + 1) * psz, n - i - 1,
 								    pfn + i)),
 				   1, err);
@@ -515,6 +381,6 @@ enum mdf_status pagetypes_walk(struct pagetypes *pt, const struct filter_rules *
 		st = flush(w, err);
 	free(w);
 	if (st == MDF_OK)
-		pagetypes_sort(pt);
+		kpf_table_sort(pt);
 	return st;
 }

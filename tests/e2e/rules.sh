@@ -42,7 +42,8 @@ else echo "not ok only-print_info-prints: $(echo "$hits" | head -3 | tr '\n' ' '
 
 # 4. Includes run one way, up the stages of the flow: no file includes a
 #    header of a later stage.  The stages, in order (README "Files"):
-#      0 shared words: error util bitmap workers kinfo pageclass diskdump (format),
+#      0 shared words: error util bitmap workers kinfo pageclass kpageflags
+#        diskdump (format),
 #        makedumpfile/extension.h (include/: the extensions' ABI, installed)
 #      1 compress/ (the codecs, which input and output both use)
 #      2 input and services: opts input cache elf_info diskdump_read print_info
@@ -56,7 +57,7 @@ stage() {
 	case "$1" in
 	compress/*) echo 1 ;; arch/*) echo 3 ;; kernel/*) echo 4 ;;
 	filter/*) echo 5 ;; write/*) echo 6 ;;
-	error.* | util.* | bitmap.* | workers.* | kinfo.h | diskdump.h | pageclass.h) echo 0 ;;
+	error.* | util.* | bitmap.* | workers.* | kinfo.h | diskdump.h | pageclass.h | kpageflags.*) echo 0 ;;
 	makedumpfile/extension.h | include/*) echo 0 ;;
 	opts.* | input.h | cache.* | elf_info.* | diskdump_read.* | print_info.* | files.* | stop.*) echo 2 ;;
 	readmem.*) echo 3 ;;

@@ -16,24 +16,24 @@ static void parse(void)
 	static const char *const bad[] = { "", "0", "-1", "+5", "12x", "0x10", "comm:",
 					   "comm:0123456789abcdef", "cgroup:", "cgroup:x", "cgroup://x",
 					   "cgroup", "99999999999", "2147483648" };
-	struct keeptask_spec s;
+	struct mdf_keep_spec s;
 	struct mdf_err err;
 
-	T_OK(keeptask_parse("1234", &s, &err), &err);
-	T_ASSERT(s.kind == KEEPTASK_PID && s.pid == 1234);
-	T_OK(keeptask_parse("2147483647", &s, &err), &err);
+	T_OK(opts_keep_spec_parse("1234", &s, &err), &err);
+	T_ASSERT(s.kind == MDF_KEEP_PID && s.pid == 1234);
+	T_OK(opts_keep_spec_parse("2147483647", &s, &err), &err);
 	T_ASSERT(s.pid == 2147483647);
-	T_OK(keeptask_parse("comm:qemu-system-x86", &s, &err), &err);
-	T_ASSERT(s.kind == KEEPTASK_COMM);
+	T_OK(opts_keep_spec_parse("comm:qemu-system-x86", &s, &err), &err);
+	T_ASSERT(s.kind == MDF_KEEP_COMM);
 	T_EQ_STR(s.comm, "qemu-system-x86");
 	T_EQ_STR(s.text, "comm:qemu-system-x86");
-	T_OK(keeptask_parse("cgroup:/system.slice/foo.service/", &s, &err), &err);
-	T_ASSERT(s.kind == KEEPTASK_CGROUP);
+	T_OK(opts_keep_spec_parse("cgroup:/system.slice/foo.service/", &s, &err), &err);
+	T_ASSERT(s.kind == MDF_KEEP_CGROUP);
 	T_EQ_STR(s.cgroup, "/system.slice/foo.service");
-	T_OK(keeptask_parse("cgroup:/", &s, &err), &err);
+	T_OK(opts_keep_spec_parse("cgroup:/", &s, &err), &err);
 	T_EQ_STR(s.cgroup, "/");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		T_EQ_U64(keeptask_parse(bad[i], &s, &err), MDF_ERR_ARG);
+		T_EQ_U64(opts_keep_spec_parse(bad[i], &s, &err), MDF_ERR_ARG);
 		T_ASSERT(strstr(err.msg, "--keep-task ") == err.msg);
 	}
 }

@@ -102,7 +102,7 @@ static bool setup(bool new_kernel)
 
 static uint64_t F(unsigned idx, unsigned head, bool tail, bool large, bool huge)
 {
-	return pagetypes_well_known(pagetypes_page_flags(&R, &K, pg + idx * PSZ, pg + head * PSZ,
+	return kpf_well_known(pagetypes_page_flags(&R, &K, pg + idx * PSZ, pg + head * PSZ,
 							 pg + (head + 1) * PSZ, tail, large, huge));
 }
 
@@ -112,24 +112,24 @@ static void names(void)
 {
 	char sym[72], lng[256];
 
-	pagetypes_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, sizeof(lng));
+	kpf_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, sizeof(lng));
 	T_EQ_STR(sym, "__RU_l______________________________________");
 	T_EQ_STR(lng, "referenced,uptodate,lru");
-	pagetypes_names(B(NOPAGE), sym, lng, sizeof(lng));
+	kpf_names(B(NOPAGE), sym, lng, sizeof(lng));
 	T_EQ_STR(lng, "nopage");
-	pagetypes_names(0, sym, lng, sizeof(lng));
+	kpf_names(0, sym, lng, sizeof(lng));
 	T_EQ_STR(lng, "");
 	T_EQ_U64(strlen(sym), 44);
 	/* a name cut short by the buffer never runs past it */
-	pagetypes_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, 8);
+	kpf_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, 8);
 	T_ASSERT(strlen(lng) < 8);
 }
 
 static void well_known(void)
 {
 	/* compound bits only for hugetlb; bits 32 and up hidden */
-	T_EQ_U64(pagetypes_well_known(B(COMPOUND_TAIL) | B(THP) | (1ULL << 33)), B(THP));
-	T_EQ_U64(pagetypes_well_known(B(COMPOUND_HEAD) | B(HUGE)), B(COMPOUND_HEAD) | B(HUGE));
+	T_EQ_U64(kpf_well_known(B(COMPOUND_TAIL) | B(THP) | (1ULL << 33)), B(THP));
+	T_EQ_U64(kpf_well_known(B(COMPOUND_HEAD) | B(HUGE)), B(COMPOUND_HEAD) | B(HUGE));
 }
 
 /* 6.1: an anon THP's tail shows its own (empty) flag bits, and the head's
@@ -238,20 +238,20 @@ static void no_btf(void)
 
 static void table(void)
 {
-	struct pagetypes pt;
+	struct kpf_table pt;
 	struct mdf_err err;
 
 	memset(&pt, 0, sizeof(pt));
 	for (unsigned i = 0; i < 200; i++)
-		T_OK(pagetypes_add(&pt, (i % 70) * 4, 1 + i / 70, &err), &err);
+		T_OK(kpf_table_add(&pt, (i % 70) * 4, 1 + i / 70, &err), &err);
 	T_EQ_U64(pt.n, 70);
-	pagetypes_sort(&pt);
+	kpf_table_sort(&pt);
 	T_EQ_U64(pt.e[0].flags, 0);
 	T_EQ_U64(pt.e[69].flags, 69 * 4);
 	T_EQ_U64(pt.e[0].pages, 1 + 2 + 3);
 	T_EQ_U64(pt.e[69].pages, 1 + 2);
 	T_EQ_U64(pt.total, 200 + 130 + 60);
-	pagetypes_free(&pt);
+	kpf_table_free(&pt);
 }
 
 int main(void)

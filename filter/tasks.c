@@ -1,7 +1,7 @@
 /*
  * tasks.c - the crashed kernel's processes (tasks.h).
  */
-#include "kernel/tasks.h"
+#include "filter/tasks.h"
 
 #include <stdio.h>
 #include <string.h>

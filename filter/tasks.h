@@ -4,8 +4,8 @@
  * DWARF (filter/erase.h's struct erase_types): pid, tgid, comm, mm and
  * the mm's page-table root.  For --keep-task (filter/keeptask.h).
  */
-#ifndef MDF_TASKS_H
-#define MDF_TASKS_H
+#ifndef MDF_FILTER_TASKS_H
+#define MDF_FILTER_TASKS_H
 
 #include <stdbool.h>
 #include <stdint.h>
