@@ -4,8 +4,8 @@
  * stable_page_flags(): before 6.10 a page shows its own flag bits, from
  * 6.10 its folio's.  The layouts are the 6.1 and 6.12 presets of
  * test_filter.c (lines of Debian's VMCOREINFO), with the enum pageflags
- * bits of those kernels that BTF gives; and the table: page-types' default
- * view, its letters and names, merging and order.
+ * bits of those kernels that BTF gives (the table itself:
+ * test_kpageflags).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -107,30 +107,6 @@ static uint64_t F(unsigned idx, unsigned head, bool tail, bool large, bool huge)
 }
 
 #define B(x) KPF_BIT(KPF_B_##x)
-
-static void names(void)
-{
-	char sym[72], lng[256];
-
-	kpf_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, sizeof(lng));
-	T_EQ_STR(sym, "__RU_l______________________________________");
-	T_EQ_STR(lng, "referenced,uptodate,lru");
-	kpf_names(B(NOPAGE), sym, lng, sizeof(lng));
-	T_EQ_STR(lng, "nopage");
-	kpf_names(0, sym, lng, sizeof(lng));
-	T_EQ_STR(lng, "");
-	T_EQ_U64(strlen(sym), 44);
-	/* a name cut short by the buffer never runs past it */
-	kpf_names(B(REFERENCED) | B(UPTODATE) | B(LRU), sym, lng, 8);
-	T_ASSERT(strlen(lng) < 8);
-}
-
-static void well_known(void)
-{
-	/* compound bits only for hugetlb; bits 32 and up hidden */
-	T_EQ_U64(kpf_well_known(B(COMPOUND_TAIL) | B(THP) | (1ULL << 33)), B(THP));
-	T_EQ_U64(kpf_well_known(B(COMPOUND_HEAD) | B(HUGE)), B(COMPOUND_HEAD) | B(HUGE));
-}
 
 /* 6.1: an anon THP's tail shows its own (empty) flag bits, and the head's
  * anon, THP, swap cache; mapped by page[1]'s compound_mapcount. */
@@ -236,33 +212,12 @@ static void no_btf(void)
 	T_ASSERT(K.table == PT_TABLE_MASK && !K.folio_flags); /* 6.1's fixed PG_table */
 }
 
-static void table(void)
-{
-	struct kpf_table pt;
-	struct mdf_err err;
-
-	memset(&pt, 0, sizeof(pt));
-	for (unsigned i = 0; i < 200; i++)
-		T_OK(kpf_table_add(&pt, (i % 70) * 4, 1 + i / 70, &err), &err);
-	T_EQ_U64(pt.n, 70);
-	kpf_table_sort(&pt);
-	T_EQ_U64(pt.e[0].flags, 0);
-	T_EQ_U64(pt.e[69].flags, 69 * 4);
-	T_EQ_U64(pt.e[0].pages, 1 + 2 + 3);
-	T_EQ_U64(pt.e[69].pages, 1 + 2);
-	T_EQ_U64(pt.total, 200 + 130 + 60);
-	kpf_table_free(&pt);
-}
-
 int main(void)
 {
-	T_RUN(names);
-	T_RUN(well_known);
 	T_RUN(thp_61);
 	T_RUN(thp_612);
 	T_RUN(hugetlb);
 	T_RUN(small);
 	T_RUN(no_btf);
-	T_RUN(table);
 	return t_done();
 }
