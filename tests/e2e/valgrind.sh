@@ -1,6 +1,7 @@
 #!/bin/bash
 # The binary is valgrind-clean (no invalid access, no uninitialised use,
-# no leak) on every output path, --mem-usage and a malformed input.  The
+# no leak) on every output path, --mem-usage, --page-types, --keep-task
+# (on a real fixture) and a malformed input.  The
 # vmcore has kcore's p_paddr -1 segments too, which every reader skips.
 . "$(dirname "$0")/../lib/lib.sh"
 case "${MDF_FLAVOUR:-default}" in san-*) skip "valgrind" "sanitizer build"; exit 0;; esac
@@ -38,3 +39,7 @@ run non-mmap 0 --non-mmap -l -d 31 "$T/vmcore" "$T/out"
 run limit 1 -l -d 0 -L 1M "$T/vmcore" "$T/out"
 run bad-input 1 -l -d 31 "$T/bad" "$T/out"
 "$MDF" -v | grep -q 'zstd.*enabled' && run zstd 0 -z -d 31 "$T/vmcore" "$T/out"
+run page-types 0 --page-types "$T/vmcore"
+# --keep-task and --page-types-by on a real dump (its BTF, its task list)
+vm=$(vmcore fx-v612-512m) &&
+	run keep-task 0 -l -d 31 --keep-task comm:labwork --page-types-by task "$vm" "$T/out"
