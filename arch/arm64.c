@@ -312,7 +312,9 @@ static enum mdf_status arm64_user_leaves(const struct arch_state *st, uint64_t r
 {
 	struct leaves lv = { st, rd, arg, cb, cbarg, 0, false };
 
-	return leaves_table(&lv, root & ~((1ULL << st->page_shift) - 1), st->levels - 1, 0, err);
+	/* A top table smaller than a page (16 KiB pages with 52-bit VAs:
+	 * 32 entries) comes from a cache aligned to its size, not a page. */
+	return leaves_table(&lv, root & ~7ULL, st->levels - 1, 0, err);
 }
 
 const struct arch_ops arch_arm64_ops = {
