@@ -12,7 +12,7 @@
 # The suite comes from KREL: 5.10.0-N bullseye, 6.1.0-N bookworm,
 # 6.12.N+deb13 trixie, 7.N+deb13 trixie-backports, +deb14 sid (each with
 # its -security suite where there is one), the Debian architecture from
-# its flavour (-amd64, -arm64, -powerpc64le, -s390x, -riscv64), through a
+# its flavour (-amd64, -arm64, -arm64-16k, -powerpc64le, -s390x, -riscv64), through a
 # private apt state of the machine's own mirror (tests/lib/apt.sh).
 # Without PKGVER the newest build of KREL is taken: a lab kernel staged
 # from the same suite the same day matches it.
@@ -37,7 +37,7 @@ case $KREL in
 esac
 case $KREL in
 *-amd64) DEB_ARCH=amd64 ;;
-*-arm64) DEB_ARCH=arm64 ;;
+*-arm64 | *-arm64-16k) DEB_ARCH=arm64 ;; # trixie's 16 KiB-page flavour is arm64's
 *-powerpc64le) DEB_ARCH=ppc64el ;;
 *-s390x) DEB_ARCH=s390x ;;
 *-riscv64) DEB_ARCH=riscv64 ;;
