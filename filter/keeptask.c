@@ -10,7 +10,6 @@
 #include "stop.h"
 #include "util.h"
 
-
 static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t end,
 				 struct mdf_err *err)
 {
@@ -70,9 +69,9 @@ static bool in_cgroup(const char *path, const char *want)
 	return strncmp(path, want, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* Mark the specs that choose @t; true when any does.  Its cgroup path is
+/* Count the specs that choose @t; true when any does.  Its cgroup path is
  * read only when a cgroup spec asks. */
-static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
+static bool chosen(struct walk_arg *w, const struct task_info *t)
 {
 	struct keeptask *kt = w->kt;
 	char path[4096];
@@ -96,30 +95,75 @@ static bool chosen(struct walk_arg *w, const struct task_info *t, bool mark)
 				mdf_err_clear(&e);
 				have_path = tasks_cgroup_path(&kt->layout, w->rm, w->be, t->task, path,
 							      sizeof(path), &e) == MDF_OK;
-				if (!have_path && mark && !kt->cgroup_unreadable++)
+				if (!have_path && !kt->cgroup_unreadable++)
 					kt->cgroup_err = e;
 			}
 			hit = have_path && in_cgroup(path, s->cgroup);
 		}
-		if (hit && mark)
+		if (hit)
 			kt->matched[i]++;
 		any |= hit;
 	}
 	return any;
 }
 
+/* Whether @mm is a process already chosen (threads share it); else it is
+ * remembered.  An open-addressed set, twice as big as the processes. */
+static enum mdf_status mm_seen(struct keeptask *kt, uint64_t mm, bool *seen, struct mdf_err *err)
+{
+	size_t i;
+
+	if (2 * (kt->nmms + 1) > kt->mms_cap) {
+		size_t cap = kt->mms_cap ? 2 * kt->mms_cap : 64;
+		uint64_t *m = calloc(cap, sizeof(*m));
+
+		if (!m)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "--keep-task: out of memory");
+		for (size_t j = 0; j < kt->mms_cap; j++) {
+			if (!kt->mms[j])
+				continue;
+			for (i = (kt->mms[j] >> 6) & (cap - 1); m[i]; i = (i + 1) & (cap - 1))
+				;
+			m[i] = kt->mms[j];
+		}
+		free(kt->mms);
+		kt->mms = m;
+		kt->mms_cap = cap;
+	}
+	for (i = (mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1)) {
+		if (kt->mms[i] == mm) {
+			*seen = true;
+			return MDF_OK;
+		}
+	}
+	*seen = false;
+	return MDF_OK;
+}
+
+static void mm_add(struct keeptask *kt, uint64_t mm)
+{
+	size_t i;
+
+	for (i = (mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1))
+		;
+	kt->mms[i] = mm;
+	kt->nmms++;
+}
+
 static int each_task(void *arg, const struct task_info *t)
 {
 	struct walk_arg *w = arg;
 	struct keeptask *kt = w->kt;
+	bool seen = false;
 
 	if (!t->mm)
 		return 0;
-	for (size_t i = 0; i < kt->nprocs; i++)
-		if (kt->procs[i].mm == t->mm)
-			return 0; /* another thread of a process already chosen */
-	if (!chosen(w, t, true))
-		return 0;
+	w->st = mm_seen(kt, t->mm, &seen, w->err);
+	if (w->st != MDF_OK)
+		return 1;
+	if (seen || !chosen(w, t))
+		return 0; /* another thread of a process already chosen */
+	mm_add(kt, t->mm);
 	if (kt->nprocs == kt->procs_cap) {
 		size_t cap = kt->procs_cap ? 2 * kt->procs_cap : 8;
 		struct mdf_kept_proc *p = realloc(kt->procs, cap * sizeof(*p));
@@ -290,7 +334,10 @@ void keeptask_free(struct keeptask *kt)
 {
 	free(kt->r);
 	free(kt->procs);
+	free(kt->mms);
 	kt->r = NULL;
 	kt->procs = NULL;
+	kt->mms = NULL;
+	kt->nmms = kt->mms_cap = 0;
 	kt->n = kt->cap = kt->nprocs = kt->procs_cap = 0;
 }

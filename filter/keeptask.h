@@ -37,6 +37,8 @@ struct keeptask {
 	size_t n, cap;
 	unsigned page_shift;
 	struct tasks_layout layout; /* what keeptask_build() read them by */
+	uint64_t *mms;             /* the chosen processes' mm_structs, a set */
+	size_t nmms, mms_cap;
 	bool all;                  /* every process with an address space */
 	bool list_only;            /* keeptask_build() lists them, walks none */
 	uint64_t cgroup_unreadable; /* tasks whose cgroup could not be read */
