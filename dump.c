@@ -1757,6 +1757,13 @@ static void pagetypes_from_btf(struct mdf_ctx *ctx, struct pagetypes_kernel *pk,
 		pk->table_value = (uint32_t)v;
 		pk->table_base = (uint32_t)base;
 	}
+	/* the shared zero page: ZERO_PAGE(0) is empty_zero_page's */
+	if (kallsyms_lookup(&ctx->ds.ksyms, "empty_zero_page", &off, NULL) &&
+	    readmem_vtop(&ctx->k.rm, off, &off, NULL, &ctx->err) == MDF_OK) {
+		pk->has_zero_pfn = true;
+		pk->zero_pfn = off / ctx->k.page_size;
+	}
+	mdf_err_clear(&ctx->err);
 	if (kbtf_member_offset(b, "folio", "_large_mapcount", &off)) {
 		pk->off_large_mapcount = off;
 	} else if (kbtf_member_offset(b, "folio", "_entire_mapcount", &off)) {

@@ -213,6 +213,8 @@ enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetyp
 		return MDF_OK;
 	}
 	*flags = pagetypes_page_flags(r, pk, pg, pg, NULL, false, false, false);
+	if (pk->has_zero_pfn && pfn == pk->zero_pfn)
+		*flags |= KPF_BIT(KPF_B_ZERO_PAGE);
 	return MDF_OK;
 }
 
@@ -289,6 +291,8 @@ static uint64_t one_page(struct walk *w, const struct filter_rules *r,
 		w->have_head = false;
 		kpf = pagetypes_page_flags(r, pk, p, p, NULL, false, false, false);
 	}
+	if (pk->has_zero_pfn && pfn == pk->zero_pfn)
+		kpf |= KPF_BIT(KPF_B_ZERO_PAGE);
 	/* PageBuddy() marks the head of a free block; the kernel's
 	 * is_free_buddy_page() finds the block of every page in it */
 	if (!tail && filter_page_is_buddy(r, p)) {

@@ -16,8 +16,7 @@ status 1, with the reasons on the last line, when the count of pages with a
 flag differs by more than the drift the lab allows between the snapshot and
 the crash: max(300, 1 %) of the snapshot's count (the tolerance of
 tests/lab/matrix_table.py), or the totals differ.  Flags our report says the
-dump cannot tell are shown and not judged; so is zero_page, which we do not
-compute (one pfn, or the huge zero folio's).
+dump cannot tell are shown and not judged.
 """
 import json, struct, sys
 from collections import Counter
@@ -86,7 +85,7 @@ def main():
         if not a[bit] and not b[bit]:
             continue
         d = b[bit] - a[bit]
-        judged = name not in unknown and name != "zero_page"
+        judged = name not in unknown
         note = "" if judged else "\t(not judged)"
         print(f"{name}\t{a[bit]}\t{b[bit]}\t{d:+d}{note}")
         if judged and abs(d) > max(300, a[bit] // 100):
