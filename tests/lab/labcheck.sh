@@ -171,7 +171,8 @@ check_dump() {
 
 # check_keep_task ELF TAG: --keep-task comm:labwork (issue 30) on a lab
 # crash: an -E -d 31 dump holds every LAB-ANON-MARKER of the lab's
-# workload that the raw vmcore holds (plain -d 31: none).  For the
+# workload that the raw vmcore holds (plain -d 31: fewer; only copies in
+# kernel memory).  For the
 # architectures whose user page tables are walked; on the others, one
 # line saying so.
 check_keep_task() {
@@ -194,8 +195,9 @@ check_keep_task() {
 	"$MDF" -E -d 31 "$ELF" "$T/pl.E" >/dev/null 2>&1
 	kept=$(grep -a -o 'LAB-ANON-MARKER' "$T/kt.E" | wc -l)
 	plain=$(grep -a -o 'LAB-ANON-MARKER' "$T/pl.E" 2>/dev/null | wc -l)
-	if [ "$raw" -gt 0 ] && [ "$kept" = "$raw" ] && [ "$plain" = 0 ]; then
-		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: 0)"
+	# plain -d 31 may keep a copy in kernel memory (a tty or pipe buffer)
+	if [ "$raw" -gt 0 ] && [ "$kept" = "$raw" ] && [ "$plain" -lt "$raw" ]; then
+		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: $plain)"
 	else notok "$TAG-keep-task" "raw $raw, kept $kept, plain -d 31 $plain: $(tail -n 1 "$T/kt.log")"; fi
 	rm -f "$T/kt.E" "$T/pl.E"
 }
