@@ -133,15 +133,20 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 			"$MATRIX_CACHE/out/$run.d/stage1/kpageflags.bin" "$T/pt.json" 2>&1); then
 			ok "matrix-$run-page-types ($(echo "$out" | grep -c $'\t') flags within drift)"
 		else
-			notok "matrix-$run-page-types" "$(echo "$out" | tail -n 1) $(tail -n 1 "$T/pt.err")"
+			notok "matrix-$run-page-types" "$(echo "$out" | tail -n 1) $(grep -m 1 '^makedumpfile: ' "$T/pt.err")"
 		fi
 		echo "$out" >"$MATRIX_CACHE/results/$run.page-types.txt"
-		# --keep-task comm:labwork against the guest's page map of it
-		# (scenario.c's pagemap step) and of init
+		# --keep-task of the workload (by the pid its page map names: the
+		# lab's kpageflags snapshot runs as a second "labwork") against
+		# the guest's page map of it (scenario.c's pagemap step) and of init
 		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
 		out="a dump failed"
-		if "$MDF" --message-level 0 -l -d 30 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
-			"$MDF" --message-level 0 -l -d 31 --keep-task comm:labwork "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
+		lpid=$(tr -d '\r' <"$MATRIX_CACHE/out/$run.serial.log" |
+			sed -n 's/.*MDF-SCEN pagemap labwork pid \([0-9]*\) .*/\1/p' | head -n 1)
+		[ -n "$lpid" ] || out="no page map of labwork in the serial log"
+		if [ -n "$lpid" ] &&
+			"$MDF" --message-level 0 -l -d 30 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
+			"$MDF" --message-level 0 -l -d 31 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
 			"$MDF" --message-level 0 -l -d 31 "$MATRIX_CACHE/out/$run.elf" "$T/pl31" &&
 			out=$(python3 "$MDF_SRC/tests/tools/keep_task_ref.py" "$MATRIX_CACHE/out/$run.serial.log" \
 				"$T/kt30" "$T/kt31" "$T/pl31" 2>&1); then

@@ -5,8 +5,9 @@ usage: keep_task_ref.py SERIAL KEPT_D30 KEPT_D31 PLAIN_D31
   SERIAL     the lab run's serial log, with the lines of scenario.c's
              "pagemap labwork" and "pagemap init" steps: each process's
              present pfns from /proc/PID/pagemap, taken just before the crash
-  KEPT_D30   our -l -d 30 --keep-task comm:labwork dump (zero pages kept)
-  KEPT_D31   our -l -d 31 --keep-task comm:labwork dump
+  KEPT_D30   our -l -d 30 --keep-task PID dump, PID labwork's as its page
+             map names it (zero pages kept)
+  KEPT_D31   our -l -d 31 --keep-task PID dump
   PLAIN_D31  our -l -d 31 dump
 
 Checks, printed on one line, exit status 1 when one fails:
