@@ -270,6 +270,21 @@ static enum mdf_status dump_types(struct mdf_ctx *ctx, struct erase_env *env)
 	return MDF_OK;
 }
 
+/* The kernel's symbols and types, for --extension and the task list:
+ * -x's DWARF, else the dump's kallsyms and BTF (ctx->err says why not). */
+static enum mdf_status kernel_types(struct mdf_ctx *ctx)
+{
+	if (ctx->ds.vmlinux) {
+		erase_types_from_dwarf(&ctx->ds.kernel_types, ctx->ds.vmlinux);
+		return MDF_OK;
+	}
+	if (load_dump_btf(ctx) != MDF_OK)
+		return ctx->err.status;
+	ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
+	erase_types_from_dump(&ctx->ds.kernel_types, &ctx->ds.dump_types);
+	return MDF_OK;
+}
+
 static void ext_say(void *arg, const char *ext, const char *text)
 {
 	struct mdf_ctx *ctx = arg;
@@ -300,12 +315,7 @@ static enum mdf_status ext_setup(struct mdf_ctx *ctx)
 		ctx->ds.ext = NULL;
 		return MDF_OK;
 	}
-	if (ctx->ds.vmlinux) {
-		erase_types_from_dwarf(&ctx->ds.ext_types, ctx->ds.vmlinux);
-	} else if (load_dump_btf(ctx) == MDF_OK) {
-		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
-		erase_types_from_dump(&ctx->ds.ext_types, &ctx->ds.dump_types);
-	} else {
+	if (kernel_types(ctx) != MDF_OK) {
 		pi_warn(&ctx->pr, "%s: --extension needs the kernel's symbols and types, and the "
 			"dump cannot give them: %s; -x VMLINUX can.  The extensions are skipped.\n",
 			ctx->opts.vmcore, ctx->err.msg);
@@ -314,7 +324,7 @@ static enum mdf_status ext_setup(struct mdf_ctx *ctx)
 		ctx->ds.ext = NULL;
 		return MDF_OK;
 	}
-	env.types = &ctx->ds.ext_types;
+	env.types = &ctx->ds.kernel_types;
 	st = ext_init(ctx->ds.ext, &env, &ctx->err);
 	if (st != MDF_OK)
 		return st;
@@ -323,8 +333,8 @@ static enum mdf_status ext_setup(struct mdf_ctx *ctx)
 	return MDF_OK;
 }
 
-/* The types the task list is read by (-x's DWARF, or the dump's BTF and
- * kallsyms), into ctx->ds.kt_types, for @what (an option's name). */
+/* The types the task list is read by (kernel_types()), for @what (an
+ * option's name). */
 static enum mdf_status task_types(struct mdf_ctx *ctx, const char *what)
 {
 	const char *vmcore = ctx->opts.vmcore;
@@ -333,25 +343,10 @@ static enum mdf_status task_types(struct mdf_ctx *ctx, const char *what)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "%s: %s walks page tables, which needs address translation: %s",
 				   vmcore, what, ctx->k.no_arch);
-	if (ctx->ds.vmlinux) {
-		erase_types_from_dwarf(&ctx->ds.kt_types, ctx->ds.vmlinux);
-	} else if (load_dump_btf(ctx) == MDF_OK) {
-		ctx->ds.dump_types = (struct erase_dump_types){ &ctx->ds.btf, &ctx->ds.ksyms };
-		erase_types_from_dump(&ctx->ds.kt_types, &ctx->ds.dump_types);
-	} else {
+	if (kernel_types(ctx) != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s: %s reads the task list with the kernel's types: "
 				    "the dump's BTF, or -x VMLINUX", vmcore, what);
-	}
 	return MDF_OK;
-}
-
-static unsigned page_shift(const struct mdf_ctx *ctx)
-{
-	unsigned shift = 0;
-
-	while ((1ULL << shift) < ctx->k.page_size)
-		shift++;
-	return shift;
 }
 
 /* --keep-task: the processes chosen, and the pages their page tables map
@@ -362,7 +357,6 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 	const struct mdf_opts *o = &ctx->opts;
 	struct keeptask *kt = &ctx->ds.kt;
 	struct tasks_layout l;
-	unsigned shift = page_shift(ctx);
 	enum mdf_status st;
 	double t0 = pi_now();
 
@@ -373,17 +367,17 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 		return st;
 	kt->specs = o->keep_specs;
 	kt->nspecs = o->nkeep_tasks;
-	st = tasks_layout(&l, &ctx->ds.kt_types,
+	st = tasks_layout(&l, &ctx->ds.kernel_types,
 			  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0, &ctx->err);
 	for (unsigned i = 0; st == MDF_OK && i < kt->nspecs; i++)
 		if (kt->specs[i].kind == MDF_KEEP_CGROUP && !l.has_cgroup)
 			st = mdf_err_set(&ctx->err, MDF_ERR_NODATA,
 					 "--keep-task %s: %s has no css_set.dfl_cgrp, cgroup.kn or "
 					 "kernfs_node name and parent", kt->specs[i].text,
-					 ctx->ds.kt_types.what);
+					 ctx->ds.kernel_types.what);
 	if (st == MDF_OK)
-		st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian, shift,
-				    &ctx->stop, &ctx->err);
+		st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, &ctx->stop,
+				    &ctx->err);
 	if (st != MDF_OK)
 		return mdf_err_push(&ctx->err, "%s", o->vmcore);
 	if (kt->cgroup_unreadable)
@@ -1706,7 +1700,7 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	st = explain_page(&in, o->explain_value, o->explain_paddr, o->explain_levels,
 			  o->nexplain_levels, ex, &ctx->err);
 	if (st == MDF_OK && ctx->ds.kt.n && keeptask_has(&ctx->ds.kt, ex->pfn, 1) &&
-	    keeptask_owner(&ctx->ds.kt, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian, ex->pfn,
+	    keeptask_owner(&ctx->ds.kt, &ctx->k.rm, &ctx->k.arch, ex->pfn,
 			   &owner))
 		snprintf(ex->keep_owner, sizeof(ex->keep_owner), "process %d (%s)",
 			 ctx->ds.kt.procs[owner].pid, ctx->ds.kt.procs[owner].comm);
@@ -1787,7 +1781,7 @@ struct by_arg {
 static int by_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 {
 	struct by_arg *b = arg;
-	unsigned sh = page_shift(b->ctx);
+	unsigned sh = b->ctx->k.arch.page_shift;
 	uint64_t flags;
 
 	(void)vaddr;
@@ -1824,17 +1818,17 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 		kt = &ctx->ds.kt_all;
 		st = task_types(ctx, "--page-types-by");
 		if (st == MDF_OK)
-			st = tasks_layout(&l, &ctx->ds.kt_types,
+			st = tasks_layout(&l, &ctx->ds.kernel_types,
 					  ctx->k.ki.kernel_offset.set ? ctx->k.ki.kernel_offset.v : 0,
 					  &ctx->err);
 		if (st == MDF_OK && by_cgroup && !l.has_cgroup)
 			st = mdf_err_set(&ctx->err, MDF_ERR_NODATA, "--page-types-by cgroup: %s has no "
 					 "css_set.dfl_cgrp, cgroup.kn or kernfs_node name and parent",
-					 ctx->ds.kt_types.what);
+					 ctx->ds.kernel_types.what);
 		kt->all = kt->list_only = true;
 		if (st == MDF_OK)
-			st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian,
-					    page_shift(ctx), &ctx->stop, &ctx->err);
+			st = keeptask_build(kt, &l, &ctx->k.rm, &ctx->k.arch, &ctx->stop,
+					    &ctx->err);
 		if (st != MDF_OK)
 			return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	}
@@ -1846,7 +1840,7 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 
 		if (!by_cgroup) {
 			snprintf(name, sizeof(name), "process %d (%s)", p->pid, p->comm);
-		} else if (tasks_cgroup_path(&kt->layout, &ctx->k.rm, ctx->k.ki.big_endian, p->task,
+		} else if (tasks_cgroup_path(&kt->layout, &ctx->k.rm, p->task,
 					     name, sizeof(name), &ctx->err) != MDF_OK) {
 			snprintf(name, sizeof(name), "(cgroup not read: %.200s)", ctx->err.msg);
 			mdf_err_clear(&ctx->err);
@@ -1857,7 +1851,7 @@ static enum mdf_status page_types_by(struct mdf_ctx *ctx, const struct filter_ru
 		g->members++;
 		b.pt = &g->pt;
 		b.pt->page_size = ctx->k.page_size;
-		st = keeptask_walk_proc(kt, i, &ctx->k.rm, &ctx->k.arch, ctx->k.ki.big_endian,
+		st = keeptask_walk_proc(kt, i, &ctx->k.rm, &ctx->k.arch,
 					by_leaf, &b, &ctx->err);
 		if (st == MDF_OK)
 			st = b.st;

@@ -39,7 +39,8 @@ struct dump_state {
 	struct kbtf btf;           /* and types */
 	bool btf_loaded;           /* ksyms and btf hold the dump's */
 	struct ext_set *ext;       /* --extension's, or NULL */
-	struct erase_types ext_types; /* their symbols and types */
+	struct erase_types kernel_types; /* -x's or the dump's (--extension,
+					    the task list) */
 	bool ext_hook;             /* one of them has a page() */
 	struct erase_dump_types dump_types;
 	struct erase_types types;
@@ -79,7 +80,6 @@ struct dump_state {
 	struct keeptask kt;         /* --keep-task's processes and pages */
 	struct keeptask kt_all;     /* --page-types-by's, without --keep-task */
 	struct kpf_groups ptg; /* --page-types-by's tables */
-	struct erase_types kt_types; /* the types their walk reads by */
 };
 
 /** --page-types: page-types' table of every struct page in the dump,

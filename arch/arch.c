@@ -323,15 +323,80 @@ static enum mdf_status vmemmap_groups_walked(const struct arch_state *st, uint64
 	return MDF_OK;
 }
 
+struct leaves {
+	const struct arch_state *st;
+	struct arch_user_layout ul;
+	arch_read_pte_fn rd;
+	void *arg;
+	arch_leaf_fn cb;
+	void *cbarg;
+	unsigned tables;
+	bool stopped;
+};
+
+/* The table of level @l at @table, mapping from @base. */
+static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
+				    struct mdf_err *err)
+{
+	uint64_t size = 1ULL << lv->ul.shift[l];
+
+	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "more than %u page-table pages under one root: a damaged tree",
+				   ARCH_LEAVES_MAX_TABLES);
+	if (lv->cb(lv->cbarg, 0, table, 0)) {
+		lv->stopped = true;
+		return MDF_OK;
+	}
+	for (uint64_t i = 0; i < lv->ul.entries[l] && !lv->stopped; i++) {
+		uint64_t va = base + i * size, e, pa = 0;
+		enum mdf_status s;
+
+		if (va >= lv->ul.end)
+			break;
+		s = lv->rd(lv->arg, table + i * 8, &e, err);
+		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
+			mdf_err_clear(err);
+			continue;
+		}
+		if (s != MDF_OK)
+			return mdf_err_push(err, "%s entry at paddr 0x%llx",
+					    arch_level_name(lv->ul.levels, l),
+					    (unsigned long long)(table + i * 8));
+		switch (lv->st->ops->user_entry(lv->st, l, e, va, &pa)) {
+		case ARCH_ENTRY_NONE:
+			break;
+		case ARCH_ENTRY_LEAF:
+			if (lv->cb(lv->cbarg, va, pa & ~(size - 1), size))
+				lv->stopped = true;
+			break;
+		case ARCH_ENTRY_TABLE:
+			if (l == 0)
+				break; /* no level below the last */
+			s = leaves_table(lv, pa, l - 1, va, err);
+			if (s != MDF_OK)
+				return s;
+			break;
+		}
+	}
+	return MDF_OK;
+}
+
 enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb, void *cbarg,
 				 struct mdf_err *err)
 {
-	if (!st->ops || !st->ops->user_leaves)
+	struct leaves lv = { .st = st, .rd = rd, .arg = arg, .cb = cb, .cbarg = cbarg };
+
+	if (!st->ops || !st->ops->user_layout || !st->ops->user_entry)
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "the user page tables of %s are not walked yet",
 				   st->ops ? st->ops->name : "this architecture");
-	if (st->ops->user_leaves(st, root, rd, arg, cb, cbarg, err) != MDF_OK)
+	st->ops->user_layout(st, &lv.ul);
+	if (!lv.ul.levels || lv.ul.levels > ARCH_WALK_MAX_STEPS)
+		return mdf_err_set(err, MDF_ERR_INTERNAL, "%s: %u page-table levels",
+				   st->ops->name, lv.ul.levels);
+	if (leaves_table(&lv, root & lv.ul.root_mask, lv.ul.levels - 1, 0, err) != MDF_OK)
 		return mdf_err_push(err, "%s", st->ops->name);
 	return MDF_OK;
 }

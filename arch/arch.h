@@ -209,6 +209,19 @@ typedef int (*arch_leaf_fn)(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t 
  * points back into itself fans out without end. */
 #define ARCH_LEAVES_MAX_TABLES (1u << 20)
 
+/* A user address space's page tables, as arch_user_leaves() walks them
+ * (the ops' user_layout). */
+struct arch_user_layout {
+	unsigned levels;
+	unsigned shift[ARCH_WALK_MAX_STEPS];   /* an entry of level l maps 1 << shift[l] bytes */
+	uint64_t entries[ARCH_WALK_MAX_STEPS]; /* entries in a table of level l */
+	uint64_t end;                          /* user space is [0, end) */
+	uint64_t root_mask;                    /* the root's address is root & root_mask */
+};
+
+/* What a page-table entry is (the ops' user_entry). */
+enum arch_entry { ARCH_ENTRY_NONE, ARCH_ENTRY_TABLE, ARCH_ENTRY_LEAF };
+
 /**
  * Per-architecture operations.  Callers never call these directly: they
  * use arch_init(), arch_walk() and arch_vtop(), which supply the default
@@ -279,15 +292,17 @@ struct arch_ops {
 					  struct mdf_err *err);
 
 	/**
-	 * --keep-task: every present leaf of the page tables whose root is
-	 * at @root (physical) that maps part of user space (x86_64: the
-	 * lower half; arm64: what TTBR0 translates), and each table page on
-	 * the way, to @cb; entries read only through @rd.  At most
-	 * ARCH_LEAVES_MAX_TABLES tables.  Default when NULL: MDF_ERR_NOTSUPP.
+	 * --keep-task: how a user address space's page tables read, for
+	 * arch_user_leaves(): their shape (user_layout: levels, what an
+	 * entry of each level maps, how many entries a table has, where
+	 * user space ends, the bits of the root's address), and what entry
+	 * @e of level @l, which maps @va, is (user_entry: nothing, the next
+	 * table at *@pa, or a leaf mapping from *@pa).  Both or neither;
+	 * neither: MDF_ERR_NOTSUPP.
 	 */
-	enum mdf_status (*user_leaves)(const struct arch_state *st, uint64_t root,
-				       arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
-				       void *cbarg, struct mdf_err *err);
+	void (*user_layout)(const struct arch_state *st, struct arch_user_layout *ul);
+	enum arch_entry (*user_entry)(const struct arch_state *st, unsigned l, uint64_t e,
+				      uint64_t va, uint64_t *pa);
 };
 
 /** arch_ops_find(@e_machine)'s debuginfo_defaults, if any. */
@@ -375,10 +390,12 @@ enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemma
 				    struct arch_vmemmap_group **ret, size_t *nret,
 				    struct mdf_err *err) MDF_MUST_CHECK;
 
-/** The ops' user_leaves over the whole user half of the address space
- *  whose page-table root is at @root, or MDF_ERR_NOTSUPP naming the
- *  architecture.  A walk of more than ARCH_LEAVES_MAX_TABLES tables is
- *  an error. */
+/** Every present leaf of the user address space whose page-table root is
+ *  at @root (physical) to @cb, and each table page on the way (with size
+ *  0), reading entries only through @rd, by the ops' user_layout and
+ *  user_entry; MDF_ERR_NOTSUPP naming the architecture without them.  A
+ *  table the dump lacks is skipped; a walk of more than
+ *  ARCH_LEAVES_MAX_TABLES tables is an error. */
 enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb, void *cbarg,
 				 struct mdf_err *err) MDF_MUST_CHECK;

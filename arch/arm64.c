@@ -253,68 +253,34 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
 	}
 }
 
-/* --keep-task's walk of a user address space (what TTBR0 translates:
- * [0, 2^va_bits)) from @table, level @l, mapping from @base. */
-struct leaves {
-	const struct arch_state *st;
-	arch_read_pte_fn rd;
-	void *arg;
-	arch_leaf_fn cb;
-	void *cbarg;
-	unsigned tables;
-	bool stopped;
-};
-
-static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
-				    struct mdf_err *err)
+/* --keep-task's walk of a user address space: what TTBR0 translates,
+ * [0, 2^va_bits); pages at the last level, blocks above it.  A top table
+ * smaller than a page (16 KiB pages with 52-bit VAs: 32 entries) comes
+ * from a cache aligned to its size, not a page: the root is taken as it
+ * lies. */
+static void arm64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
-	const struct arch_state *st = lv->st;
-	unsigned per = st->page_shift - 3, shift = st->page_shift + l * per;
-	uint64_t n = l + 1 == st->levels ? 1ULL << (st->va_bits - shift) : 1ULL << per;
+	unsigned per = st->page_shift - 3;
 
-	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "more than %u page-table pages under one root: a damaged tree",
-				   ARCH_LEAVES_MAX_TABLES);
-	if (lv->cb(lv->cbarg, 0, table, 0)) {
-		lv->stopped = true;
-		return MDF_OK;
+	ul->levels = st->levels;
+	for (unsigned l = 0; l < st->levels; l++) {
+		ul->shift[l] = st->page_shift + l * per;
+		ul->entries[l] = 1ULL << per;
 	}
-	for (uint64_t i = 0; i < n && i < (1ULL << per) && !lv->stopped; i++) {
-		uint64_t va = base + (i << shift), e, size = 1ULL << shift;
-		enum mdf_status s = lv->rd(lv->arg, table + i * 8, &e, err);
-
-		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
-			mdf_err_clear(err);
-			continue;
-		}
-		if (s != MDF_OK)
-			return mdf_err_push(err, "%s entry at paddr 0x%llx",
-					    arch_level_name(st->levels, l),
-					    (unsigned long long)(table + i * 8));
-		if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
-			continue;
-		if (l == 0 || !(e & ARM64_DESC_TABLE)) {
-			if (lv->cb(lv->cbarg, va, arm64_desc_oa(st, e) & ~(size - 1), size))
-				lv->stopped = true;
-			continue;
-		}
-		s = leaves_table(lv, arm64_desc_oa(st, e), l - 1, va, err);
-		if (s != MDF_OK)
-			return s;
-	}
-	return MDF_OK;
+	if (st->va_bits - ul->shift[st->levels - 1] < per)
+		ul->entries[st->levels - 1] = 1ULL << (st->va_bits - ul->shift[st->levels - 1]);
+	ul->end = 1ULL << st->va_bits;
+	ul->root_mask = ~7ULL;
 }
 
-static enum mdf_status arm64_user_leaves(const struct arch_state *st, uint64_t root,
-					 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
-					 void *cbarg, struct mdf_err *err)
+static enum arch_entry arm64_user_entry(const struct arch_state *st, unsigned l, uint64_t e,
+					uint64_t va, uint64_t *pa)
 {
-	struct leaves lv = { st, rd, arg, cb, cbarg, 0, false };
-
-	/* A top table smaller than a page (16 KiB pages with 52-bit VAs:
-	 * 32 entries) comes from a cache aligned to its size, not a page. */
-	return leaves_table(&lv, root & ~7ULL, st->levels - 1, 0, err);
+	(void)va;
+	if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
+		return ARCH_ENTRY_NONE;
+	*pa = arm64_desc_oa(st, e);
+	return l == 0 || !(e & ARM64_DESC_TABLE) ? ARCH_ENTRY_LEAF : ARCH_ENTRY_TABLE;
 }
 
 const struct arch_ops arch_arm64_ops = {
@@ -323,5 +289,6 @@ const struct arch_ops arch_arm64_ops = {
 	.e_machine = EM_AARCH64,
 	.init = arm64_init,
 	.walk = arm64_walk,
-	.user_leaves = arm64_user_leaves,
+	.user_layout = arm64_user_layout,
+	.user_entry = arm64_user_entry,
 };

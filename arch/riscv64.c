@@ -195,76 +195,36 @@ static enum mdf_status riscv64_walk(const struct arch_state *st, uint64_t vaddr,
 	}
 }
 
-/* --keep-task's walk of a user address space ([0, 2^(va_bits - 1)), the
- * half whose top bit is clear) from @table, level @l, mapping from @base.
- * A Svnapot leaf maps its 16 pages; each of its 16 PTEs says so, and
- * each one's page is its own. */
-struct leaves {
-	const struct arch_state *st;
-	arch_read_pte_fn rd;
-	void *arg;
-	arch_leaf_fn cb;
-	void *cbarg;
-	uint64_t end;
-	unsigned tables;
-	bool stopped;
-};
-
-static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
-				    struct mdf_err *err)
+/* --keep-task's walk of a user address space: [0, 2^(va_bits - 1)), the
+ * half whose top bit is clear.  A leaf has R, W or X; a Svnapot leaf maps
+ * its 16 pages, each of its 16 PTEs says so, and each one's page is its
+ * own. */
+static void riscv64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
-	unsigned shift = RV_PAGE_SHIFT + l * RV_LEVEL_BITS;
-
-	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "more than %u page-table pages under one root: a damaged tree",
-				   ARCH_LEAVES_MAX_TABLES);
-	if (lv->cb(lv->cbarg, 0, table, 0)) {
-		lv->stopped = true;
-		return MDF_OK;
+	ul->levels = st->levels;
+	for (unsigned l = 0; l < st->levels; l++) {
+		ul->shift[l] = RV_PAGE_SHIFT + l * RV_LEVEL_BITS;
+		ul->entries[l] = 1ULL << RV_LEVEL_BITS;
 	}
-	for (uint64_t i = 0; i < (1ULL << RV_LEVEL_BITS) && !lv->stopped; i++) {
-		uint64_t va = base + (i << shift), e, pa, size = 1ULL << shift;
-		enum mdf_status s;
-
-		if (va >= lv->end)
-			break;
-		s = lv->rd(lv->arg, table + i * 8, &e, err);
-		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
-			mdf_err_clear(err);
-			continue;
-		}
-		if (s != MDF_OK)
-			return mdf_err_push(err, "%s entry at paddr 0x%llx",
-					    arch_level_name(lv->st->levels, l),
-					    (unsigned long long)(table + i * 8));
-		pa = ((e >> RV_PPN_SHIFT) & RV_PPN_MASK) << RV_PAGE_SHIFT;
-		if (!(e & RV_PTE_V) || (l == 0 && !(e & RV_PTE_RWX)))
-			continue;
-		if (e & RV_PTE_RWX) {
-			if (l == 0 && (e & RV_PTE_N)) { /* Svnapot: this PTE's page */
-				uint64_t m = (1ULL << RV_NAPOT_SHIFT) - 1;
-
-				pa = (pa & ~m) | (va & m);
-			}
-			if (lv->cb(lv->cbarg, va, pa & ~(size - 1), size))
-				lv->stopped = true;
-			continue;
-		}
-		s = leaves_table(lv, pa, l - 1, va, err);
-		if (s != MDF_OK)
-			return s;
-	}
-	return MDF_OK;
+	ul->end = 1ULL << (st->va_bits - 1);
+	ul->root_mask = ~((1ULL << RV_PAGE_SHIFT) - 1);
 }
 
-static enum mdf_status riscv64_user_leaves(const struct arch_state *st, uint64_t root,
-					   arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
-					   void *cbarg, struct mdf_err *err)
+static enum arch_entry riscv64_user_entry(const struct arch_state *st, unsigned l, uint64_t e,
+					  uint64_t va, uint64_t *pa)
 {
-	struct leaves lv = { st, rd, arg, cb, cbarg, 1ULL << (st->va_bits - 1), 0, false };
+	(void)st;
+	if (!(e & RV_PTE_V) || (l == 0 && !(e & RV_PTE_RWX)))
+		return ARCH_ENTRY_NONE;
+	*pa = ((e >> RV_PPN_SHIFT) & RV_PPN_MASK) << RV_PAGE_SHIFT;
+	if (!(e & RV_PTE_RWX))
+		return ARCH_ENTRY_TABLE;
+	if (l == 0 && (e & RV_PTE_N)) { /* Svnapot: this PTE's page */
+		uint64_t m = (1ULL << RV_NAPOT_SHIFT) - 1;
 
-	return leaves_table(&lv, root & ~((1ULL << RV_PAGE_SHIFT) - 1), st->levels - 1, 0, err);
+		*pa = (*pa & ~m) | (va & m);
+	}
+	return ARCH_ENTRY_LEAF;
 }
 
 const struct arch_ops arch_riscv64_ops = {
@@ -273,5 +233,6 @@ const struct arch_ops arch_riscv64_ops = {
 	.uts_machine = "riscv64",
 	.init = riscv64_init,
 	.walk = riscv64_walk,
-	.user_leaves = riscv64_user_leaves,
+	.user_layout = riscv64_user_layout,
+	.user_entry = riscv64_user_entry,
 };

@@ -330,71 +330,30 @@ static enum mdf_status x86_64_walk(const struct arch_state *st, uint64_t vaddr,
 	}
 }
 
-/* One table of a user walk (x86_64_user_leaves()): level @l at @table,
- * mapping from @base; entries below @end. */
-struct leaves {
-	const struct arch_state *st;
-	arch_read_pte_fn rd;
-	void *arg;
-	arch_leaf_fn cb;
-	void *cbarg;
-	uint64_t end;
-	unsigned tables;
-	bool stopped;
-};
-
-static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
-				    struct mdf_err *err)
+/* --keep-task's walk of a user address space: the lower half, below the
+ * lowest kernel address; 4 KiB pages and PSE leaves of 2 MiB and 1 GiB. */
+static void x86_64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
-	unsigned shift = X86_64_PAGE_SHIFT + l * X86_64_PTRS_SHIFT;
-	uint64_t span = 1ULL << shift;
-
-	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "more than %u page-table pages under one root: a damaged tree",
-				   ARCH_LEAVES_MAX_TABLES);
-	if (lv->cb(lv->cbarg, 0, table, 0)) {
-		lv->stopped = true;
-		return MDF_OK;
+	ul->levels = st->levels;
+	for (unsigned l = 0; l < st->levels; l++) {
+		ul->shift[l] = X86_64_PAGE_SHIFT + l * X86_64_PTRS_SHIFT;
+		ul->entries[l] = 1u << X86_64_PTRS_SHIFT;
 	}
-	for (uint64_t i = 0; i < (1u << X86_64_PTRS_SHIFT) && !lv->stopped; i++) {
-		uint64_t va = base + i * span, e;
-		enum mdf_status s;
-
-		if (va >= lv->end)
-			break;
-		s = lv->rd(lv->arg, table + i * 8, &e, err);
-		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
-			mdf_err_clear(err);
-			continue;
-		}
-		if (s != MDF_OK)
-			return mdf_err_push(err, "%s entry at paddr 0x%llx",
-					    arch_level_name(lv->st->levels, l),
-					    (unsigned long long)(table + i * 8));
-		e &= ~lv->st->pte_strip_mask;
-		if (!(e & X86_64_PTE_PRESENT))
-			continue;
-		if (l == 0 || ((l == 1 || l == 2) && (e & X86_64_PTE_PSE))) {
-			if (lv->cb(lv->cbarg, va, e & X86_64_PTE_PHYS_MASK & ~(span - 1), span))
-				lv->stopped = true;
-			continue;
-		}
-		s = leaves_table(lv, e & X86_64_PTE_PHYS_MASK, l - 1, va, err);
-		if (s != MDF_OK)
-			return s;
-	}
-	return MDF_OK;
+	ul->end = 1ULL << (st->va_bits - 1);
+	ul->root_mask = X86_64_PTE_PHYS_MASK;
 }
 
-static enum mdf_status x86_64_user_leaves(const struct arch_state *st, uint64_t root,
-					  arch_read_pte_fn rd, void *arg, arch_leaf_fn cb,
-					  void *cbarg, struct mdf_err *err)
+static enum arch_entry x86_64_user_entry(const struct arch_state *st, unsigned l, uint64_t e,
+					 uint64_t va, uint64_t *pa)
 {
-	/* the user half: below the lowest kernel address */
-	struct leaves lv = { st, rd, arg, cb, cbarg, 1ULL << (st->va_bits - 1), 0, false };
-
-	return leaves_table(&lv, root & X86_64_PTE_PHYS_MASK, st->levels - 1, 0, err);
+	(void)va;
+	e &= ~st->pte_strip_mask;
+	if (!(e & X86_64_PTE_PRESENT))
+		return ARCH_ENTRY_NONE;
+	*pa = e & X86_64_PTE_PHYS_MASK;
+	/* bit 7 of a PTE is PAT, and reserved in P4D and PGD */
+	return l == 0 || ((l == 1 || l == 2) && (e & X86_64_PTE_PSE)) ? ARCH_ENTRY_LEAF
+								       : ARCH_ENTRY_TABLE;
 }
 
 /* SECTION_SIZE_BITS is 27 on x86_64 (arch/x86/include/asm/sparsemem.h);
@@ -574,7 +533,8 @@ const struct arch_ops arch_x86_64_ops = {
 	.e_machine = EM_X86_64,
 	.init = x86_64_init,
 	.walk = x86_64_walk,
-	.user_leaves = x86_64_user_leaves,
+	.user_layout = x86_64_user_layout,
+	.user_entry = x86_64_user_entry,
 	.debuginfo_defaults = x86_64_debuginfo_defaults,
 	.vmemmap_groups = x86_64_vmemmap_groups,
 };

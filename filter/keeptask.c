@@ -35,7 +35,6 @@ struct walk_arg {
 	struct mdf_kept_proc *p;
 	const struct mdf_stop *stop;
 	struct readmem *rm;
-	bool be;
 	struct mdf_err *err;
 	enum mdf_status st;
 };
@@ -93,7 +92,7 @@ static bool chosen(struct walk_arg *w, const struct task_info *t)
 
 				tried = true;
 				mdf_err_clear(&e);
-				have_path = tasks_cgroup_path(&kt->layout, w->rm, w->be, t->task, path,
+				have_path = tasks_cgroup_path(&kt->layout, w->rm, t->task, path,
 							      sizeof(path), &e) == MDF_OK;
 				if (!have_path && !kt->cgroup_unreadable++)
 					kt->cgroup_err = e;
@@ -208,22 +207,22 @@ static void merge(struct keeptask *kt)
 
 /* The physical address of process @p's page-table root (mm->pgd). */
 static enum mdf_status proc_root(const struct keeptask *kt, const struct mdf_kept_proc *p,
-				 struct readmem *rm, bool be, uint64_t *root, struct mdf_err *err)
+				 struct readmem *rm, uint64_t *root, struct mdf_err *err)
 {
-	unsigned char b[8];
+	uint64_t pgd;
 
-	if (readmem_vaddr(rm, p->mm + kt->layout.o_pgd, b, 8, err) != MDF_OK)
+	if (readmem_u64(rm, p->mm + kt->layout.o_pgd, &pgd, err) != MDF_OK)
 		return err->status;
-	return readmem_vtop(rm, load_t64(b, be), root, NULL, err);
+	return readmem_vtop(rm, pgd, root, NULL, err);
 }
 
 enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct readmem *rm,
-				   const struct arch_state *arch, bool be, arch_leaf_fn cb,
-				   void *arg, struct mdf_err *err)
+				   const struct arch_state *arch, arch_leaf_fn cb, void *arg,
+				   struct mdf_err *err)
 {
 	const struct mdf_kept_proc *p = &kt->procs[i];
 	uint64_t root;
-	enum mdf_status st = proc_root(kt, p, rm, be, &root, err);
+	enum mdf_status st = proc_root(kt, p, rm, &root, err);
 
 	if (st == MDF_OK)
 		st = arch_user_leaves(arch, root, readmem_read_pte, rm, cb, arg, err);
@@ -234,15 +233,15 @@ enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct r
 }
 
 enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l,
-			       struct readmem *rm, const struct arch_state *arch, bool be,
-			       unsigned page_shift, const struct mdf_stop *stop, struct mdf_err *err)
+			       struct readmem *rm, const struct arch_state *arch,
+			       const struct mdf_stop *stop, struct mdf_err *err)
 {
-	struct walk_arg w = { kt, NULL, stop, rm, be, err, MDF_OK };
+	struct walk_arg w = { kt, NULL, stop, rm, err, MDF_OK };
 	enum mdf_status st;
 
-	kt->page_shift = page_shift;
+	kt->page_shift = arch->page_shift;
 	kt->layout = *l;
-	st = tasks_each(l, rm, be, each_task, &w, err);
+	st = tasks_each(l, rm, each_task, &w, err);
 	if (st == MDF_OK)
 		st = w.st;
 	for (size_t i = 0; st == MDF_OK && !kt->list_only && i < kt->nprocs; i++) {
@@ -251,12 +250,12 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 
 		/* the page of its mm_struct, where the dump has it */
 		if (readmem_vtop(rm, p->mm, &mm_pa, NULL, err) == MDF_OK)
-			st = add_range(kt, mm_pa >> page_shift, (mm_pa >> page_shift) + 1, err);
+			st = add_range(kt, mm_pa >> kt->page_shift, (mm_pa >> kt->page_shift) + 1, err);
 		else
 			mdf_err_clear(err);
 		w.p = p;
 		if (st == MDF_OK)
-			st = keeptask_walk_proc(kt, i, rm, arch, be, leaf, &w, err);
+			st = keeptask_walk_proc(kt, i, rm, arch, leaf, &w, err);
 		if (st == MDF_OK)
 			st = w.st;
 		if (st != MDF_OK)
@@ -283,7 +282,7 @@ static int owner_leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 }
 
 bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
-		    const struct arch_state *arch, bool be, uint64_t pfn, size_t *idx)
+		    const struct arch_state *arch, uint64_t pfn, size_t *idx)
 {
 	for (size_t i = 0; i < kt->nprocs; i++) {
 		struct owner_arg o = { pfn, kt->page_shift, false };
@@ -294,7 +293,7 @@ bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
 		if (readmem_vtop(rm, kt->procs[i].mm, &mm_pa, NULL, &e) == MDF_OK &&
 		    mm_pa >> kt->page_shift == pfn)
 			o.found = true;
-		if (!o.found && keeptask_walk_proc(kt, i, rm, arch, be, owner_leaf, &o, &e) != MDF_OK)
+		if (!o.found && keeptask_walk_proc(kt, i, rm, arch, owner_leaf, &o, &e) != MDF_OK)
 			o.found = false; /* a walk that failed names no owner */
 		if (o.found) {
 			*idx = i;

@@ -35,7 +35,7 @@ struct keeptask {
 	size_t nprocs, procs_cap;
 	struct keeptask_range *r;  /* sorted, merged after keeptask_build() */
 	size_t n, cap;
-	unsigned page_shift;
+	unsigned page_shift;       /* the architecture's */
 	struct tasks_layout layout; /* what keeptask_build() read them by */
 	uint64_t *mms;             /* the chosen processes' mm_structs, a set */
 	size_t nmms, mms_cap;
@@ -54,19 +54,18 @@ struct mdf_stop;
  * nothing is left with matched 0 (the caller warns).
  */
 enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l,
-			       struct readmem *rm, const struct arch_state *arch, bool big_endian,
-			       unsigned page_shift, const struct mdf_stop *stop,
-			       struct mdf_err *err) MDF_MUST_CHECK;
+			       struct readmem *rm, const struct arch_state *arch,
+			       const struct mdf_stop *stop, struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Each leaf of process @i's page tables (arch_user_leaves()) to @cb. */
 enum mdf_status keeptask_walk_proc(const struct keeptask *kt, size_t i, struct readmem *rm,
-				   const struct arch_state *arch, bool big_endian, arch_leaf_fn cb,
-				   void *arg, struct mdf_err *err) MDF_MUST_CHECK;
+				   const struct arch_state *arch, arch_leaf_fn cb, void *arg,
+				   struct mdf_err *err) MDF_MUST_CHECK;
 
 /** The process whose page tables map @pfn (its index in kt->procs, for
  *  --explain), found by walking them again; false when none does. */
 bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
-		    const struct arch_state *arch, bool big_endian, uint64_t pfn, size_t *idx);
+		    const struct arch_state *arch, uint64_t pfn, size_t *idx);
 
 /** Whether any pfn of [@pfn, @pfn + @npfn) is kept (filter_keep). */
 bool keeptask_has(void *kt, uint64_t pfn, uint64_t npfn);

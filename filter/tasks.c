@@ -95,10 +95,11 @@ enum mdf_status tasks_layout(struct tasks_layout *l, const struct erase_types *t
 	return st;
 }
 
-static enum mdf_status read_task(const struct tasks_layout *l, struct readmem *rm, bool be,
+static enum mdf_status read_task(const struct tasks_layout *l, struct readmem *rm,
 				 uint64_t task, struct task_info *t, struct mdf_err *err)
 {
-	unsigned char b[16];
+	const bool be = rm->big_endian;
+	unsigned char b[4];
 	enum mdf_status st;
 
 	memset(t, 0, sizeof(*t));
@@ -118,27 +119,11 @@ static enum mdf_status read_task(const struct tasks_layout *l, struct readmem *r
 		if (*c < 0x20 || *c > 0x7e)
 			*c = '?';
 	if (st == MDF_OK)
-		st = readmem_vaddr(rm, task + l->o_mm, b, 8, err);
-	if (st == MDF_OK)
-		t->mm = load_t64(b, be);
-	if (st == MDF_OK && t->mm) {
-		st = readmem_vaddr(rm, t->mm + l->o_pgd, b, 8, err);
-		if (st == MDF_OK)
-			t->pgd = load_t64(b, be);
-	}
+		st = readmem_u64(rm, task + l->o_mm, &t->mm, err);
+	if (st == MDF_OK && t->mm)
+		st = readmem_u64(rm, t->mm + l->o_pgd, &t->pgd, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "task_struct at 0x%llx", (unsigned long long)task);
-	return MDF_OK;
-}
-
-static enum mdf_status read_ptr(struct readmem *rm, bool be, uint64_t va, uint64_t *v,
-			       struct mdf_err *err)
-{
-	unsigned char b[8];
-
-	if (readmem_vaddr(rm, va, b, 8, err) != MDF_OK)
-		return err->status;
-	*v = load_t64(b, be);
 	return MDF_OK;
 }
 
@@ -163,7 +148,7 @@ static enum mdf_status read_str(struct readmem *rm, uint64_t va, char *buf, size
 			   (unsigned long long)va, cap - 1);
 }
 
-enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *rm, bool be,
+enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *rm,
 				  uint64_t task, char *buf, size_t cap, struct mdf_err *err)
 {
 	char names[TASKS_CGROUP_DEPTH][256];
@@ -174,13 +159,13 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
 	if (!l->has_cgroup)
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "the kernel's types have no css_set.dfl_cgrp, cgroup.kn or kernfs_node");
-	if (read_ptr(rm, be, task + l->o_cgroups, &cset, err) != MDF_OK ||
-	    read_ptr(rm, be, cset + l->o_dfl_cgrp, &cgrp, err) != MDF_OK ||
-	    read_ptr(rm, be, cgrp + l->o_cg_kn, &kn, err) != MDF_OK)
+	if (readmem_u64(rm, task + l->o_cgroups, &cset, err) != MDF_OK ||
+	    readmem_u64(rm, cset + l->o_dfl_cgrp, &cgrp, err) != MDF_OK ||
+	    readmem_u64(rm, cgrp + l->o_cg_kn, &kn, err) != MDF_OK)
 		return mdf_err_push(err, "the cgroup of task_struct 0x%llx", (unsigned long long)task);
 	/* up to the root, whose parent is NULL: its name is not in paths */
 	while (kn) {
-		if (read_ptr(rm, be, kn + l->o_kn_parent, &parent, err) != MDF_OK)
+		if (readmem_u64(rm, kn + l->o_kn_parent, &parent, err) != MDF_OK)
 			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
 		if (!parent)
 			break;
@@ -188,7 +173,7 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "a cgroup deeper than %u levels: a loop in a damaged dump",
 					   TASKS_CGROUP_DEPTH);
-		if (read_ptr(rm, be, kn + l->o_kn_name, &name, err) != MDF_OK ||
+		if (readmem_u64(rm, kn + l->o_kn_name, &name, err) != MDF_OK ||
 		    read_str(rm, name, names[depth], sizeof(names[depth]), err) != MDF_OK)
 			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
 		depth++;
@@ -210,12 +195,11 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
 	return MDF_OK;
 }
 
-enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm, bool be,
+enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm,
 			   int (*cb)(void *arg, const struct task_info *t), void *arg,
 			   struct mdf_err *err)
 {
 	uint64_t head = l->init_task + l->o_tasks, node = head;
-	unsigned char b[8];
 	struct task_info t;
 	unsigned n = 0;
 
@@ -226,14 +210,13 @@ enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm, boo
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "the list of tasks from init_task has more than %u entries: "
 					   "a loop in a damaged dump", TASKS_MAX);
-		if (read_task(l, rm, be, task, &t, err) != MDF_OK)
+		if (read_task(l, rm, task, &t, err) != MDF_OK)
 			return err->status;
 		if (cb(arg, &t))
 			return MDF_OK;
-		if (readmem_vaddr(rm, node, b, 8, err) != MDF_OK)
+		if (readmem_u64(rm, node, &node, err) != MDF_OK)
 			return mdf_err_push(err, "the list of tasks at 0x%llx",
 					    (unsigned long long)node);
-		node = load_t64(b, be);
 	} while (node != head);
 	return MDF_OK;
 }

@@ -53,7 +53,7 @@ enum mdf_status tasks_layout(struct tasks_layout *l, const struct erase_types *t
  * names what could not be read; a path longer than @cap is one.
  */
 enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *rm,
-				  bool big_endian, uint64_t task, char *buf, size_t cap,
+				  uint64_t task, char *buf, size_t cap,
 				  struct mdf_err *err) MDF_MUST_CHECK;
 
 /**
@@ -61,7 +61,7 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
  * returns non-zero.  A task_struct the dump lacks ends the walk with an
  * error naming it; so does a list longer than TASKS_MAX.
  */
-enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm, bool big_endian,
+enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm,
 			   int (*cb)(void *arg, const struct task_info *t), void *arg,
 			   struct mdf_err *err) MDF_MUST_CHECK;
 

@@ -51,6 +51,36 @@ static enum mdf_status fake_read(void *arg, uint64_t paddr, uint64_t *pte_ret,
 			   (unsigned long long)paddr);
 }
 
+/* arch_user_leaves()'s callback: each leaf (and table, size 0) in turn,
+ * the first 16 kept. */
+struct leaf_log {
+	size_t n;
+	uint64_t va[16], pa[16], size[16];
+};
+
+static inline int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
+{
+	struct leaf_log *l = arg;
+
+	if (l->n < 16) {
+		l->va[l->n] = va;
+		l->pa[l->n] = pa;
+		l->size[l->n++] = size;
+	}
+	return 0;
+}
+
+/* The leaves logged are exactly @want's rows { vaddr, paddr, size }. */
+#define T_LEAVES(log, want)                                              \
+	do {                                                             \
+		T_EQ_U64((log).n, ARRAY_SIZE(want));                     \
+		for (size_t i_ = 0; i_ < ARRAY_SIZE(want); i_++) {       \
+			T_EQ_U64((log).va[i_], (want)[i_][0]);          \
+			T_EQ_U64((log).pa[i_], (want)[i_][1]);          \
+			T_EQ_U64((log).size[i_], (want)[i_][2]);        \
+		}                                                        \
+	} while (0)
+
 /* T_EQ_STR on the error message; the expected text goes through a variable
  * because a long literal in T_EQ_STR's stringified message trips
  * -Wformat-truncation. */

@@ -55,23 +55,6 @@ static void t_ops_find(void)
 
 /* --keep-task's walk of a user address space (TTBR0's: [0, 2^48)): every
  * valid leaf (4 KiB pages, 2 MiB and 1 GiB blocks) and each table. */
-struct leaf_log {
-	size_t n;
-	uint64_t va[16], pa[16], size[16];
-};
-
-static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
-{
-	struct leaf_log *l = arg;
-
-	if (l->n < 16) {
-		l->va[l->n] = va;
-		l->pa[l->n] = pa;
-		l->size[l->n++] = size;
-	}
-	return 0;
-}
-
 static void t_user_leaves(void)
 {
 	static const uint64_t want[][3] = {
@@ -98,12 +81,7 @@ static void t_user_leaves(void)
 	fake_put(&m, 0x13000 + 3 * 8, 0x7703);     /* PTE 3 */
 	fake_put(&m, 0x13000 + 4 * 8, 0x8702);     /* PTE 4: not valid */
 	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
-	T_EQ_U64(l.n, ARRAY_SIZE(want));
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
-		T_EQ_U64(l.va[i], want[i][0]);
-		T_EQ_U64(l.pa[i], want[i][1]);
-		T_EQ_U64(l.size[i], want[i][2]);
-	}
+	T_LEAVES(l, want);
 }
 
 /* ---- init ---- */

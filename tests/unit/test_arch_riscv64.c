@@ -188,23 +188,6 @@ static void t_init_bad_hints(void)
 /* --keep-task's walk of a user address space (Sv39: [0, 2^38)): leaves of
  * 4 KiB, 2 MiB and 1 GiB, a Svnapot PTE (its own page of the 64 KiB),
  * each table; nothing of the kernel half. */
-struct leaf_log {
-	size_t n;
-	uint64_t va[16], pa[16], size[16];
-};
-
-static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
-{
-	struct leaf_log *l = arg;
-
-	if (l->n < 16) {
-		l->va[l->n] = va;
-		l->pa[l->n] = pa;
-		l->size[l->n++] = size;
-	}
-	return 0;
-}
-
 #define PTE(pa, bits) ((((uint64_t)(pa) >> 12) << 10) | (bits))
 
 static void t_user_leaves(void)
@@ -233,12 +216,7 @@ static void t_user_leaves(void)
 	fake_put(&m, 0x12000 + 2 * 8, PTE(0x6000, 0x1));            /* PTE 2: no RWX */
 	fake_put(&m, 0x12000 + 3 * 8, PTE(0x98000, 0xcf) | (1ULL << 63)); /* napot */
 	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
-	T_EQ_U64(l.n, ARRAY_SIZE(want));
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
-		T_EQ_U64(l.va[i], want[i][0]);
-		T_EQ_U64(l.pa[i], want[i][1]);
-		T_EQ_U64(l.size[i], want[i][2]);
-	}
+	T_LEAVES(l, want);
 }
 
 static void t_walk_sv39(void)

@@ -479,23 +479,6 @@ static void t_walk_1g(void)
 /* --keep-task's walk of a user address space: every present leaf below
  * the kernel half (4 KiB, 2 MiB and 1 GiB), each table on the way, and
  * nothing of the kernel half or of an entry not present. */
-struct leaf_log {
-	size_t n;
-	uint64_t va[16], pa[16], size[16];
-};
-
-static int log_leaf(void *arg, uint64_t va, uint64_t pa, uint64_t size)
-{
-	struct leaf_log *l = arg;
-
-	if (l->n < 16) {
-		l->va[l->n] = va;
-		l->pa[l->n] = pa;
-		l->size[l->n++] = size;
-	}
-	return 0;
-}
-
 static void t_user_leaves(void)
 {
 	static const uint64_t want[][3] = {
@@ -524,12 +507,7 @@ static void t_user_leaves(void)
 	fake_put(&m, 0x13000 + 5 * 8, 0x6067);        /* PTE 5 */
 	fake_put(&m, 0x15000, 0x7067);
 	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
-	T_EQ_U64(l.n, ARRAY_SIZE(want));
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
-		T_EQ_U64(l.va[i], want[i][0]);
-		T_EQ_U64(l.pa[i], want[i][1]);
-		T_EQ_U64(l.size[i], want[i][2]);
-	}
+	T_LEAVES(l, want);
 	/* an architecture without the walk says so */
 	st.ops = &arch_s390x_ops;
 	T_EQ_U64(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err),

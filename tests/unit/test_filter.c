@@ -22,6 +22,7 @@
 
 #include "tap.h"
 #include "realvm.h"
+#include "vipresets.h"
 
 #include "arch/arch.h"
 #include "cache.h"
@@ -33,34 +34,10 @@
 
 /* ---- presets ------------------------------------------------------------ */
 
-/* Lines common to all x86_64 presets: the struct page word offsets. */
-#define PAGE_WORDS                          \
-	"SIZE(page)=64\n"                   \
-	"OFFSET(page.flags)=0\n"            \
-	"OFFSET(page._refcount)=52\n"       \
-	"OFFSET(page.mapping)=24\n"         \
-	"OFFSET(page.lru)=8\n"              \
-	"OFFSET(page._mapcount)=48\n"       \
-	"OFFSET(page.private)=40\n"         \
-	"LENGTH(zone.free_area)=11\n"
-
-/* 6.1.0-57-amd64 (Debian 12), lines from its VMCOREINFO. */
-static const char v61_text[] =
-	"OSRELEASE=6.1.0-57-amd64\n"
-	PAGE_WORDS
-	"OFFSET(page.compound_dtor)=16\n"
-	"OFFSET(page.compound_order)=17\n"
-	"OFFSET(page.compound_head)=8\n"
-	"NUMBER(PG_lru)=4\n"
-	"NUMBER(PG_private)=13\n"
-	"NUMBER(PG_swapcache)=10\n"
-	"NUMBER(PG_swapbacked)=19\n"
-	"NUMBER(PG_slab)=9\n"
-	"NUMBER(PG_hwpoison)=23\n"
-	"NUMBER(PG_head_mask)=65536\n"
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
-	"NUMBER(HUGETLB_PAGE_DTOR)=2\n"
-	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n";
+/* 6.1.0-57-amd64 (Debian 12) and 6.12.117+deb13-amd64 (Debian 13):
+ * vipresets.h; the others follow their layouts. */
+static const char v61_text[] = V61_TEXT;
+static const char v612_text[] = V612_TEXT;
 
 /* 5.10: the same layout, compound_dtor/order in page[1]. */
 static const char v510_text[] =
@@ -115,25 +92,6 @@ static const char v67_text[] =
 	"NUMBER(PG_hugetlb)=8\n"
 	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
 	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n";
-
-/* 6.12.117+deb13-amd64 (Debian 13), lines from its VMCOREINFO. */
-#define V612_NUMBERS                                              \
-	"NUMBER(PG_lru)=5\n"                                      \
-	"NUMBER(PG_private)=14\n"                                 \
-	"NUMBER(PG_swapcache)=10\n"                               \
-	"NUMBER(PG_swapbacked)=17\n"                              \
-	"NUMBER(PAGE_SLAB_MAPCOUNT_VALUE)=-184549376\n"           \
-	"NUMBER(PG_hwpoison)=20\n"                                \
-	"NUMBER(PG_head_mask)=64\n"                               \
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-268435456\n"          \
-	"NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)=-201326592\n"        \
-	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-251658240\n"
-
-static const char v612_text[] =
-	"OSRELEASE=6.12.117+deb13-amd64\n"
-	PAGE_WORDS
-	"OFFSET(page.compound_head)=8\n"
-	V612_NUMBERS;
 
 /* 6.16: unaccepted memory (PGTY_unaccepted 0xf7 in the top byte). */
 static const char v616_text[] =

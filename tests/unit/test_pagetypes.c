@@ -3,7 +3,7 @@
  * (filter/pagetypes.c), in the two eras of the kernel's
  * stable_page_flags(): before 6.10 a page shows its own flag bits, from
  * 6.10 its folio's.  The layouts are the 6.1 and 6.12 presets of
- * test_filter.c (lines of Debian's VMCOREINFO), with the enum pageflags
+ * tests/lib/vipresets.h (lines of Debian's VMCOREINFO), with the enum pageflags
  * bits of those kernels that BTF gives (the table itself:
  * test_kpageflags).
  */
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "vipresets.h"
 
 #include "filter/filter.h"
 #include "filter/pagetypes.h"
@@ -19,34 +20,8 @@
 #include "kernel/vmcoreinfo.h"
 #include "util.h"
 
-#define WORDS                               \
-	"SIZE(page)=64\n"                   \
-	"OFFSET(page.flags)=0\n"            \
-	"OFFSET(page._refcount)=52\n"       \
-	"OFFSET(page.mapping)=24\n"         \
-	"OFFSET(page.lru)=8\n"              \
-	"OFFSET(page._mapcount)=48\n"       \
-	"OFFSET(page.private)=40\n"         \
-	"OFFSET(page.compound_head)=8\n"    \
-	"LENGTH(zone.free_area)=11\n"
-
-static const char v61[] =
-	"OSRELEASE=6.1.0-57-amd64\n" WORDS
-	"OFFSET(page.compound_dtor)=16\n"
-	"OFFSET(page.compound_order)=17\n"
-	"NUMBER(PG_lru)=4\nNUMBER(PG_private)=13\nNUMBER(PG_swapcache)=10\n"
-	"NUMBER(PG_swapbacked)=19\nNUMBER(PG_slab)=9\nNUMBER(PG_hwpoison)=23\n"
-	"NUMBER(PG_head_mask)=65536\nNUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
-	"NUMBER(HUGETLB_PAGE_DTOR)=2\nNUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n";
-
-static const char v612[] =
-	"OSRELEASE=6.12.117+deb13-amd64\n" WORDS
-	"NUMBER(PG_lru)=5\nNUMBER(PG_private)=14\nNUMBER(PG_swapcache)=10\n"
-	"NUMBER(PG_swapbacked)=17\nNUMBER(PAGE_SLAB_MAPCOUNT_VALUE)=-184549376\n"
-	"NUMBER(PG_hwpoison)=20\nNUMBER(PG_head_mask)=64\n"
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-268435456\n"
-	"NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)=-201326592\n"
-	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-251658240\n";
+static const char v61[] = V61_TEXT;
+static const char v612[] = V612_TEXT;
 
 #define PSZ 64
 static unsigned char pg[4 * PSZ];  /* head, page[1], a tail, a small page */

@@ -39,7 +39,7 @@ static int see(void *arg, const struct task_info *t)
 		s->pgd_ok = t->pgd >= 0xffff800000000000ULL && t->pgd < 0xffffffff80000000ULL;
 	}
 	mdf_err_clear(&e);
-	if (tasks_cgroup_path(s->l, s->rm, false, t->task, path, sizeof(path), &e) != MDF_OK ||
+	if (tasks_cgroup_path(s->l, s->rm, t->task, path, sizeof(path), &e) != MDF_OK ||
 	    strcmp(path, "/") != 0)
 		s->cgroups_root = false;
 	return s->stop_at && s->n == s->stop_at;
@@ -67,7 +67,7 @@ static void real(const char *name)
 	s.l = &l;
 	s.rm = &x.t.k.rm;
 	s.cgroups_root = true;
-	if (tasks_each(&l, &x.t.k.rm, false, see, &s, &err) != MDF_OK) {
+	if (tasks_each(&l, &x.t.k.rm, see, &s, &err) != MDF_OK) {
 		t_kbtf_close(&x);
 		T_OK(MDF_ERR_FORMAT, &err);
 	}
@@ -79,7 +79,7 @@ static void real(const char *name)
 	s.l = &l;
 	s.rm = &x.t.k.rm;
 	s.stop_at = 3;
-	T_OK(tasks_each(&l, &x.t.k.rm, false, see, &s, &err), &err);
+	T_OK(tasks_each(&l, &x.t.k.rm, see, &s, &err), &err);
 	T_EQ_U64(s.n, 3);
 	t_kbtf_close(&x);
 }
