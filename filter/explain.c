@@ -329,7 +329,8 @@ static bool read_struct_pages(const struct explain_input *in, uint64_t psz, uint
 static void find_head(const struct explain_input *in, const struct filter_rules *r,
 		      struct mdf_explain *e, unsigned char *buf)
 {
-	uint64_t psz = r->page_struct_size, head_va = e->head_word - 1, va, diff;
+	uint64_t psz = r->page_struct_size, va, diff;
+	uint64_t head_va = filter_head_vaddr(r, e->page_vaddr, e->head_word);
 	uint64_t cand;
 	size_t nnext;
 	bool have_map = false;

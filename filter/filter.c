@@ -538,6 +538,17 @@ bool filter_compound(const struct filter_rules *r, const unsigned char *page,
 	return true;
 }
 
+uint64_t filter_head_vaddr(const struct filter_rules *r, uint64_t tail_va, uint64_t word)
+{
+	uint64_t v = word - 1, span = ~v + 1;
+
+	/* a mask is ones down to the span of the largest folio's struct
+	 * pages; no struct page lies at such an address */
+	if (v && (span & (span - 1)) == 0 && span >= 2 * r->page_struct_size)
+		return tail_va & v;
+	return v;
+}
+
 void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     struct page_verdict *ret)

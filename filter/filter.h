@@ -227,6 +227,14 @@ enum mdf_status filter_cycle_observed(const struct filter_rules *r, struct memma
  * head flag, with *@order (0 when the order is not believed: misaligned
  * for @pfn, or not in the @nnext struct pages at @next) and *@hugetlb.
  */
+/* The struct page address of the head of the tail page at @tail_va whose
+ * compound_info word (bit 0 set) is @word.  Since Linux 7.1 ("mm: rework
+ * compound_head() for power-of-2 sizeof(struct page)") a kernel with the
+ * HugeTLB vmemmap optimisation and a 64-byte struct page keeps a mask
+ * there (head = tail address & mask, as Debian's 7.3 does); otherwise
+ * the word is the head's address. */
+uint64_t filter_head_vaddr(const struct filter_rules *r, uint64_t tail_va, uint64_t word);
+
 bool filter_compound(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     unsigned *order, bool *hugetlb);

@@ -196,7 +196,7 @@ enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetyp
 		return err->status;
 	mdf_err_clear(err);
 	if (r->has_head && (rd64(r, pg + r->off_head) & 1)) {
-		hva = rd64(r, pg + r->off_head) - 1;
+		hva = filter_head_vaddr(r, va, rd64(r, pg + r->off_head));
 		if (readmem_vaddr(rm, hva, head, 2 * psz, err) != MDF_OK) {
 			mdf_err_clear(err);
 			*flags = pagetypes_page_flags(r, pk, pg, pg, NULL, true, true, false);

@@ -41,6 +41,13 @@ if ! gcc -static -O2 -Wall -o "$MATRIX_CACHE/scenario" "$MDF_SRC/tests/lab/scena
 	exit 0
 fi
 
+# kconfig CASE-VER: the run's kernel config (its package's boot/config-*,
+# or lib/modules/VER/config in a merged-/usr package), or nothing
+kconfig() {
+	ls "$MATRIX_CACHE/kernels/${1##*-}"/root/boot/config-* \
+		"$MATRIX_CACHE/kernels/${1##*-}"/root/usr/lib/modules/*/config "/boot/config-$kver" 2>/dev/null | head -n 1
+}
+
 # expect_ok CASE-VER: did the run make what its case is for?
 expect_ok() {
 	local run=$1 out=$MATRIX_CACHE/out/$1 e why="" n flags
@@ -48,7 +55,7 @@ expect_ok() {
 	for e in $EXPECT; do
 		case $e in
 		la57) local cfg
-			cfg=$(ls "$MATRIX_CACHE/kernels/${run##*-}"/root/boot/config-* "/boot/config-$kver" 2>/dev/null | head -n 1)
+			cfg=$(kconfig "$run")
 			if strings -n 20 "$out.elf" | head -c 3000000 | grep -q '^NUMBER(pgtable_l5_enabled)=1'; then :
 			elif [ -n "$cfg" ] && grep -q '^# CONFIG_X86_5LEVEL is not set' "$cfg"; then
 				# Debian's bullseye 5.10 kernel: 4-level paging even on a la57 CPU.
@@ -127,9 +134,15 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		else notok "matrix-$run-pfns-vs-kpageflags" "$bad"; fi
 		# --page-types: page-types' table of the dump against the one the
 		# kernel's tools/mm/page-types makes of the snapshot, flag by flag
+		# DAMON_STAT (Linux 6.17, on from boot in Debian's 7.3) samples
+		# physical memory and sets PG_idle on what it samples, all along
 		"$MDF" --page-types --report-format json "$MATRIX_CACHE/out/$run.elf" \
 			>"$T/pt.json" 2>"$T/pt.err"
-		if out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --table 12 \
+		unjudged=()
+		if grep -qs '^CONFIG_DAMON_STAT_ENABLED_DEFAULT=y' "$(kconfig "$run")"; then
+			unjudged=(--not-judged "idle_page=DAMON_STAT (CONFIG_DAMON_STAT_ENABLED_DEFAULT=y) marks sampled folios idle between the snapshot and the crash")
+		fi
+		if out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --table 12 "${unjudged[@]}" \
 			"$MATRIX_CACHE/out/$run.d/stage1/kpageflags.bin" "$T/pt.json" 2>&1); then
 			ok "matrix-$run-page-types ($(echo "$out" | grep -c $'\t') flags within drift)"
 		else
@@ -153,6 +166,26 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 			ok "matrix-$run-keep-task-vs-pagemap ($out)"
 		else notok "matrix-$run-keep-task-vs-pagemap" "$out"; fi
 		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
+		out=""
+		# --page-types-by task: the workload's THP and hugetlb pages are
+		# its smaps' AnonHugePages and Private_Hugetlb (every tail page
+		# read through its head: 7.1's compound_info masks included)
+		if [ -n "$lpid" ] && "$MDF" --page-types --page-types-by task --report-format json \
+			"$MATRIX_CACHE/out/$run.elf" >"$T/bt.json" 2>"$T/bt.err" &&
+			out=$(python3 - "$T/bt.json" "$MATRIX_CACHE/out/$run.d/stage1/anon_smaps_rollup.txt" "$lpid" <<-'PY'
+			import json, re, sys
+			rep = next(json.loads(l) for l in open(sys.argv[1]) if l.startswith("{"))
+			smaps = dict(re.findall(r"^(\w+):\s+(\d+) kB", open(sys.argv[2]).read(), re.M))
+			g = [g for g in rep["page_types"]["groups"] if g["name"].startswith(f"process {sys.argv[3]} ")]
+			assert g, f"no table of process {sys.argv[3]}"
+			thp = sum(r["pages"] for r in g[0]["rows"] if int(r["flags"], 16) >> 22 & 1)
+			huge = sum(r["pages"] for r in g[0]["rows"] if int(r["flags"], 16) >> 17 & 1)
+			want = int(smaps["AnonHugePages"]) // 4, int(smaps["Private_Hugetlb"]) // 4
+			print(f"thp {thp} pages, hugetlb {huge}; its smaps {want[0]} and {want[1]}")
+			sys.exit((thp, huge) != want)
+			PY
+			); then ok "matrix-$run-page-types-by-task ($out)"
+		else notok "matrix-$run-page-types-by-task" "${out:-$(head -n 2 "$T/bt.err" | tr '\n' ' ')}"; fi
 		# --explain on pfns of every class: its -d 31 verdict is the run's
 		bad="" n=0
 		while IFS=$'\t' read -r _ cls pfn exc; do

@@ -2,9 +2,12 @@
 """page-types' table of a guest, from its /proc/kpageflags snapshot, against
 ours of the dump of its crash (makedumpfile --page-types --report-format json).
 
-usage: page_types_ref.py KPAGEFLAGS REPORT.json [--table N]
+usage: page_types_ref.py KPAGEFLAGS REPORT.json [--table N] [--not-judged FLAG=WHY]...
   KPAGEFLAGS  the lab's NAME.d/stage1/kpageflags.bin (u64 per pfn, little-endian)
   REPORT      the file holding our JSON report (the line that starts with '{')
+  --not-judged  a flag the guest's kernel keeps changing after the snapshot
+              (the caller knows why, from the kernel's config): shown, with
+              the reason, and not judged
 
 The snapshot's table is what the kernel's tools/mm/page-types prints by
 default from the same file: each pfn's flags with bits 32 and up hidden and
@@ -26,6 +29,15 @@ used:
    kpageflags call every anonymous page KSM.  When the snapshot has ksm on
    nearly every anonymous page, its ksm bit is the kernel's misreport: it
    is taken out of both tables (ours says which pages KSM really merged).
+Two differences in what the kernel's file covers, each said when met:
+ - /proc/kpageflags runs to max_pfn rounded up to a memory section
+   (get_max_dump_pfn()); our table ends at the dump's last pfn.  Snapshot
+   pfns past our end that hold no page (nopage, or no flag at all) are
+   left out;
+ - since "fs/proc/page: Refactoring to reduce code duplication" (Liu Ye,
+   2025; in the 7.3 lab kernel, not in 6.12) kpageflags gives 0 instead of
+   KPF_NOPAGE for a pfn with no online page.  When the snapshot has no
+   nopage at all, our nopage pages count as pages with no flag.
 """
 import json, struct, sys
 from collections import Counter
@@ -46,10 +58,18 @@ def well_known(f):
     return f
 
 
-def snapshot(path):
+NOPAGE = 1 << 20
+
+
+def snapshot(path, upto=None):
+    """The snapshot's table, and how many pfns past `upto` held no page"""
     data = open(path, "rb").read()
-    n = len(data) // 8
-    return Counter(well_known(f) for f in struct.unpack_from(f"<{n}Q", data))
+    flags = [well_known(f) for f in struct.unpack_from(f"<{len(data) // 8}Q", data)]
+    cut = 0
+    if upto is not None and len(flags) > upto and all(f in (0, NOPAGE) for f in flags[upto:]):
+        cut = len(flags) - upto
+        del flags[upto:]
+    return Counter(flags), cut
 
 
 def ours(path):
@@ -90,12 +110,28 @@ def main():
         i = args.index("--table")
         top = int(args[i + 1])
         del args[i:i + 2]
+    skipped = {}
+    while "--not-judged" in args:
+        i = args.index("--not-judged")
+        name, _, why = args[i + 1].partition("=")
+        if name not in NAMES.values():
+            raise SystemExit(f"--not-judged: no flag {name}")
+        skipped[name] = why
+        del args[i:i + 2]
     if len(args) != 2:
         raise SystemExit(__doc__)
-    snap = snapshot(args[0])
     mine, unknown = ours(args[1])
-    a, b = per_flag(snap), per_flag(mine)
+    snap, cut = snapshot(args[0], sum(mine.values()))
     bad, notes = [], []
+    if cut:
+        notes.append("the snapshot's last %d pfns (to max_pfn rounded up to a section) "
+                     "hold no page; left out" % cut)
+    if not any(f & NOPAGE for f in snap) and any(f & NOPAGE for f in mine):
+        n = sum(v for f, v in mine.items() if f & NOPAGE)
+        notes.append("the kernel reads a pfn with no page as 0, not nopage (fs/proc/page "
+                     "refactoring, 2025): our %d nopage pages count as no flag" % n)
+        mine = without(mine, 20)
+    a, b = per_flag(snap), per_flag(mine)
     if a[12] and a[21] >= a[12] * 9 // 10 and b[21] < b[12] // 2:
         notes.append("the kernel flags every anonymous page ksm (6.10's mapping & "
                      "PAGE_MAPPING_KSM): %d of %d in the snapshot; ksm not judged, ours %d"
@@ -110,8 +146,10 @@ def main():
         if not a[bit] and not b[bit]:
             continue
         d = b[bit] - a[bit]
-        judged = name not in unknown
+        judged = name not in unknown and name not in skipped
         note = "" if judged else "\t(not judged)"
+        if name in skipped:
+            notes.append(f"{name} not judged: {skipped[name]}")
         print(f"{name}\t{a[bit]}\t{b[bit]}\t{d:+d}{note}")
         drift = max(300, a[bit] // (20 if name in ACCESS else 100))
         if judged and abs(d) > drift:
