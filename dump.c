@@ -392,7 +392,7 @@ static enum mdf_status keeptask_setup(struct mdf_ctx *ctx)
 	ctx->report.keep_task = true;
 	ctx->report.kept = kt->procs;
 	ctx->report.nkept = kt->nprocs;
-	ctx->report.kept_mapped = keeptask_pages(kt);
+	ctx->report.kept_mapped = kt->kept.pages;
 	return MDF_OK;
 }
 
@@ -686,7 +686,7 @@ static enum mdf_status set_rules(struct mdf_ctx *ctx, unsigned level)
 		return mdf_err_push(&ctx->err, "%s", ctx->opts.vmcore);
 	if (ctx->ds.use_freelist)
 		filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
-	if (ctx->ds.kt.n && ctx->ds.rules.scan)
+	if (ctx->ds.kt.kept.n && ctx->ds.rules.scan)
 		ctx->ds.rules.keep = (struct filter_keep){ keeptask_has, &ctx->ds.kt };
 	if (ctx->ds.ext_hook) {
 		/* --extension's page(): every struct page is read, at any level
@@ -803,7 +803,7 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			filter_rules_drop_gap(&ctx->ds.rules, PR_FREE);
 			pi_debug(&ctx->pr, "free lists: %llu blocks, %llu pages in %u nodes, %u zones\n",
 				 (unsigned long long)ctx->ds.freelist.blocks,
-				 (unsigned long long)ctx->ds.freelist.pages,
+				 (unsigned long long)ctx->ds.freelist.free.pages,
 				 ctx->ds.freelist.nodes, ctx->ds.freelist.zones);
 		} else {
 			pi_warn(&ctx->pr, "%s: free pages are kept: %s\n", ctx->opts.vmcore, fe.msg);
@@ -901,7 +901,7 @@ enum mdf_status dump_open(struct mdf_ctx *ctx)
 		st = keeptask_setup(ctx);
 	if (st != MDF_OK)
 		return st;
-	if (ctx->ds.ext_hook || ctx->ds.kt.n) {
+	if (ctx->ds.ext_hook || ctx->ds.kt.kept.n) {
 		unsigned dl = ctx->ds.rules.dump_level;
 
 		ctx->ds.rules_valid = false;
@@ -1696,10 +1696,10 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	in.max_pfn = ctx->k.max_pfn;
 	in.free_lists = ctx->ds.use_freelist ? &ctx->ds.freelist : NULL;
 	keep = (struct filter_keep){ keeptask_has, &ctx->ds.kt };
-	in.keep = ctx->ds.kt.n ? &keep : NULL;
+	in.keep = ctx->ds.kt.kept.n ? &keep : NULL;
 	st = explain_page(&in, o->explain_value, o->explain_paddr, o->explain_levels,
 			  o->nexplain_levels, ex, &ctx->err);
-	if (st == MDF_OK && ctx->ds.kt.n && keeptask_has(&ctx->ds.kt, ex->pfn, 1) &&
+	if (st == MDF_OK && ctx->ds.kt.kept.n && keeptask_has(&ctx->ds.kt, ex->pfn, 1) &&
 	    keeptask_owner(&ctx->ds.kt, &ctx->k.rm, &ctx->k.arch, ex->pfn,
 			   &owner))
 		snprintf(ex->keep_owner, sizeof(ex->keep_owner), "process %d (%s)",

@@ -295,83 +295,9 @@ static bool vr_lookup(const struct fl_walk *w, uint64_t page, uint64_t *pfn_ret)
 
 /* ---- the result ------------------------------------------------------- */
 
-static int range_cmp(const void *a, const void *b)
-{
-	const struct freelist_range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-/* Sort and merge overlapping or touching ranges; recount the pages. */
-static void result_compact(struct freelist_result *r)
-{
-	size_t out = 0;
-
-	r->pages = 0;
-	if (r->n == 0)
-		return;
-	qsort(r->ranges, r->n, sizeof(*r->ranges), range_cmp);
-	for (size_t i = 0; i < r->n; i++) {
-		if (out && r->ranges[i].start <= r->ranges[out - 1].end) {
-			if (r->ranges[i].end > r->ranges[out - 1].end)
-				r->ranges[out - 1].end = r->ranges[i].end;
-			continue;
-		}
-		r->ranges[out++] = r->ranges[i];
-	}
-	r->n = out;
-	for (size_t i = 0; i < r->n; i++)
-		r->pages += r->ranges[i].end - r->ranges[i].start;
-}
-
-static enum mdf_status result_add(struct freelist_result *r, uint64_t start,
-				  uint64_t end, struct mdf_err *err)
-{
-	if (r->n) {
-		struct freelist_range *last = &r->ranges[r->n - 1];
-
-		/* Lists are often in address order, either way round. */
-		if (last->end == start) {
-			last->end = end;
-			return MDF_OK;
-		}
-		if (last->start == end) {
-			last->start = start;
-			return MDF_OK;
-		}
-	}
-	if (r->n == r->cap) {
-		size_t cap;
-		struct freelist_range *n;
-
-		/* Merge what is there before growing: memory stays near the
-		 * number of free runs, not of free blocks. */
-		if (r->n >= 1024) {
-			result_compact(r);
-			if (r->n <= r->cap / 2)
-				goto append;
-		}
-		cap = r->cap ? r->cap * 2 : 256;
-		if (cap > SIZE_MAX / sizeof(*n))
-			return mdf_err_set(err, MDF_ERR_NOMEM,
-					   "too many free ranges (%zu)", r->n);
-		n = realloc(r->ranges, cap * sizeof(*n));
-		if (!n)
-			return mdf_err_set(err, MDF_ERR_NOMEM,
-					   "out of memory for %zu free ranges", cap);
-		r->ranges = n;
-		r->cap = cap;
-	}
-append:
-	r->ranges[r->n].start = start;
-	r->ranges[r->n].end = end;
-	r->n++;
-	return MDF_OK;
-}
-
 void freelist_result_release(struct freelist_result *r)
 {
-	free(r->ranges);
+	pfn_set_release(&r->free);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -490,7 +416,7 @@ static enum mdf_status walk_list(struct fl_walk *w, uint64_t head,
 		end = pfn + npages;
 		if (end > w->max_pfn)
 			end = w->max_pfn;
-		st = result_add(w->res, pfn, end, w->err);
+		st = pfn_set_add(&w->res->free, pfn, end, "free ranges", w->err);
 		if (st != MDF_OK)
 			return st;
 		w->res->blocks++;
@@ -662,7 +588,7 @@ enum mdf_status freelist_collect(const struct kinfo *ki, struct readmem *rm,
 		freelist_result_release(ret);
 		return mdf_err_push(err, "free lists");
 	}
-	result_compact(ret);
+	pfn_set_compact(&ret->free);
 	return MDF_OK;
 }
 
@@ -688,36 +614,18 @@ enum mdf_status freelist_count_free(const struct kinfo *ki, struct readmem *rm,
 	return MDF_OK;
 }
 
-/* Index of the first range whose end is past @pfn. */
-static size_t first_after(const struct freelist_result *r, uint64_t pfn)
-{
-	size_t lo = 0, hi = r->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->ranges[mid].end <= pfn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 uint64_t freelist_apply(const struct freelist_result *r, struct bitmap *dumpable)
 {
+	const struct pfn_set *f = &r->free;
 	uint64_t cleared = 0;
 
-	for (size_t i = first_after(r, dumpable->start_pfn);
-	     i < r->n && r->ranges[i].start < dumpable->end_pfn; i++)
-		cleared += bitmap_clear_range(dumpable, r->ranges[i].start,
-					      r->ranges[i].end);
+	for (size_t i = pfn_set_first_after(f, dumpable->start_pfn);
+	     i < f->n && f->r[i].start < dumpable->end_pfn; i++)
+		cleared += bitmap_clear_range(dumpable, f->r[i].start, f->r[i].end);
 	return cleared;
 }
 
 bool freelist_contains(const struct freelist_result *r, uint64_t pfn)
 {
-	size_t i = first_after(r, pfn);
-
-	return i < r->n && r->ranges[i].start <= pfn;
+	return pfn_set_overlaps(&r->free, pfn, 1);
 }

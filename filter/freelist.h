@@ -46,19 +46,12 @@
 #include "error.h"
 #include "kinfo.h"
 #include "kernel/memmap.h"
+#include "filter/pfnset.h"
 #include "readmem.h"
-
-/** A run of free pfns [start, end). */
-struct freelist_range {
-	uint64_t start, end;
-};
 
 /** What freelist_collect() found. */
 struct freelist_result {
-	struct freelist_range *ranges; /* sorted by start, disjoint and not
-					  adjacent (touching runs are merged) */
-	size_t n, cap;
-	uint64_t pages;        /* pfns in all ranges */
+	struct pfn_set free;   /* the free pfns, compacted */
 	uint64_t blocks;       /* list elements (free blocks) visited */
 	unsigned nodes;        /* pglist_data walked */
 	unsigned zones;        /* zones walked (zones spanning no pages skipped) */

@@ -10,26 +10,6 @@
 #include "stop.h"
 #include "util.h"
 
-static enum mdf_status add_range(struct keeptask *kt, uint64_t start, uint64_t end,
-				 struct mdf_err *err)
-{
-	if (kt->n && kt->r[kt->n - 1].end == start) { /* the walk goes up */
-		kt->r[kt->n - 1].end = end;
-		return MDF_OK;
-	}
-	if (kt->n == kt->cap) {
-		size_t cap = kt->cap ? 2 * kt->cap : 256;
-		struct keeptask_range *r = realloc(kt->r, cap * sizeof(*r));
-
-		if (!r)
-			return mdf_err_set(err, MDF_ERR_NOMEM, "--keep-task: out of memory");
-		kt->r = r;
-		kt->cap = cap;
-	}
-	kt->r[kt->n++] = (struct keeptask_range){ start, end };
-	return MDF_OK;
-}
-
 struct walk_arg {
 	struct keeptask *kt;
 	struct mdf_kept_proc *p;
@@ -54,7 +34,7 @@ static int leaf(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t size)
 		if (w->stop && (w->st = stop_check(w->stop, w->err)) != MDF_OK)
 			return 1;
 	}
-	w->st = add_range(w->kt, first, first + n, w->err);
+	w->st = pfn_set_add(&w->kt->kept, first, first + n, "--keep-task ranges", w->err);
 	return w->st != MDF_OK;
 }
 
@@ -180,31 +160,6 @@ static int each_task(void *arg, const struct task_info *t)
 	return 0;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const struct keeptask_range *x = a, *y = b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static void merge(struct keeptask *kt)
-{
-	size_t j = 0;
-
-	if (!kt->n)
-		return;
-	qsort(kt->r, kt->n, sizeof(*kt->r), by_start);
-	for (size_t i = 1; i < kt->n; i++) {
-		if (kt->r[i].start <= kt->r[j].end) {
-			if (kt->r[i].end > kt->r[j].end)
-				kt->r[j].end = kt->r[i].end;
-		} else {
-			kt->r[++j] = kt->r[i];
-		}
-	}
-	kt->n = j + 1;
-}
-
 /* The physical address of process @p's page-table root (mm->pgd). */
 static enum mdf_status proc_root(const struct keeptask *kt, const struct mdf_kept_proc *p,
 				 struct readmem *rm, uint64_t *root, struct mdf_err *err)
@@ -250,7 +205,8 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 
 		/* the page of its mm_struct, where the dump has it */
 		if (readmem_vtop(rm, p->mm, &mm_pa, NULL, err) == MDF_OK)
-			st = add_range(kt, mm_pa >> kt->page_shift, (mm_pa >> kt->page_shift) + 1, err);
+			st = pfn_set_add(&kt->kept, mm_pa >> kt->page_shift,
+					 (mm_pa >> kt->page_shift) + 1, "--keep-task ranges", err);
 		else
 			mdf_err_clear(err);
 		w.p = p;
@@ -261,7 +217,7 @@ enum mdf_status keeptask_build(struct keeptask *kt, const struct tasks_layout *l
 		if (st != MDF_OK)
 			st = mdf_err_push(err, "--keep-task");
 	}
-	merge(kt);
+	pfn_set_compact(&kt->kept);
 	return st;
 }
 
@@ -306,37 +262,17 @@ bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
 bool keeptask_has(void *arg, uint64_t pfn, uint64_t npfn)
 {
 	const struct keeptask *kt = arg;
-	size_t lo = 0, hi = kt->n;
 
-	/* the first range that ends after pfn */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (kt->r[mid].end <= pfn)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < kt->n && kt->r[lo].start < pfn + npfn;
-}
-
-uint64_t keeptask_pages(const struct keeptask *kt)
-{
-	uint64_t n = 0;
-
-	for (size_t i = 0; i < kt->n; i++)
-		n += kt->r[i].end - kt->r[i].start;
-	return n;
+	return pfn_set_overlaps(&kt->kept, pfn, npfn);
 }
 
 void keeptask_free(struct keeptask *kt)
 {
-	free(kt->r);
+	pfn_set_release(&kt->kept);
 	free(kt->procs);
 	free(kt->mms);
-	kt->r = NULL;
 	kt->procs = NULL;
 	kt->mms = NULL;
 	kt->nmms = kt->mms_cap = 0;
-	kt->n = kt->cap = kt->nprocs = kt->procs_cap = 0;
+	kt->nprocs = kt->procs_cap = 0;
 }

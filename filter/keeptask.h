@@ -20,12 +20,9 @@
 #include "error.h"
 #include "opts.h"
 #include "print_info.h"
+#include "filter/pfnset.h"
 #include "filter/tasks.h"
 #include "readmem.h"
-
-struct keeptask_range {
-	uint64_t start, end;       /* pfns */
-};
 
 struct keeptask {
 	const struct mdf_keep_spec *specs; /* the options' */
@@ -33,8 +30,7 @@ struct keeptask {
 	unsigned matched[MDF_MAX_KEEP_TASKS]; /* processes each one chose */
 	struct mdf_kept_proc *procs;
 	size_t nprocs, procs_cap;
-	struct keeptask_range *r;  /* sorted, merged after keeptask_build() */
-	size_t n, cap;
+	struct pfn_set kept;       /* compacted by keeptask_build() */
 	unsigned page_shift;       /* the architecture's */
 	struct tasks_layout layout; /* what keeptask_build() read them by */
 	uint64_t *mms;             /* the chosen processes' mm_structs, a set */
@@ -69,9 +65,6 @@ bool keeptask_owner(const struct keeptask *kt, struct readmem *rm,
 
 /** Whether any pfn of [@pfn, @pfn + @npfn) is kept (filter_keep). */
 bool keeptask_has(void *kt, uint64_t pfn, uint64_t npfn);
-
-/** The pages kept in all: the sum of the ranges. */
-uint64_t keeptask_pages(const struct keeptask *kt);
 
 void keeptask_free(struct keeptask *kt);
 

@@ -443,14 +443,14 @@ static void free_lists(struct machine *m)
 {
 	/* Inside anon pages, across a THP's head and some of its tails, and
 	 * a pfn of a free block whose head the walk did not find. */
-	static struct freelist_range ranges[] = {
+	static struct pfn_range ranges[] = {
 		{ 0x10010, 0x10020 }, { 0x12200, 0x12204 }, { 0x13280, 0x13281 },
 	};
 	static const uint64_t pfns[] = {
 		0x1000f, 0x10010, 0x1001f, 0x10020, 0x121ff, 0x12200, 0x12203, 0x12204,
 		0x123ff, 0x13200, 0x13280, 0x13281,
 	};
-	struct freelist_result fl = { .ranges = ranges, .n = ARRAY_SIZE(ranges) };
+	struct freelist_result fl = { .free = { .r = ranges, .n = ARRAY_SIZE(ranges) } };
 	struct mdf_err err;
 	struct mdf_explain_level l;
 

@@ -169,7 +169,7 @@ static void machine_full(void)
 	add_block(PGDAT1_PA, 0, 3, 1, 256);
 }
 
-static const struct freelist_range full_ranges[] = {
+static const struct pfn_range full_ranges[] = {
 	{ 3, 4 }, { 5, 6 }, { 8, 12 }, { 16, 20 }, { 24, 32 }, { 100, 101 },
 	{ 256, 272 }, { 300, 302 },
 };
@@ -298,12 +298,12 @@ static enum mdf_status run_walk(unsigned opt, uint64_t vmemmap_base,
 
 static int check_full(const struct freelist_result *r)
 {
-	if (r->n != ARRAY_SIZE(full_ranges) || r->pages != FULL_PAGES ||
+	if (r->free.n != ARRAY_SIZE(full_ranges) || r->free.pages != FULL_PAGES ||
 	    r->blocks != FULL_BLOCKS)
 		return 0;
-	for (size_t i = 0; i < r->n; i++)
-		if (r->ranges[i].start != full_ranges[i].start ||
-		    r->ranges[i].end != full_ranges[i].end)
+	for (size_t i = 0; i < r->free.n; i++)
+		if (r->free.r[i].start != full_ranges[i].start ||
+		    r->free.r[i].end != full_ranges[i].end)
 			return 0;
 	return 1;
 }
@@ -322,11 +322,11 @@ static void test_walk_ok(void)
 	T_EQ_U64(r.nodes, 2);
 	T_EQ_U64(r.zones, 2);          /* node 0 zone 1 spans nothing */
 	T_EQ_U64(r.blocks, FULL_BLOCKS);
-	T_EQ_U64(r.pages, FULL_PAGES);
-	T_EQ_U64(r.n, ARRAY_SIZE(full_ranges));
-	for (size_t i = 0; i < r.n; i++) {
-		T_EQ_U64(r.ranges[i].start, full_ranges[i].start);
-		T_EQ_U64(r.ranges[i].end, full_ranges[i].end);
+	T_EQ_U64(r.free.pages, FULL_PAGES);
+	T_EQ_U64(r.free.n, ARRAY_SIZE(full_ranges));
+	for (size_t i = 0; i < r.free.n; i++) {
+		T_EQ_U64(r.free.r[i].start, full_ranges[i].start);
+		T_EQ_U64(r.free.r[i].end, full_ranges[i].end);
 	}
 	T_ASSERT(r.have_counter);
 	T_EQ_U64(r.counter_pages, 38);
@@ -355,7 +355,7 @@ static void test_walk_ok(void)
 	bitmap_release(&b);
 	freelist_result_release(&r);
 	freelist_result_release(&r);   /* twice is harmless */
-	T_EQ_U64(r.n, 0);
+	T_EQ_U64(r.free.n, 0);
 }
 
 /* mm decides the pfns: SYMBOL(vmemmap) (MEMMAP_VMEMMAP), and SPARSEMEM
@@ -385,8 +385,8 @@ static void test_walk_memmap_models(void)
 	/* no way to map addresses at all */
 	machine_full();
 	T_ASSERT(run_walk(0, 0, &r, &err) == MDF_ERR_NOTSUPP);
-	T_EQ_U64(r.n, 0);
-	T_ASSERT(r.ranges == NULL);
+	T_EQ_U64(r.free.n, 0);
+	T_ASSERT(r.free.r == NULL);
 }
 
 static void test_walk_empty(void)
@@ -397,8 +397,8 @@ static void test_walk_empty(void)
 	sparse_mode = 0;
 	machine_empty();
 	T_OK(run_walk(0, va(VMEMMAP_PA), &r, &err), &err);
-	T_EQ_U64(r.n, 0);
-	T_EQ_U64(r.pages, 0);
+	T_EQ_U64(r.free.n, 0);
+	T_EQ_U64(r.free.pages, 0);
 	T_EQ_U64(r.blocks, 0);
 	T_EQ_U64(r.nodes, 2);
 	freelist_result_release(&r);
@@ -413,7 +413,7 @@ static void test_contig_page_data(void)
 	machine_full();
 	T_OK(run_walk(VI_CONTIG, va(VMEMMAP_PA), &r, &err), &err);
 	T_EQ_U64(r.nodes, 1);
-	T_EQ_U64(r.pages, 1 + 1 + 4 + 4 + 8 + 1);
+	T_EQ_U64(r.free.pages, 1 + 1 + 4 + 4 + 8 + 1);
 	freelist_result_release(&r);
 }
 
@@ -427,7 +427,7 @@ static void test_broken_prev(void)
 	machine_full();
 	w64(page_pa(5) + OFF_LRU + 8, elem_va(100));  /* pfn 5's prev */
 	T_ASSERT(run_walk(0, va(VMEMMAP_PA), &r, &err) == MDF_ERR_FORMAT);
-	T_ASSERT(r.ranges == NULL && r.n == 0 && r.pages == 0);
+	T_ASSERT(r.free.r == NULL && r.free.n == 0 && r.free.pages == 0);
 	T_ASSERT(strncmp(err.msg, "free lists: node 0 zone 0 order 0 migrate type 0", 48) == 0);
 	T_ASSERT(strstr(err.msg, "the free list is broken") != NULL);
 	snprintf(want, sizeof(want), "element 0x%llx", (unsigned long long)elem_va(5));
@@ -561,10 +561,10 @@ static void test_many_blocks(void)
 	}
 	T_OK(run_walk(0, va(VMEMMAP_PA), &r, &err), &err);
 	T_EQ_U64(r.blocks, 256);
-	T_EQ_U64(r.pages, 256);
-	T_EQ_U64(r.n, 256);
-	for (size_t i = 1; i < r.n; i++)
-		T_ASSERT(r.ranges[i].start > r.ranges[i - 1].end);
+	T_EQ_U64(r.free.pages, 256);
+	T_EQ_U64(r.free.n, 256);
+	for (size_t i = 1; i < r.free.n; i++)
+		T_ASSERT(r.free.r[i].start > r.free.r[i - 1].end);
 	freelist_result_release(&r);
 }
 
@@ -583,11 +583,11 @@ static void test_compaction(void)
 		add_block(PGDAT0_PA, 0, 0, 1, (i * 37u) % MAX_PFN);
 	T_OK(run_walk(0, va(VMEMMAP_PA), &r, &err), &err);
 	T_EQ_U64(r.blocks, MAX_PFN);
-	T_EQ_U64(r.pages, MAX_PFN);
-	T_EQ_U64(r.n, 1);
-	T_EQ_U64(r.ranges[0].start, 0);
-	T_EQ_U64(r.ranges[0].end, MAX_PFN);
-	T_ASSERT(r.cap <= 2048);
+	T_EQ_U64(r.free.pages, MAX_PFN);
+	T_EQ_U64(r.free.n, 1);
+	T_EQ_U64(r.free.r[0].start, 0);
+	T_EQ_U64(r.free.r[0].end, MAX_PFN);
+	T_ASSERT(r.free.cap <= 2048);
 	freelist_result_release(&r);
 }
 
@@ -655,7 +655,7 @@ static void real_one(const char *name, uint64_t ref_free)
 	printf("# %s: walk %llu blocks, %llu pages (%zu runs, %llu present), "
 	       "zone counters %llu; buddy marker %llu free; only walk %llu, only buddy %llu; "
 	       "%u nodes %u zones\n",
-	       path, (unsigned long long)r.blocks, (unsigned long long)r.pages, r.n,
+	       path, (unsigned long long)r.blocks, (unsigned long long)r.free.pages, r.free.n,
 	       (unsigned long long)cleared, (unsigned long long)r.counter_pages,
 	       (unsigned long long)counts.cls[PC_FREE], (unsigned long long)only_walk,
 	       (unsigned long long)only_buddy, r.nodes, r.zones);
@@ -691,7 +691,7 @@ static void test_counters(void)
 	T_EQ_U64(r.counter_pages, 38);
 	T_EQ_U64(r.nodes, 2);
 	T_EQ_U64(r.zones, 2);
-	T_EQ_U64(r.n, 0);
+	T_EQ_U64(r.free.n, 0);
 	T_EQ_U64(r.blocks, 0);
 	/* Without NR_FREE_PAGES: not supported, named. */
 	e.k.ki.num.NR_FREE_PAGES.set = false;

@@ -40,12 +40,16 @@ static void parse(void)
 
 static void ranges(void)
 {
-	struct keeptask_range r[] = { { 10, 20 }, { 100, 101 }, { 512, 1024 } };
 	struct keeptask kt;
+	struct mdf_err err;
 
 	memset(&kt, 0, sizeof(kt));
-	kt.r = r;
-	kt.n = 3;
+	/* as the walks add them: out of order, one run in two pieces */
+	T_OK(pfn_set_add(&kt.kept, 512, 700, "t", &err), &err);
+	T_OK(pfn_set_add(&kt.kept, 10, 20, "t", &err), &err);
+	T_OK(pfn_set_add(&kt.kept, 100, 101, "t", &err), &err);
+	T_OK(pfn_set_add(&kt.kept, 600, 1024, "t", &err), &err);
+	pfn_set_compact(&kt.kept);
 	T_ASSERT(!keeptask_has(&kt, 0, 10));
 	T_ASSERT(keeptask_has(&kt, 0, 11));
 	T_ASSERT(keeptask_has(&kt, 19, 1));
@@ -56,8 +60,8 @@ static void ranges(void)
 	/* a THP head before the range, its tails in it */
 	T_ASSERT(keeptask_has(&kt, 0, 512 + 1));
 	T_ASSERT(!keeptask_has(&kt, 1024, 512));
-	T_EQ_U64(keeptask_pages(&kt), 10 + 1 + 512);
-	kt.n = 0;
+	T_EQ_U64(kt.kept.pages, 10 + 1 + 512);
+	keeptask_free(&kt);
 	T_ASSERT(!keeptask_has(&kt, 0, 1ULL << 40));
 }
 
