@@ -20,7 +20,8 @@
 # and the table still adds up.  Refused with -R, --dump-dmesg, --explain.
 # The lab's judge (tests/tools/page_types_ref.py) on made-up snapshots:
 # a hole is nopage before the 2025 fs/proc/page refactoring and 0 after
-# it, and the snapshot's tail past max_pfn is left out, both said; a real
+# it, and the snapshot's tail past max_pfn is left out, both said; dirty
+# pages may only fall (written back after the snapshot); a real
 # difference still fails.
 . "$(dirname "$0")/../lib/lib.sh"
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
@@ -119,13 +120,13 @@ if "$MDF" --page-types "$T/vm" >"$T/g.txt" 2>&1 &&
 else notok "page-types-no-btf" "$(tail -n 6 "$T/g.txt" | tr '\n' ' ')"; fi
 # the judge: 8000 pfns of anonymous pages, a hole of 4000, 4000 more
 # anonymous, and a section's tail of 8000 pfns that hold no page
-ref_case() { # NAME SNAPSHOT-HOLE-FLAG OUR-ANON-ROW-PAGES WANT-RC WANT-NOTE
-	python3 - "$T/ref.bin" "$T/ref.json" "$2" "$3" <<-'PY'
+ref_case() { # NAME SNAPSHOT-HOLE-FLAG OUR-ROW-PAGES WANT-RC WANT-NOTE [FLAG]
+	python3 - "$T/ref.bin" "$T/ref.json" "$2" "$3" "${6:-0x1000}" <<-'PY'
 	import json, struct, sys
-	hole, anon = int(sys.argv[3], 0), int(sys.argv[4])
-	flags = [0x1000] * 8000 + [hole] * 4000 + [0x1000] * 4000 + [hole] * 8000
+	hole, anon, f = int(sys.argv[3], 0), int(sys.argv[4]), int(sys.argv[5], 0)
+	flags = [f] * 8000 + [hole] * 4000 + [f] * 4000 + [hole] * 8000
 	open(sys.argv[1], "wb").write(struct.pack(f"<{len(flags)}Q", *flags))
-	rows = [{"flags": "0x1000", "pages": anon}, {"flags": "0x100000", "pages": 4000},
+	rows = [{"flags": hex(f), "pages": anon}, {"flags": "0x100000", "pages": 4000},
 		{"flags": "0x0", "pages": 12000 - anon}]
 	json.dump({"page_types": {"rows": rows, "unknown_flags": ""}}, open(sys.argv[2], "w"))
 	PY
@@ -137,6 +138,8 @@ ref_case() { # NAME SNAPSHOT-HOLE-FLAG OUR-ANON-ROW-PAGES WANT-RC WANT-NOTE
 ref_case nopage-holes 0x100000 12000 0 "last 8000 pfns"
 ref_case zero-holes 0 12000 0 "count as no flag"
 ref_case differs 0 2000 1 "anonymous: snapshot 12000, ours 2000"
+# dirty page cache written back after the snapshot: fewer dirty is drift
+ref_case dirty-falls 0 2000 0 "10000 pages fewer than the snapshot's, written back" 0x10
 
 for args in "-R $T/x" "--dump-dmesg $T/vm $T/x" "--explain 5 $T/vm"; do
 	# shellcheck disable=SC2086
