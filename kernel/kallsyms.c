@@ -27,7 +27,9 @@ void kallsyms_free(struct kallsyms *ks)
 {
 	free(ks->addr);
 	free(ks->name);
+	free(ks->ntok);
 	free(ks->names);
+	free(ks->tokens);
 	memset(ks, 0, sizeof(*ks));
 }
 
@@ -49,95 +51,90 @@ static enum mdf_status grab(struct readmem *rm, uint64_t va, size_t len, const c
 	return MDF_OK;
 }
 
-/* Expand the names: a pass that reads kallsyms_names in pieces as it
- * goes (its length is not in VMCOREINFO). */
-static enum mdf_status expand(struct kallsyms *ks, struct readmem *rm, uint64_t names_va,
-			      const unsigned char *tt, size_t tt_len, const uint16_t *ti,
-			      struct mdf_err *err)
+/* Index the names: a pass that reads kallsyms_names in pieces as it goes
+ * (its length is not in VMCOREINFO), keeps the entries as they are and
+ * checks each one: its tokens exist and its name is 2 to
+ * KALLSYMS_NAME_MAX bytes (the type and at least one character). */
+static enum mdf_status index_names(struct kallsyms *ks, struct readmem *rm, uint64_t names_va,
+				   size_t tt_len, struct mdf_err *err)
 {
 	enum { CHUNK = 1 << 16 };
-	unsigned char *buf = malloc(CHUNK);
-	size_t cap = (size_t)ks->n * 24 + 64, have = 0, pos = 0;
-	uint64_t base = names_va; /* of buf[0] */
+	size_t cap = (size_t)ks->n * 12 + CHUNK, have = 0, pos = 0;
 	enum mdf_status st = MDF_OK;
 
-	ks->names = malloc(cap);
-	if (!buf || !ks->names) {
-		free(buf);
-		return mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %u names", ks->n);
-	}
-	for (uint32_t i = 0; i < ks->n; i++) {
-		unsigned len;
-		size_t start = ks->names_len;
+	for (unsigned k = 0; k < 256; k++) {
+		size_t o = ks->tok[k];
+		size_t tl = o < tt_len ? strnlen(ks->tokens + o, tt_len - o) : 0;
 
-		/* the entry needs at most 2 + 0x7fff bytes: refill first */
+		/* an empty token, or one that runs past the table, is a
+		 * damaged index: refused when an entry uses it */
+		ks->toklen[k] = tl && o + tl < tt_len && tl <= KALLSYMS_NAME_MAX ? (uint16_t)tl : 0;
+	}
+	ks->names = malloc(cap);
+	if (!ks->names)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %u names", ks->n);
+	for (uint32_t i = 0; i < ks->n; i++) {
+		unsigned len, k;
+		size_t chars = 0;
+
+		/* the entry needs at most 2 + 2 * KALLSYMS_NAME_MAX bytes */
 		if (have - pos < 2 + KALLSYMS_NAME_MAX * 2) {
-			memmove(buf, buf + pos, have - pos);
-			base += pos;
-			have -= pos;
-			pos = 0;
-			if (readmem_vaddr(rm, base + have, buf + have, CHUNK - have, err) != MDF_OK) {
-				/* the end of mapped memory: what is there may do */
-				mdf_err_clear(err);
-				if (readmem_vaddr(rm, base + have, buf + have, 4096 - ((base + have) & 4095),
-						  err) != MDF_OK) {
-					st = mdf_err_push(err, "kallsyms: kallsyms_names at 0x%llx (symbol %u of %u)",
-							  (unsigned long long)(base + have), i, ks->n);
+			if (cap - have < CHUNK) {
+				unsigned char *p = realloc(ks->names, cap * 2);
+
+				if (!p) {
+					st = mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for names");
 					break;
 				}
-				have += 4096 - ((base + have) & 4095);
+				ks->names = p;
+				cap *= 2;
+			}
+			if (readmem_vaddr(rm, names_va + have, ks->names + have, CHUNK, err) == MDF_OK) {
+				have += CHUNK;
 			} else {
-				have = CHUNK;
+				/* the end of mapped memory: what is there may do */
+				size_t part = 4096 - ((names_va + have) & 4095);
+
+				mdf_err_clear(err);
+				if (readmem_vaddr(rm, names_va + have, ks->names + have, part, err) != MDF_OK) {
+					st = mdf_err_push(err, "kallsyms: kallsyms_names at 0x%llx (symbol %u of %u)",
+							  (unsigned long long)(names_va + have), i, ks->n);
+					break;
+				}
+				have += part;
 			}
 		}
-		len = buf[pos++];
+		len = ks->names[pos++];
 		if (len & 0x80)
-			len = (len & 0x7f) | (unsigned)buf[pos++] << 7;
+			len = (len & 0x7f) | (unsigned)ks->names[pos++] << 7;
 		if (len == 0 || len > KALLSYMS_NAME_MAX * 2 || pos + len > have) {
 			st = mdf_err_set(err, MDF_ERR_FORMAT,
 					 "kallsyms: symbol %u of %u has a name of %u tokens at 0x%llx",
-					 i, ks->n, len, (unsigned long long)(base + pos));
+					 i, ks->n, len, (unsigned long long)(names_va + pos));
 			break;
 		}
-		if (cap - ks->names_len < (size_t)len * 64 + 2) {
-			char *p;
-
-			cap = cap * 2 + (size_t)len * 64;
-			p = realloc(ks->names, cap);
-			if (!p) {
-				st = mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for names");
-				break;
-			}
-			ks->names = p;
-		}
+		ks->name[i] = (uint32_t)pos;
+		ks->ntok[i] = (uint16_t)len;
 		for (unsigned t = 0; t < len; t++) {
-			size_t o = ti[buf[pos + t]];
-			const unsigned char *tok = tt + o;
-			size_t tl = o < tt_len ? strnlen((const char *)tok, tt_len - o) : 0;
-
-			/* no token is empty: one is a damaged index */
-			if (o >= tt_len || tl == 0 || o + tl >= tt_len ||
-			    ks->names_len - start + tl > KALLSYMS_NAME_MAX) {
+			k = ks->names[pos + t];
+			if (!ks->toklen[k]) {
 				st = mdf_err_set(err, MDF_ERR_FORMAT,
-						 "kallsyms: symbol %u of %u: token %u at 0x%zx of kallsyms_token_table is empty or runs past it",
-						 i, ks->n, buf[pos + t], o);
+						 "kallsyms: symbol %u of %u: token %u at 0x%x of kallsyms_token_table is empty or runs past it",
+						 i, ks->n, k, (unsigned)ks->tok[k]);
 				break;
 			}
-			memcpy(ks->names + ks->names_len, tok, tl);
-			ks->names_len += tl;
+			chars += ks->toklen[k];
 		}
 		if (st != MDF_OK)
 			break;
-		pos += len;
-		ks->names[ks->names_len++] = '\0';
-		ks->name[i] = (uint32_t)start;
-		if (ks->names_len - start < 2) {
-			st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: symbol %u of %u has an empty name",
-					 i, ks->n);
+		if (chars < 2 || chars > KALLSYMS_NAME_MAX) {
+			st = mdf_err_set(err, MDF_ERR_FORMAT, "kallsyms: symbol %u of %u has a name of %zu bytes",
+					 i, ks->n, chars);
 			break;
 		}
+		pos += len;
 	}
-	free(buf);
+	ks->names_len = pos;
 	return st;
 }
 
@@ -168,7 +165,6 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 {
 	const bool be = ki->big_endian;
 	unsigned char *tt = NULL, *raw_ti = NULL, *offs = NULL, nbuf[8];
-	uint16_t ti[256];
 	uint64_t rbase, place;
 	bool any_neg = false;
 	enum mdf_status st;
@@ -200,14 +196,17 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 			  err);
 	ks->addr = malloc((size_t)ks->n * sizeof(*ks->addr));
 	ks->name = malloc((size_t)ks->n * sizeof(*ks->name));
-	if (st == MDF_OK && (!ks->addr || !ks->name))
+	ks->ntok = malloc((size_t)ks->n * sizeof(*ks->ntok));
+	ks->tokens = (char *)tt;
+	tt = NULL;
+	if (st == MDF_OK && (!ks->addr || !ks->name || !ks->ntok))
 		st = mdf_err_set(err, MDF_ERR_NOMEM, "kallsyms: out of memory for %u symbols", ks->n);
 	if (st == MDF_OK) {
 		for (unsigned i = 0; i < 256; i++)
-			ti[i] = load_t16(raw_ti + 2 * i, be);
+			ks->tok[i] = load_t16(raw_ti + 2 * i, be);
 		for (uint32_t i = 0; i < ks->n; i++)
 			any_neg |= (int32_t)load_t32(offs + 4 * i, be) < 0;
-		st = expand(ks, rm, ki->sym.kallsyms_names.v, tt, KALLSYMS_TOKEN_TABLE_MAX, ti, err);
+		st = index_names(ks, rm, ki->sym.kallsyms_names.v, KALLSYMS_TOKEN_TABLE_MAX, err);
 	}
 	free(tt);
 	free(raw_ti);
@@ -245,18 +244,54 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 	return st;
 }
 
+/* Whether symbol @i's name (after its type) is @name. */
+static bool name_is(const struct kallsyms *ks, uint32_t i, const char *name)
+{
+	const unsigned char *e = ks->names + ks->name[i];
+	bool type = true;   /* the first character is the type */
+
+	for (unsigned t = 0; t < ks->ntok[i]; t++) {
+		const char *tok = ks->tokens + ks->tok[e[t]];
+		unsigned tl = ks->toklen[e[t]], b = 0;
+
+		if (type) {
+			b = 1;
+			type = false;
+		}
+		for (; b < tl; b++)
+			if (*name++ != tok[b])
+				return false;
+	}
+	return *name == '\0';
+}
+
 bool kallsyms_lookup(const struct kallsyms *ks, const char *name, uint64_t *addr, char *type)
 {
 	for (uint32_t i = 0; i < ks->n; i++) {
-		const char *s = ks->names + ks->name[i];
-
-		if (strcmp(s + 1, name) == 0) {
+		if (name_is(ks, i, name)) {
 			if (addr)
 				*addr = ks->addr[i];
 			if (type)
-				*type = s[0];
+				*type = ks->tokens[ks->tok[ks->names[ks->name[i]]]];
 			return true;
 		}
 	}
 	return false;
+}
+
+size_t kallsyms_name(const struct kallsyms *ks, uint32_t i, char *buf, size_t size)
+{
+	const unsigned char *e = ks->names + ks->name[i];
+	size_t n = 0;
+
+	for (unsigned t = 0; t < ks->ntok[i]; t++) {
+		const char *tok = ks->tokens + ks->tok[e[t]];
+
+		for (unsigned b = 0; b < ks->toklen[e[t]]; b++, n++)
+			if (n + 1 < size)
+				buf[n] = tok[b];
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = '\0';
+	return n;
 }

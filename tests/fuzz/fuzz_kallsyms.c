@@ -48,9 +48,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (kallsyms_load(&ks, &t.k.ki, &t.k.rm, &err) == MDF_OK) {
 		FUZZ_CHECK(ks.n > 0 && ks.addr && ks.name && ks.names);
 		for (uint32_t i = 0; i < ks.n; i++) {
-			const char *s = ks.names + ks.name[i];
+			char s[600];
+			size_t len = kallsyms_name(&ks, i, s, sizeof(s));
 
-			FUZZ_CHECK(ks.name[i] < ks.names_len && strlen(s) >= 1);
+			FUZZ_CHECK(ks.name[i] + ks.ntok[i] <= ks.names_len);
+			FUZZ_CHECK(len >= 2 && len < sizeof(s) && strlen(s) == len);
 			FUZZ_CHECK(kallsyms_lookup(&ks, s + 1, NULL, NULL));
 		}
 		kallsyms_free(&ks);
