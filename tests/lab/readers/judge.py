@@ -3,7 +3,7 @@
 the same kernel in a filtered dump as in the raw vmcore?
 
   judge.py --root ROOT --vmlinux VMLINUX --raw RAW --mdf MAKEDUMPFILE
-           [--level 31] [--work DIR] [--tsv FILE] NAME=DUMP[,PART...] ...
+           [--level 31] [--work DIR] [--tsv FILE] [--crash PATH] NAME=DUMP[,PART...] ...
   judge.py ... --crash-only CMD DUMP   (crash's CMD on DUMP, its output)
   judge.py ... --drgn-read SYMBOL:SIZE DUMP   ("SYMBOL VADDR PADDR HEXBYTES")
   judge.py ... --drgn-section NAME DUMP   (drgn_view.py's section NAME)
@@ -11,7 +11,9 @@ the same kernel in a filtered dump as in the raw vmcore?
   keeps; each reader must find a difference there (else exit 1).
 
 ROOT is the readers' root (tests/lab/readers/root.sh); crash and drgn run
-there (chroot), the files bind-mounted into ROOT/mnt.  For the raw vmcore
+there (chroot), the files bind-mounted into ROOT/mnt.  --crash PATH: the
+crash binary, a path inside ROOT (default: sid's "crash"; crash HEAD:
+tests/lab/readers/crash_head.sh prints its path).  For the raw vmcore
 and each dump (a split set is its parts, comma-separated), crash runs the
 fixed command set below in one session, each command's output to a file
 of its own, and drgn runs drgn_view.py (not on split sets: drgn opens one
@@ -129,7 +131,7 @@ class Judge:
 
     # ---- crash -----------------------------------------------------------
     def crash(self, parts, script, debug=False):
-        argv = ["crash", "-s"] + (["-d", "8"] if debug else []) + [self.vml] + \
+        argv = [self.a.crash, "-s"] + (["-d", "8"] if debug else []) + [self.vml] + \
             [self.root.path(p) for p in parts]
         return self.root.run(argv, stdin=script + "\nquit\n")
 
@@ -385,6 +387,8 @@ def main():
     ap.add_argument("--level", type=int, default=31)
     ap.add_argument("--work")
     ap.add_argument("--tsv")
+    ap.add_argument("--crash", default="crash", metavar="PATH",
+                    help="the crash binary to run, a path inside ROOT (default: crash)")
     ap.add_argument("--expect-diff", action="append", default=[], metavar="NAME",
                     help="NAME is a control (a dump that lost a kept page): its differences are "
                          "expected, and it is an error when a reader finds none")
