@@ -168,23 +168,13 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		rm -f "$T"/kt30 "$T"/kt31 "$T"/pl31
 		out=""
 		# --page-types-by task: the workload's THP and hugetlb pages are
-		# its smaps' AnonHugePages and Private_Hugetlb (every tail page
-		# read through its head: 7.1's compound_info masks included)
+		# those the snapshot flags among the pfns of its page map (every
+		# tail page read through its head: 7.1's compound_info masks too)
 		if [ -n "$lpid" ] && "$MDF" --page-types --page-types-by task --report-format json \
 			"$MATRIX_CACHE/out/$run.elf" >"$T/bt.json" 2>"$T/bt.err" &&
-			out=$(python3 - "$T/bt.json" "$MATRIX_CACHE/out/$run.d/stage1/anon_smaps_rollup.txt" "$lpid" <<-'PY'
-			import json, re, sys
-			rep = next(json.loads(l) for l in open(sys.argv[1]) if l.startswith("{"))
-			smaps = dict(re.findall(r"^(\w+):\s+(\d+) kB", open(sys.argv[2]).read(), re.M))
-			g = [g for g in rep["page_types"]["groups"] if g["name"].startswith(f"process {sys.argv[3]} ")]
-			assert g, f"no table of process {sys.argv[3]}"
-			thp = sum(r["pages"] for r in g[0]["rows"] if int(r["flags"], 16) >> 22 & 1)
-			huge = sum(r["pages"] for r in g[0]["rows"] if int(r["flags"], 16) >> 17 & 1)
-			want = int(smaps["AnonHugePages"]) // 4, int(smaps["Private_Hugetlb"]) // 4
-			print(f"thp {thp} pages, hugetlb {huge}; its smaps {want[0]} and {want[1]}")
-			sys.exit((thp, huge) != want)
-			PY
-			); then ok "matrix-$run-page-types-by-task ($out)"
+			out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --task "$MATRIX_CACHE/out/$run.serial.log" \
+				labwork "$MATRIX_CACHE/out/$run.d/stage1/kpageflags.bin" "$T/bt.json" 2>&1); then
+			ok "matrix-$run-page-types-by-task ($out)"
 		else notok "matrix-$run-page-types-by-task" "${out:-$(head -n 2 "$T/bt.err" | tr '\n' ' ')}"; fi
 		# --explain on pfns of every class: its -d 31 verdict is the run's
 		bad="" n=0

@@ -138,6 +138,27 @@ ref_case() { # NAME SNAPSHOT-HOLE-FLAG OUR-ROW-PAGES WANT-RC WANT-NOTE [FLAG]
 ref_case nopage-holes 0x100000 12000 0 "last 8000 pfns"
 ref_case zero-holes 0 12000 0 "count as no flag"
 ref_case differs 0 2000 1 "anonymous: snapshot 12000, ours 2000"
+# page-types -p: the process's THP and hugetlb pages against the
+# snapshot's flags of its page map's pfns (a PTE-mapped THP counts)
+python3 - "$T/ref.bin" "$T/ref.json" "$T/ref.serial" <<-'PY'
+import json, struct, sys
+flags = [0] * 4096
+for p in range(1024, 1536):
+    flags[p] = 1 << 22            # a THP, mapped by PTEs
+for p in range(2048, 2560):
+    flags[p] = 1 << 17            # a hugetlb page
+open(sys.argv[1], "wb").write(struct.pack("<4096Q", *flags))
+open(sys.argv[3], "w").write("MDF-SCEN pagemap-pfns labwork 0x10+4 0x400+512 0x800+512\n"
+                             "MDF-SCEN pagemap labwork pid 42 pages 1028\n")
+rows = [{"flags": "0x400000", "pages": 512}, {"flags": "0x20000", "pages": 512},
+        {"flags": "0x0", "pages": 4}]
+json.dump({"page_types": {"rows": rows, "unknown_flags": "",
+                          "groups": [{"name": "process 42 (labwork)", "rows": rows}]}},
+          open(sys.argv[2], "w"))
+PY
+if out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --task "$T/ref.serial" labwork "$T/ref.bin" "$T/ref.json") &&
+	[[ $out == *"thp 512 pages, hugetlb 512"*"512 and 512" ]]; then ok "page-types-judge-task"
+else notok "page-types-judge-task" "$out"; fi
 # dirty page cache written back after the snapshot: fewer dirty is drift
 ref_case dirty-falls 0 2000 0 "10000 pages fewer than the snapshot's, written back" 0x10
 

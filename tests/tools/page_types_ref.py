@@ -3,6 +3,7 @@
 ours of the dump of its crash (makedumpfile --page-types --report-format json).
 
 usage: page_types_ref.py KPAGEFLAGS REPORT.json [--table N] [--not-judged FLAG=WHY]...
+       page_types_ref.py --task SERIAL COMM KPAGEFLAGS REPORT.json
   KPAGEFLAGS  the lab's NAME.d/stage1/kpageflags.bin (u64 per pfn, little-endian)
   REPORT      the file holding our JSON report (the line that starts with '{')
   --not-judged  a flag the guest's kernel keeps changing after the snapshot
@@ -12,6 +13,14 @@ usage: page_types_ref.py KPAGEFLAGS REPORT.json [--table N] [--not-judged FLAG=W
 The snapshot's table is what the kernel's tools/mm/page-types prints by
 default from the same file: each pfn's flags with bits 32 and up hidden and
 the compound bits of pages that are not hugetlb (well_known_flags()).
+
+With --task (page-types -p): REPORT is our --page-types-by task report;
+its table of the process COMM (by the pid the lab's page map of it names:
+scenario.c's "pagemap COMM pid N" and "pagemap-pfns COMM" lines in the
+SERIAL log) against the snapshot's flags of the pfns that page map holds:
+its THP and hugetlb pages, each within 8 pages (a THP mapped by page
+table entries counts, as the kernel's page-types -p counts it, which
+smaps' AnonHugePages does not).
 
 Prints one line per flag that either side has: "flag snapshot ours diff",
 and with --table N the N largest rows of both tables side by side.  Exit
@@ -44,7 +53,7 @@ Two differences in what the kernel's file covers, each said when met:
    KPF_NOPAGE for a pfn with no online page.  When the snapshot has no
    nopage at all, our nopage pages count as pages with no flag.
 """
-import json, struct, sys
+import json, re, struct, sys
 from collections import Counter
 
 NAMES = {0: "locked", 1: "error", 2: "referenced", 3: "uptodate", 4: "dirty", 5: "lru",
@@ -108,8 +117,45 @@ def without(table, bit):
     return t
 
 
+def task(serial, comm, kpf, report):
+    pfns, pid = set(), None
+    for line in open(serial, errors="replace"):
+        m = re.search(r"MDF-SCEN pagemap-pfns (\S+) (.*)", line)
+        if m and m.group(1) == comm:
+            for run in m.group(2).split():
+                a, _, n = run.partition("+")
+                pfns.update(range(int(a, 16), int(a, 16) + int(n)))
+        m = re.search(r"MDF-SCEN pagemap (\S+) pid (\d+)", line)
+        if m and m.group(1) == comm:
+            pid = int(m.group(2))
+    if pid is None or not pfns:
+        raise SystemExit(f"{serial}: no page map of {comm}")
+    data = open(kpf, "rb").read()
+    n = len(data) // 8
+    want = Counter()
+    for p in pfns:
+        if p < n:
+            f = struct.unpack_from("<Q", data, 8 * p)[0]
+            want["thp"] += f >> 22 & 1
+            want["huge"] += f >> 17 & 1
+    rep = next(json.loads(l) for l in open(report, errors="replace") if l.startswith("{"))
+    g = [g for g in rep["page_types"].get("groups", []) if g["name"].startswith(f"process {pid} ")]
+    if not g:
+        raise SystemExit(f"{report}: no table of process {pid}")
+    got = Counter()
+    for r in g[0]["rows"]:
+        f = int(r["flags"], 16)
+        got["thp"] += r["pages"] * (f >> 22 & 1)
+        got["huge"] += r["pages"] * (f >> 17 & 1)
+    print(f"{comm} pid {pid}: thp {got['thp']} pages, hugetlb {got['huge']}; "
+          f"the snapshot's flags of its page map's {len(pfns)} pfns: {want['thp']} and {want['huge']}")
+    return int(any(abs(got[k] - want[k]) > 8 for k in ("thp", "huge")))
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--task"] and len(args) == 5:
+        return task(*args[1:])
     top = 0
     if "--table" in args:
         i = args.index("--table")

@@ -107,7 +107,8 @@ prepare() {
 		cp "$UP" "$C/upstream.patch"
 	else
 		(cd "$C" && ln -sfn "$UP" up && diff -ruN -x gdb -x debian -x .pc -x .git -x COMMIT src up \
-			>upstream.patch; [ $? -le 1 ]) 2>>"$LOG" || fail "cannot diff $UP to Debian's source"
+			>upstream.patch; rc=$?; rm -f up; [ $rc -le 1 ]) 2>>"$LOG" ||
+			fail "cannot diff $UP to Debian's source"
 	fi
 	cd "$S" || fail "no $S"
 	patch -p1 -s --no-backup-if-mismatch <"$C/upstream.patch" >>"$LOG" 2>&1 ||
@@ -137,11 +138,12 @@ inroot sh -c "cd $IN/$T/build && make -j2 target=$T lzo snappy zstd" >>"$LOG" 2>
 secs=$(($(date +%s) - t0))
 mv "$B/crash" "$C/$T/crash" || fail "no crash binary in $B"
 inroot "$BIN" --version >>"$LOG" 2>&1 || fail "$BIN --version fails in the root"
-# shellcheck disable=SC1091
-. "$C/src/.mdf-ready"
+val() { sed -n "s/^$1=//p" "$C/src/.mdf-ready"; }
+commit=$(val commit) debian=$(val debian) dropped=$(val dropped)
+gdb=${debian#*+~}
 {
-	echo "crash HEAD $commit (9.0.2 + upstream)"
-	echo "target $T; Debian crash $debian (gdb 16.3); Debian patches dropped: ${dropped:-none}; built in $secs s"
+	echo "crash HEAD $commit (${debian%%+*} + upstream)"
+	echo "target $T; Debian crash $debian (gdb ${gdb%-*}); Debian patches dropped: ${dropped:-none}; built in $secs s"
 } >"$C/$T/crash-head.txt"
 rm -rf "$B"
 echo "$BIN"
