@@ -155,6 +155,24 @@ static int by_value(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Write @value to the kernel setting @path when it holds another; say so. */
+static void quiet_set(const char *path, const char *value)
+{
+	char was[32] = "";
+	int fd = open(path, O_RDWR);
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	n = read(fd, was, sizeof(was) - 1);
+	if (n > 0) {
+		was[strcspn(was, "\n")] = '\0';
+		if (strcmp(was, value) && pwrite(fd, value, strlen(value), 0) == (ssize_t)strlen(value))
+			printf("MDF-SCEN pagemap: %s %s, now %s\n", path, was, value);
+	}
+	close(fd);
+}
+
 /* The present pfns of process @comm's mappings, sorted, as runs, on the
  * console. */
 static void pagemap(const char *comm)
@@ -169,19 +187,15 @@ static void pagemap(const char *comm)
 		printf("MDF-SCEN error pagemap: no process %s\n", comm);
 		return;
 	}
-	/* Automatic NUMA balancing migrates pages between nodes while the
-	 * guest runs (on the numa4 case a run lost 3,413 of labwork's pfns
-	 * between its page map and the crash): off before the map is taken */
-	fd = open("/proc/sys/kernel/numa_balancing", O_RDWR);
-	if (fd >= 0) {
-		char was[8] = "";
-
-		if (read(fd, was, sizeof(was) - 1) > 0 && was[0] != '0') {
-			if (pwrite(fd, "0\n", 2, 0) == 2)
-				printf("MDF-SCEN pagemap: numa_balancing %c, now 0\n", was[0]);
-		}
-		close(fd);
-	}
+	/* The kernel moves pages while the guest runs: NUMA balancing,
+	 * proactive compaction and khugepaged's collapses.  On the numa4
+	 * case two runs lost 3,413 and 3,302 of labwork's pfns between its
+	 * page map and the crash (NUMA balancing off alone was not enough):
+	 * all three stop before the map is taken. */
+	quiet_set("/proc/sys/kernel/numa_balancing", "0");
+	quiet_set("/proc/sys/vm/compaction_proactiveness", "0");
+	quiet_set("/sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs", "3600000");
+	quiet_set("/sys/kernel/mm/transparent_hugepage/khugepaged/alloc_sleep_millisecs", "3600000");
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	maps = fopen(path, "r");
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);

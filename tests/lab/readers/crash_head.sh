@@ -99,7 +99,7 @@ prepare() {
 		fail "installing crash's build dependencies in the root failed: $(tail -n 1 "$LOG")"
 	retry "$LOG" inroot sh -c "cd $IN/dl && apt-get -q --download-only source crash" ||
 		fail "apt-get source crash failed: $(tail -n 1 "$LOG")"
-	inroot sh -c "cd $IN/dl && dpkg-source --skip-patches -x crash_*.dsc $IN/src" >>"$LOG" 2>&1 ||
+	inroot sh -c "cd $IN/dl && dpkg-source --skip-patches --no-copy -x crash_*.dsc $IN/src" >>"$LOG" 2>&1 ||
 		fail "cannot unpack Debian's crash source"
 	ver=$(sed -n 's/^Version: //p' "$dl"/crash_*.dsc)
 	if [ -f "$UP" ]; then
