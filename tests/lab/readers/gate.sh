@@ -17,6 +17,31 @@
 #                       MDF_READERS_TABLE, the verdicts are appended there
 #                       (TSV: kernel, dump, reader, verdict).
 JUDGE="$MDF_SRC/tests/lab/readers/judge.py"
+CRASH=crash
+
+# readers_crash K ELF KREL: CRASH = the crash binary (its path in the
+# root) for ELF: sid's, except for Linux 7.x on x86_64 (sid's 9.0.2 fails
+# at start-up there: module_num_gpl_syms) and for arm64, ppc64el and
+# riscv64 (sid's reads x86_64 dumps only), which take crash HEAD
+# (crash_head.sh) where it is built, or with MDF_READERS_CRASH_HEAD=1
+# (make lab) building it first (13 to 24 min a target).  Without it those
+# rows say that sid's crash fails on the raw vmcore.
+readers_crash() {
+	local k=$1 vm=$2 krel=$3 ct="" c
+	CRASH=crash
+	case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	*X86-64*) [ "${krel%%.*}" -ge 7 ] 2>/dev/null && ct=X86_64 ;;
+	*AArch64*) ct=ARM64 ;;
+	*PowerPC64*) readelf -h "$vm" | grep -q 'little endian' && ct=PPC64 ;;
+	*RISC-V*) ct=RISCV64 ;;
+	esac
+	[ -n "$ct" ] || return 0
+	[ "${MDF_READERS_CRASH_HEAD:-0}" = 1 ] || [ -x "$ROOT/opt/crash-head/$ct/crash" ] || return 0
+	if c=$(bash "$MDF_SRC/tests/lab/readers/crash_head.sh" "$ct" 2>"$T/ch.err"); then
+		CRASH=$c
+		ok "readers-gate-$k-crash-head ($ct: $(head -n 1 "$ROOT${c%/crash}/crash-head.txt" 2>/dev/null))"
+	else needfail "readers-gate-$k-crash-head" "$(cat "$T/ch.err")"; fi
+}
 
 readers_root() {
 	[ -n "${ROOT:-}" ] && [ -f "$ROOT/readers.txt" ] && return 0
@@ -41,6 +66,7 @@ readers_gate() {
 	vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" "$pkgver" 2>"$T/dbg.err") ||
 		{ needfail "readers-gate-$k-vmlinux" "$(cat "$T/dbg.err")"; return; }
 	ok "readers-gate-$k-vmlinux ($krel, $pkgver)"
+	readers_crash "$k" "$vm" "$krel"
 	d=$T/$k
 	rm -rf "$d" && mkdir -p "$d"
 	"$MDF" --message-level 0 -l -d 31 "$vm" "$d/l" &&
@@ -61,7 +87,7 @@ readers_gate() {
 		*X86-64*) sym=idt_table ;;
 		*) sym=init_pid_ns ;;
 		esac
-	at=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	at=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--drgn-read "$sym:8" "$vm" 2>&1 | tail -n 1)
 	pfn=$(awk -v s="$sym" '$1 == s {print $3}' <<<"$at")
 	# drgn 0.3.0 translates no riscv64 or ppc64 address ("none"): the
@@ -75,7 +101,7 @@ readers_gate() {
 	[[ "$pfn" == 0x* ]] && pfn=$(printf '0x%x' $((pfn / ${psz:-4096}))) &&
 		python3 "$MDF_SRC/tests/tools/kdump_drop.py" "$d/l" "$d/ctl" "$pfn" ||
 		{ notok "readers-gate-$k-control" "no control dump: $sym: $at"; pfn=""; }
-	python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" --work "$d/w" \
+	python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" --work "$d/w" \
 		--tsv "$d/gate.tsv" ${pfn:+--expect-diff ctl} l="$d/l" c="$d/c" E="$d/E" \
 		split="$d/s.1,$d/s.2" refilter="$d/re" erase="$d/erase" ${pfn:+ctl="$d/ctl"} >"$d/gate.out" 2>&1
 	rc=$?
@@ -102,9 +128,9 @@ readers_gate() {
 	fi
 
 	# The erased symbol reads as the fill, where the raw vmcore has the path.
-	erased=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	erased=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--drgn-read modprobe_path:16 "$d/erase" 2>&1 | tail -n 1)
-	raw_mp=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	raw_mp=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--drgn-read modprobe_path:16 "$vm" 2>&1 | tail -n 1)
 	if [ "${erased##* }" = "$(printf 'X%.0s' $(seq 16) | od -An -tx1 | tr -d ' \n')" ] &&
 		[ "${raw_mp##* }" = "$(printf '/sbin/modprobe\0\0' | od -An -tx1 | tr -d ' \n')" ]; then
@@ -133,11 +159,11 @@ readers_keep_task() {
 		return
 	fi
 	"$MDF" --message-level 0 -l -d 31 "$vm" "$d/plain" >/dev/null 2>&1
-	raw=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	raw=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--proc-markers labwork:LAB-ANON-MARKER "$vm" 2>&1 | tail -n 1)
-	kept=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	kept=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--proc-markers labwork:LAB-ANON-MARKER "$d/kt" 2>&1 | tail -n 1)
-	plain=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	plain=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--proc-markers labwork:LAB-ANON-MARKER "$d/plain" 2>&1 | tail -n 1)
 	if [[ $raw == pid* ]] && [ "${raw##* }" -gt 0 ] && [ "${kept##* }" = "${raw##* }" ] &&
 		[[ $plain == pid* ]] && [ "${plain##* }" = 0 ]; then
@@ -149,25 +175,26 @@ readers_keep_task() {
 	else notok "readers-gate-$k-keep-task-drgn" "raw: $raw; kept: $kept; -d 31: $plain"; fi
 	pid=${raw#pid }
 	pid=${pid%% *}
-	# sid's crash here is built for the host's architecture
-	case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
-	*X86-64*) ;;
-	*) ok "readers-gate-$k-keep-task-crash (n/a: the readers' crash reads x86_64 dumps only)"
+	# sid's crash is built for the host's architecture; crash HEAD's
+	# cross builds read the others (readers_crash)
+	case $CRASH:$(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	*X86-64* | /opt/crash-head/*) ;;
+	*) ok "readers-gate-$k-keep-task-crash (n/a: sid's crash reads x86_64 dumps only, and no crash HEAD is built)"
 	   rm -f "$d/kt" "$d/plain"
 	   return ;;
 	esac
-	out=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	out=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--crash-only "set ${pid:-1}
 search -u -c LAB-ANON-MARKER" "$d/kt" 2>&1)
 	hit=$(grep -m 1 -o '^[0-9a-f]\{6,\}:' <<<"$out" | tr -d :)
 	if [ -n "$hit" ]; then
-		out2=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		out2=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 			--crash-only "set $pid
 rd -u -a $hit" "$d/kt" 2>&1)
 	fi
 	if [ -n "$hit" ] && grep -q "LAB-ANON-MARKER" <<<"${out2:-}"; then
 		ok "readers-gate-$k-keep-task-crash ($(grep -c LAB-ANON-MARKER <<<"$out") hits of search -u; rd -u -a $hit: $(grep -m 1 -o 'LAB-ANON-MARKER [0-9a-f-]*' <<<"$out2"))"
-	elif ! python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+	elif ! python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--crash-only "set ${pid:-1}
 search -u -c LAB-ANON-MARKER" "$vm" 2>&1 | grep -q '^[0-9a-f]\{6,\}: LAB-ANON-MARKER'; then
 		# sid's crash 9.0.2 cannot open 7.2 (module_init()), the raw
@@ -210,7 +237,7 @@ readers_btf() {
 	if [ -n "$a" ] && [ -n "$pa" ] && [ "$pa" = "$pax" ]; then ok "readers-gate-$k-btf-vtop-same-as-x (init_task $a -> $pa)"
 	else notok "readers-gate-$k-btf-vtop-same-as-x" "init_task ${a:-?}: ${pa:-none} without -x, ${pax:-none} with"; fi
 	if "$MDF" --message-level 0 --extension "$ext/erase_sample.so" -l -d 31 "$vm" "$d/es" >"$d/es.out" 2>&1; then
-		names=$(python3 "$JUDGE" --root "$ROOT" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
+		names=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 			--drgn-section tasks "$d/es" 2>&1)
 		bad=$(awk 'NF >= 3 && $2 != "XXXXXXXXXXXXXXXX"' <<<"$names" | head -n 3 | tr '\n' ';')
 		if [ "$(awk 'NF >= 3' <<<"$names" | wc -l)" -gt 10 ] && [ -z "$bad" ]; then

@@ -9,7 +9,7 @@ MDF_READERS_TABLE), each cell the reader's verdict on that dump ("equal",
 must say DIFF.  VERSIONS is the root's readers.txt.  The kernels a run
 did not take keep their rows from the last run that did (with its date).
 """
-import datetime
+import datetime, glob, os
 import re
 import sys
 
@@ -47,6 +47,13 @@ def main(argv):
         if m:
             old[(m.group(1), m.group(2))] = line
     vers = ", ".join(" ".join(l.split()) for l in open(versions) if l.strip())
+    # crash HEAD's builds (crash_head.sh), for the rows sid's crash cannot read
+    heads = sorted(glob.glob(os.path.join(os.path.dirname(versions), "opt/crash-head/*/crash-head.txt")))
+    if heads:
+        first = open(heads[0]).readline().split()
+        vers += "; crash HEAD %s (9.0.2 + upstream, tests/lab/readers/crash_head.sh) for %s" % (
+            first[2][:12] if len(first) > 2 else "?",
+            ", ".join(h.split(os.sep)[-2] for h in heads))
     out = ["Readers: %s (Debian sid). Last run of each row in its last column; "
            "`make lab` runs every kernel, CI one a day (tests/e2e/readers_gate.sh, "
            "tests/lab/readers/). `ctl` is the control, our `-l` dump with the page of "
