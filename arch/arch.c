@@ -338,7 +338,7 @@ struct leaves {
 static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned l, uint64_t base,
 				    struct mdf_err *err)
 {
-	uint64_t size = 1ULL << lv->ul.shift[l];
+	uint64_t size = 1ULL << (lv->ul.page_shift + l * lv->ul.level_bits);
 
 	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
@@ -348,7 +348,7 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 		lv->stopped = true;
 		return MDF_OK;
 	}
-	for (uint64_t i = 0; i < lv->ul.entries[l] && !lv->stopped; i++) {
+	for (uint64_t i = 0; i < (1ULL << lv->ul.level_bits) && !lv->stopped; i++) {
 		uint64_t va = base + i * size, e, pa = 0;
 		enum mdf_status s;
 
@@ -393,7 +393,8 @@ enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				   "the user page tables of %s are not walked yet",
 				   st->ops ? st->ops->name : "this architecture");
 	st->ops->user_layout(st, &lv.ul);
-	if (!lv.ul.levels || lv.ul.levels > ARCH_WALK_MAX_STEPS)
+	if (!lv.ul.levels || lv.ul.levels > ARCH_WALK_MAX_STEPS || !lv.ul.level_bits ||
+	    lv.ul.page_shift + lv.ul.levels * lv.ul.level_bits > 64)
 		return mdf_err_set(err, MDF_ERR_INTERNAL, "%s: %u page-table levels",
 				   st->ops->name, lv.ul.levels);
 	if (leaves_table(&lv, root & lv.ul.root_mask, lv.ul.levels - 1, 0, err) != MDF_OK)

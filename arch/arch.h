@@ -213,10 +213,10 @@ typedef int (*arch_leaf_fn)(void *arg, uint64_t vaddr, uint64_t paddr, uint64_t 
  * (the ops' user_layout). */
 struct arch_user_layout {
 	unsigned levels;
-	unsigned shift[ARCH_WALK_MAX_STEPS];   /* an entry of level l maps 1 << shift[l] bytes */
-	uint64_t entries[ARCH_WALK_MAX_STEPS]; /* entries in a table of level l */
-	uint64_t end;                          /* user space is [0, end) */
-	uint64_t root_mask;                    /* the root's address is root & root_mask */
+	unsigned page_shift;  /* an entry of level l maps 1 << (page_shift + l * level_bits) bytes */
+	unsigned level_bits;  /* a table holds 1 << level_bits entries (the top one: up to end) */
+	uint64_t end;         /* user space is [0, end) */
+	uint64_t root_mask;   /* the root's address is root & root_mask */
 };
 
 /* What a page-table entry is (the ops' user_entry). */
@@ -293,9 +293,9 @@ struct arch_ops {
 
 	/**
 	 * --keep-task: how a user address space's page tables read, for
-	 * arch_user_leaves(): their shape (user_layout: levels, what an
-	 * entry of each level maps, how many entries a table has, where
-	 * user space ends, the bits of the root's address), and what entry
+	 * arch_user_leaves(): their shape (user_layout: levels, the page
+	 * shift and the bits of a level, where user space ends, the bits of
+	 * the root's address), and what entry
 	 * @e of level @l, which maps @va, is (user_entry: nothing, the next
 	 * table at *@pa, or a leaf mapping from *@pa).  Both or neither;
 	 * neither: MDF_ERR_NOTSUPP.

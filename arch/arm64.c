@@ -260,15 +260,9 @@ static enum mdf_status arm64_walk(const struct arch_state *st, uint64_t vaddr,
  * lies. */
 static void arm64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
-	unsigned per = st->page_shift - 3;
-
 	ul->levels = st->levels;
-	for (unsigned l = 0; l < st->levels; l++) {
-		ul->shift[l] = st->page_shift + l * per;
-		ul->entries[l] = 1ULL << per;
-	}
-	if (st->va_bits - ul->shift[st->levels - 1] < per)
-		ul->entries[st->levels - 1] = 1ULL << (st->va_bits - ul->shift[st->levels - 1]);
+	ul->page_shift = st->page_shift;
+	ul->level_bits = st->page_shift - 3;
 	ul->end = 1ULL << st->va_bits;
 	ul->root_mask = ~7ULL;
 }

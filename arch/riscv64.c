@@ -202,10 +202,8 @@ static enum mdf_status riscv64_walk(const struct arch_state *st, uint64_t vaddr,
 static void riscv64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
 	ul->levels = st->levels;
-	for (unsigned l = 0; l < st->levels; l++) {
-		ul->shift[l] = RV_PAGE_SHIFT + l * RV_LEVEL_BITS;
-		ul->entries[l] = 1ULL << RV_LEVEL_BITS;
-	}
+	ul->page_shift = RV_PAGE_SHIFT;
+	ul->level_bits = RV_LEVEL_BITS;
 	ul->end = 1ULL << (st->va_bits - 1);
 	ul->root_mask = ~((1ULL << RV_PAGE_SHIFT) - 1);
 }

@@ -335,10 +335,8 @@ static enum mdf_status x86_64_walk(const struct arch_state *st, uint64_t vaddr,
 static void x86_64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
 {
 	ul->levels = st->levels;
-	for (unsigned l = 0; l < st->levels; l++) {
-		ul->shift[l] = X86_64_PAGE_SHIFT + l * X86_64_PTRS_SHIFT;
-		ul->entries[l] = 1u << X86_64_PTRS_SHIFT;
-	}
+	ul->page_shift = X86_64_PAGE_SHIFT;
+	ul->level_bits = X86_64_PTRS_SHIFT;
 	ul->end = 1ULL << (st->va_bits - 1);
 	ul->root_mask = X86_64_PTE_PHYS_MASK;
 }
