@@ -53,8 +53,11 @@ Two differences in what the kernel's file covers, each said when met:
    KPF_NOPAGE for a pfn with no online page.  When the snapshot has no
    nopage at all, our nopage pages count as pages with no flag.
 """
-import json, re, struct, sys
+import json, os, struct, sys
 from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from keep_task_ref import pagemaps  # noqa: E402
 
 NAMES = {0: "locked", 1: "error", 2: "referenced", 3: "uptodate", 4: "dirty", 5: "lru",
          6: "active", 7: "slab", 8: "writeback", 9: "reclaim", 10: "buddy", 11: "mmap",
@@ -118,16 +121,8 @@ def without(table, bit):
 
 
 def task(serial, comm, kpf, report):
-    pfns, pid = set(), None
-    for line in open(serial, errors="replace"):
-        m = re.search(r"MDF-SCEN pagemap-pfns (\S+) (.*)", line)
-        if m and m.group(1) == comm:
-            for run in m.group(2).split():
-                a, _, n = run.partition("+")
-                pfns.update(range(int(a, 16), int(a, 16) + int(n)))
-        m = re.search(r"MDF-SCEN pagemap (\S+) pid (\d+)", line)
-        if m and m.group(1) == comm:
-            pid = int(m.group(2))
+    maps, pages = pagemaps(serial)
+    pfns, pid = maps.get(comm, set()), pages.get(comm, (None, 0))[0]
     if pid is None or not pfns:
         raise SystemExit(f"{serial}: no page map of {comm}")
     data = open(kpf, "rb").read()
