@@ -19,6 +19,8 @@
 JUDGE="$MDF_SRC/tests/lab/readers/judge.py"
 CRASH=crash
 
+elf_machine() { readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+
 # readers_crash K ELF KREL: CRASH = the crash binary (its path in the
 # root) for ELF: sid's, except for Linux 7.x on x86_64 (sid's 9.0.2 fails
 # at start-up there: module_num_gpl_syms) and for arm64, ppc64el and
@@ -29,7 +31,7 @@ CRASH=crash
 readers_crash() {
 	local k=$1 vm=$2 krel=$3 ct="" c
 	CRASH=crash
-	case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	case $(elf_machine "$vm") in
 	*X86-64*) [ "${krel%%.*}" -ge 7 ] 2>/dev/null && ct=X86_64 ;;
 	*AArch64*) ct=ARM64 ;;
 	*PowerPC64*) readelf -h "$vm" | grep -q 'little endian' && ct=PPC64 ;;
@@ -83,7 +85,7 @@ readers_gate() {
 	# readers need (x86_64: idt_table; elsewhere init_pid_ns, through which drgn
 	# finds every task: drgn reads no init_task where it cannot unwind).
 	local sym=${CONTROL_SYM:-} at pfn erased raw_mp psz
-	[ -n "$sym" ] || case $(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
+	[ -n "$sym" ] || case $(elf_machine "$vm") in
 		*X86-64*) sym=idt_table ;;
 		*) sym=init_pid_ns ;;
 		esac
@@ -177,12 +179,11 @@ readers_keep_task() {
 	pid=${pid%% *}
 	# sid's crash is built for the host's architecture; crash HEAD's
 	# cross builds read the others (readers_crash)
-	case $CRASH:$(readelf -h "$vm" 2>/dev/null | sed -n 's/^ *Machine: *//p') in
-	*X86-64* | /opt/crash-head/*) ;;
-	*) ok "readers-gate-$k-keep-task-crash (n/a: sid's crash reads x86_64 dumps only, and no crash HEAD is built)"
-	   rm -f "$d/kt" "$d/plain"
-	   return ;;
-	esac
+	if [ "$CRASH" = crash ] && [[ $(elf_machine "$vm") != *X86-64* ]]; then
+		ok "readers-gate-$k-keep-task-crash (n/a: sid's crash reads x86_64 dumps only, and no crash HEAD is built)"
+		rm -f "$d/kt" "$d/plain"
+		return
+	fi
 	out=$(python3 "$JUDGE" --root "$ROOT" --crash "$CRASH" --vmlinux "$vml" --raw "$vm" --mdf "$MDF" \
 		--crash-only "set ${pid:-1}
 search -u -c LAB-ANON-MARKER" "$d/kt" 2>&1)
