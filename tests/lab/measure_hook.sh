@@ -10,7 +10,10 @@
 #   THREADS=N        then once more each with --num-threads N (0: no) [0]
 #   VMEMMAP=1        then ours with -e and HEAD (the path in HEAD=) with
 #                    -e --work-dir /tmp, HEAD's dump compared with ours -e [0]
-#   NONMMAP=1        then ours and upstream with --non-mmap             [0]
+#   HEADRUNS=1       HEAD (HEAD=) as upstream is run: once, and with
+#                    --num-threads N when THREADS=N                    [0]
+#   NONMMAP=1        then ours and upstream with --non-mmap, and dd's read
+#                    of 1 GiB of VMCORE, twice (the kernel's read() alone) [0]
 #   SAMPLE=0         only time the runs (no sampler beside them)      [1]
 #   WARM=0           no untimed run first                               [1]
 # The untimed run (ours, the stream to /dev/null) reads the pages every run
@@ -23,8 +26,9 @@
 # and VmHWM of the process.  One line per run in OUTDIR/results.txt:
 #   run=TAG rc=N wall=SECONDS pt_base=KB pt_peak=KB avail_base=KB
 #   avail_min=KB hwm=KB samples=N [cmp=same|differ|-]
-# TAG is ours1, up1, ours2, ... (pairs), ours-tN, up-tN (threads), ours-e,
-# head-e (VMEMMAP) and ours-nonmmap, up-nonmmap (NONMMAP).  Every output is compared
+# TAG is ours1, up1, ours2, ... (pairs), head1 (HEADRUNS), ours-tN, up-tN,
+# head-tN (threads), ours-e,
+# head-e (VMEMMAP) and ours-nonmmap, up-nonmmap, dd-read1, dd-read2 (NONMMAP).  Every output is compared
 # (busybox cmp) with the first run of ours, then deleted; that one is kept
 # as OUTDIR/ours.dump (the -e runs: with ours-e's, OUTDIR/e.dump).  Exit status 0 when every
 # run of ours succeeded (upstream's failures are only recorded).
@@ -125,13 +129,29 @@ while [ $i -le "$PAIRS" ]; do
 	[ -n "${UPSTREAM:-}" ] && measure up$i "$UPSTREAM"
 	i=$((i + 1))
 done
+[ -n "${HEAD:-}" ] && [ "${HEADRUNS:-0}" = 1 ] && measure head1 "$HEAD"
 if [ "$THREADS" -gt 0 ]; then
 	measure ours-t$THREADS "$OURS" --num-threads "$THREADS"
 	[ -n "${UPSTREAM:-}" ] && measure up-t$THREADS "$UPSTREAM" --num-threads "$THREADS"
+	[ -n "${HEAD:-}" ] && [ "${HEADRUNS:-0}" = 1 ] && measure head-t$THREADS "$HEAD" --num-threads "$THREADS"
 fi
 if [ "${NONMMAP:-0}" = 1 ]; then
 	measure ours-nonmmap "$OURS" --non-mmap
+	# what it read: "Input: mmap 0, munmap 0, read N (B bytes)"
+	note "nonmmap_input=$(sed -n 's/^Input: .*read [0-9]* (\([0-9]*\) bytes).*/\1/p' "$OUT/ours-nonmmap.log")"
 	[ -n "${UPSTREAM:-}" ] && measure up-nonmmap "$UPSTREAM" --non-mmap
+	# The kernel's read() of /proc/vmcore alone: 1 GiB past the headers,
+	# twice (the first pass pays the host's first touch, the second is
+	# the capture kernel's own cost: it copies page by page, each page
+	# mapped and unmapped, fs/proc/vmcore.c read_from_oldmem()).
+	for k in 1 2; do
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+		t0=$(now)
+		dd if="$VMCORE" of=/dev/null bs=262144 skip=64 count=4096 2>/dev/null
+		t1=$(now)
+		note "run=dd-read$k bytes=1073741824 wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+	done
 fi
 if [ "${VMEMMAP:-0}" = 1 ]; then
 	REF=e measure ours-e "$OURS" -e
