@@ -688,7 +688,7 @@ static void t_refuse_open(void)
 	m.s.start_pfn_64 = 0x100;
 	m.s.end_pfn_64 = 0x200;
 	EXPECT_OPEN(&m, MDF_ERR_NOTSUPP,
-		    "mut.kdump: split dump: use --reassemble to merge the set first (this part holds pfns 0x100-0x200)");
+		    "mut.kdump: split dump (this part holds pfns 0x100-0x200): give all the parts of the set, or use --reassemble to merge them first");
 	m.s.split = 0;
 
 	m.s.size_note = 0x10000000;
