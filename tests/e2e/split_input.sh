@@ -13,21 +13,10 @@
 #    that is no kdump file) is refused with its one line naming the part,
 #    exit status 1, and no output file.
 . "$(dirname "$0")/../lib/lib.sh"
-GEN="$MDF_BUILD/tests/gen/mkvmcore"
+. "$(dirname "$0")/../lib/genspec.sh"
 
-cat >"$T/spec" <<SPEC
-ram 0x1000 +0x9ec00
-ram 0x100000 0x4000000
-pages 0x200+512 anon random
-pages 0x400+256 cache text 3
-fill 0x600+512 random 5
-fill 0x800+256 text 7
-pages 0x3800+256 free order=8
-fill 0x2000+256 zero
-fill 0x3000+512 random 11
-dmesg hello world from the crashed kernel
-dmesg second line of the log
-SPEC
+# the callers' small machine (user, cache and text pages), and a kernel log
+{ genspec_small; printf 'dmesg hello world from the crashed kernel\ndmesg second line of the log\n'; } >"$T/spec"
 "$GEN" "$T/spec" "$T/vm" >"$T/gen.log" 2>&1 || { notok "split-input-gen" "$(tail -n1 "$T/gen.log")"; exit 0; }
 cd "$T" || exit 1
 q() { "$MDF" --message-level 0 "$@" >/dev/null 2>"$T/q.err"; }
@@ -75,6 +64,7 @@ else notok explain-set "rc $rc: $(head -n 3 ex.set | tr '\n' ' ')"; fi
 q -l -d 31 --split vm b1 b2 && q -l -d 1 vm plain && cp p2 p2copy && ln p1 p1link ||
 	{ notok "split-input-bad-setup" "$(tail -n1 q.err)"; exit 0; }
 s2=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print("%#x" % struct.unpack_from("<Q", d, 4096 + 80)[0])' p2)
+max=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print("%#x" % struct.unpack_from("<Q", d, 4096 + 96)[0])' p3)
 s3=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print("%#x" % struct.unpack_from("<Q", d, 4096 + 80)[0])' p3)
 refuse() { # NAME WANT ARGS... (the output: out)
 	local name=$1 want=$2; shift 2
@@ -86,7 +76,7 @@ refuse() { # NAME WANT ARGS... (the output: out)
 }
 refuse set-gap "the split set lacks pfns $s2-$s3, after p1 and before p3 (a part is missing)" -l -d 31 p1 p3 out
 refuse set-first-missing "the split set lacks pfns 0x0-$s2, before p2 (its first part is missing)" -l -d 31 p3 p2 out
-refuse set-last-missing "the split set lacks pfns $s3-0x4000, after p2 (its last part is missing)" -l -d 31 p2 p1 out
+refuse set-last-missing "the split set lacks pfns $s3-$max, after p2 (its last part is missing)" -l -d 31 p2 p1 out
 refuse set-overlap "p2copy: pfns $s2-$s3 overlap p2's $s2-$s3 (the same part twice?)" -l -d 31 p1 p2 p2copy p3 out
 refuse set-same-file "p1link: the same file as p1 (a part given twice)" -l -d 31 p1 p2 p3 p1link out
 refuse set-same-name "the file 'p1' is given twice" -l -d 31 p1 p2 p1 p3 out

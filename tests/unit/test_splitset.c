@@ -34,14 +34,14 @@ static const char spec[] =
 	"fill 0xa00+64 zero\n"
 	"fill 0xc00+128 random 11\n";
 
+/* @name in the directory (a few at a time: each call takes the next of
+ * eight buffers). */
 static const char *path(const char *name)
 {
 	static char buf[8][PATH_MAX];
-	static int i;
+	static unsigned i;
 
-	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%s/%s", g.dir, name);
-	return buf[i];
+	return genvm_name(&g, name, buf[i++ % 8], sizeof(buf[0]));
 }
 
 /* makedumpfile @args (names in the directory are made absolute by the
