@@ -27,6 +27,7 @@
 #include "kernel/kernel.h"
 #include "opts.h"
 #include "print_info.h"
+#include "splitset.h"
 #include "stop.h"
 
 struct mdf_ctx {
@@ -38,8 +39,11 @@ struct mdf_ctx {
 	struct cache cache;
 	struct cache_budget map_budget; /* every input cache's windows */
 	struct elf_info elf;       /* ELF input, or */
-	struct diskdump_info dd;   /* kdump-compressed input (refiltering) */
-	bool is_kdump;
+	struct diskdump_info dd;   /* kdump-compressed input (refiltering), or */
+	struct splitset ss;        /* a split set read as one (refiltering) */
+	const struct diskdump_info *kd; /* dd or the set's first part: the
+				    kdump header a refilter reads, or NULL */
+	bool is_kdump;             /* kd is set */
 	const struct input_ops *in; /* elf or dd, as input.h sees it */
 	void *in_obj;
 	unsigned old_level;        /* refiltering: the input's dump level */

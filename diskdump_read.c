@@ -212,7 +212,7 @@ static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
 	di->split_end_pfn = v >= 6 ? s->end_pfn_64 : s->end_pfn;
 	if (di->split && !allow_split)
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
-				   "%s: split dump: use --reassemble to merge the set first (this part holds pfns 0x%llx-0x%llx)",
+				   "%s: split dump (this part holds pfns 0x%llx-0x%llx): give all the parts of the set, or use --reassemble to merge them first",
 				   di->path, (ull)di->split_start_pfn,
 				   (ull)di->split_end_pfn);
 	di->max_mapnr = v >= 6 ? s->max_mapnr_64 : di->header.max_mapnr;
@@ -295,6 +295,8 @@ static inline uint64_t dd_word(const uint8_t *bits, uint64_t w)
 {
 	return load_le64(bits + 8 * w);
 }
+
+static uint64_t dd_rank(const struct diskdump_info *di, uint64_t pfn);
 
 /* Bitmaps in memory, the rank table and the descriptor area. */
 static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
@@ -380,6 +382,11 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 		di->rank[b + 1] = di->rank[b] + n;
 	}
 	di->ndesc = di->rank[nblocks];
+	/* A part of a split set stores the descriptors of its own range
+	 * only, from off_desc on (the area is sized for all parts). */
+	if (di->split && di->split_start_pfn <= di->split_end_pfn &&
+	    di->split_end_pfn <= di->max_mapnr)
+		di->desc_base = dd_rank(di, di->split_start_pfn);
 	if (di->ndesc > (UINT64_MAX - di->off_desc) / sizeof(struct page_desc))
 		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: 0x%llx page descriptors overflow",
 				   di->path, (ull)di->ndesc);
@@ -519,9 +526,19 @@ static uint64_t dd_rank(const struct diskdump_info *di, uint64_t pfn)
 
 uint64_t diskdump_desc_offset(const struct diskdump_info *di, uint64_t pfn)
 {
+	uint64_t r;
+
 	if (pfn > di->max_mapnr)
 		pfn = di->max_mapnr;
-	return di->off_desc + dd_rank(di, pfn) * sizeof(struct page_desc);
+	r = dd_rank(di, pfn);
+	return di->off_desc + (r - MDF_MIN(r, di->desc_base)) * sizeof(struct page_desc);
+}
+
+/* A part of a split set holds the pages of its own range only. */
+static bool dd_in_part(const struct diskdump_info *di, uint64_t pfn)
+{
+	return !di->split ||
+	       (pfn >= di->split_start_pfn && pfn < di->split_end_pfn);
 }
 
 /* Why @pfn has no stored page, for messages. */
@@ -529,6 +546,8 @@ static const char *dd_absent_why(const struct diskdump_info *di, uint64_t pfn)
 {
 	if (pfn >= di->max_mapnr)
 		return "beyond max_mapnr";
+	if (!dd_in_part(di, pfn))
+		return "in another part of the split set";
 	return diskdump_present(di, pfn) ? "excluded" : "not present";
 }
 
@@ -597,7 +616,7 @@ enum mdf_status diskdump_get_page(struct diskdump_info *di,
 	uint64_t doff;
 	enum mdf_status st;
 
-	if (!diskdump_dumpable(di, pfn))
+	if (!diskdump_dumpable(di, pfn) || !dd_in_part(di, pfn))
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "%s: pfn 0x%llx is not in the dump (%s)",
 				   di->path, (ull)pfn, dd_absent_why(di, pfn));
@@ -613,7 +632,7 @@ enum mdf_status diskdump_get_page(struct diskdump_info *di,
 			slot = s;
 	}
 
-	doff = di->off_desc + dd_rank(di, pfn) * sizeof(struct page_desc);
+	doff = diskdump_desc_offset(di, pfn);
 	if (!dd_inside(di, doff, sizeof(pd)))
 		return mdf_err_set(err, di->incomplete ? MDF_ERR_NODATA : MDF_ERR_FORMAT,
 				   "%s: pfn 0x%llx: page descriptor at 0x%llx past end of file (size 0x%llx)%s",
@@ -677,7 +696,7 @@ enum mdf_status diskdump_read_paddr(struct diskdump_info *di,
 		const unsigned char *p;
 		enum mdf_status st;
 
-		if (!diskdump_dumpable(di, pfn)) {
+		if (!diskdump_dumpable(di, pfn) || !dd_in_part(di, pfn)) {
 			if (pfn >= di->max_mapnr)
 				return mdf_err_set(err, MDF_ERR_NODATA,
 						   "%s: physical address 0x%llx is not in the dump (beyond max_mapnr 0x%llx)",

@@ -24,8 +24,9 @@
  *
  * Integers are read in the host's byte order and LP64 layout (the only
  * producer layout we support); a file from a host of the other byte order
- * is refused.  Not supported: split dumps (--split), the flattened format
- * (-F; rearrange with -R first) and the old "DISKDUMP" format.
+ * is refused.  Not supported here: split dumps (--split; splitset.h reads
+ * a set), the flattened format (-F; rearrange with -R first) and the old
+ * "DISKDUMP" format.
  */
 #ifndef MDF_DISKDUMP_READ_H
 #define MDF_DISKDUMP_READ_H
@@ -116,6 +117,9 @@ struct diskdump_info {
 	 * diskdump_open_flags(). */
 	bool split;
 	uint64_t split_start_pfn, split_end_pfn;
+	uint64_t desc_base;      /* a split part: set bits of bitmap2 below
+				    split_start_pfn (its first descriptor's
+				    rank); else 0 */
 
 	struct diskdump_slot slots[DISKDUMP_SLOTS];
 	uint64_t clock;          /* slot use counter */
@@ -136,7 +140,8 @@ bool diskdump_probe(const unsigned char *head, size_t len);
  * of two in 512..64 KiB, sub header, note copy, VMCOREINFO and eraseinfo
  * inside the file, bitmaps large enough for max_mapnr and inside the file,
  * the descriptor area inside the file (unless the dump is incomplete).
- * A split dump is MDF_ERR_NOTSUPP "split dump: use --reassemble".  An
+ * A split dump is MDF_ERR_NOTSUPP "split dump (...): give all the parts
+ * of the set, or use --reassemble ...".  An
  * incomplete dump (DUMP_DH_COMPRESSED_INCOMPLETE) is accepted and flagged
  * in di->incomplete.  On failure @di is left closed; diskdump_close() on
  * it is harmless.
@@ -152,8 +157,10 @@ enum mdf_status diskdump_open(struct diskdump_info *di, int fd,
  * diskdump_open() with @flags.  With DISKDUMP_OPEN_SPLIT a part of a split
  * set is accepted: di->split, di->split_start_pfn and di->split_end_pfn
  * give its range; its bitmaps cover the whole machine, but only the pages
- * of its range have descriptors, stored from di->off_desc on in pfn order
- * (so diskdump_desc_offset() and the page readers do not apply to it).
+ * of its range have descriptors, stored from di->off_desc on in pfn order.
+ * diskdump_desc_offset() and the page readers know that: a pfn of another
+ * part's range is MDF_ERR_NODATA "... (in another part of the split
+ * set)"; splitset.h reads a whole set as one dump.
  */
 enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
 				    const char *path, struct cache *cache,

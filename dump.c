@@ -452,15 +452,15 @@ static enum mdf_status erase_setup(struct mdf_ctx *ctx)
 		if (st != MDF_OK)
 			return st;
 	}
-	if (ctx->is_kdump && ctx->dd.size_eraseinfo) {
-		size_t n = (size_t)ctx->dd.size_eraseinfo, got = 0;
+	if (ctx->is_kdump && ctx->kd->size_eraseinfo) {
+		size_t n = (size_t)ctx->kd->size_eraseinfo, got = 0;
 		char *mine = es->info;
 		size_t mine_len = es->info_len;
 
 		old = malloc(n);
 		if (!old)
 			return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");
-		st = util_pread_full(ctx->in_fd, old, n, (off_t)ctx->dd.off_eraseinfo, &got,
+		st = util_pread_full(ctx->kd->fd, old, n, (off_t)ctx->kd->off_eraseinfo, &got,
 				     &ctx->err);
 		if (st == MDF_OK && got != n)
 			st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT, "%s: eraseinfo cut short",
@@ -501,34 +501,71 @@ static void warn_incomplete_input(struct mdf_ctx *ctx)
 			o->vmcore);
 }
 
+/* A kdump-compressed input (one file or a split set), opened as @kd:
+ * what refiltering it takes. */
+static enum mdf_status kdump_opened(struct mdf_ctx *ctx, const struct diskdump_info *kd,
+				    bool incomplete)
+{
+	const struct mdf_opts *o = &ctx->opts;
+
+	ctx->is_kdump = true;
+	ctx->kd = kd;
+	if (o->format == MDF_FMT_ELF && !o->dry_run)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "%s: -E from a kdump-compressed input is not supported",
+				   o->vmcore);
+	if (!kd->vmcoreinfo && needs_vmcoreinfo(o))
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   "%s: the dump has no VMCOREINFO", o->vmcore);
+	if (incomplete)
+		warn_incomplete_input(ctx);
+	if (kd->stray_dumpable)
+		pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
+			o->vmcore, (unsigned long long)kd->stray_dumpable);
+	ctx->old_level = kd->dump_level > 0 ? (unsigned)kd->dump_level & 31 : 0;
+	return MDF_OK;
+}
+
 /* A kdump-compressed input is filtered again (refiltering). */
 static enum mdf_status open_kdump(struct mdf_ctx *ctx, const struct cache_config *cc)
 {
 	const struct mdf_opts *o = &ctx->opts;
 	enum mdf_status st;
 
-	ctx->is_kdump = true;
 	ctx->in = &diskdump_input_ops;
 	ctx->in_obj = &ctx->dd;
 	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
 	if (st == MDF_OK)
 		st = diskdump_open(&ctx->dd, ctx->in_fd, o->vmcore, &ctx->cache, &ctx->err);
-	if (st == MDF_OK && o->format == MDF_FMT_ELF && !o->dry_run)
-		st = mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				 "%s: -E from a kdump-compressed input is not supported",
-				 o->vmcore);
-	if (st == MDF_OK && !ctx->dd.vmcoreinfo && needs_vmcoreinfo(o))
-		st = mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				 "%s: the dump has no VMCOREINFO", o->vmcore);
-	if (st == MDF_OK && ctx->dd.incomplete)
-		warn_incomplete_input(ctx);
-	if (st == MDF_OK && ctx->dd.stray_dumpable)
-		pi_warn(&ctx->pr, "%s: bitmap1 marks %llu stored pages as holes; they are kept as present.\n",
-			o->vmcore, (unsigned long long)ctx->dd.stray_dumpable);
 	if (st == MDF_OK)
-		ctx->old_level = ctx->dd.dump_level > 0 ?
-			(unsigned)ctx->dd.dump_level & 31 : 0;
+		st = kdump_opened(ctx, &ctx->dd, ctx->dd.incomplete);
 	return st;
+}
+
+/* Several input operands: the parts of a split set, read as one dump
+ * (each part through a cache of its own, in the run's map budget). */
+static enum mdf_status open_split(struct mdf_ctx *ctx, const struct cache_config *cc)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	enum mdf_status st;
+
+	st = splitset_open(&ctx->ss, o->in_files, o->nin, cc, &ctx->err);
+	if (st != MDF_OK) {
+		if (ctx->ss.not_a_part) {
+			char msg[MDF_ERR_MSG_MAX];
+
+			mdf_err_keep(&ctx->err, msg, sizeof(msg));
+			mdf_err_set(&ctx->err, st, "%s (%s)", msg,
+				    o->flatten ? "with -F every operand is an input, and several are "
+						 "the parts of one split set; the dump goes to standard output" :
+				    o->explain ? "several operands are the parts of one split set" :
+				    "the operands before the last one are the parts of one split set");
+		}
+		return st;
+	}
+	ctx->in = &splitset_input_ops;
+	ctx->in_obj = &ctx->ss;
+	return kdump_opened(ctx, &ctx->ss.order[0]->di, ctx->ss.nincomplete > 0);
 }
 
 /* An ELF vmcore: /proc/vmcore, a file, or /proc/kcore (--mem-usage). */
@@ -573,10 +610,12 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 	unsigned char head[KDUMP_SIG_LEN];
 	size_t got = 0, i;
 
-	if (files_open_input(o->vmcore, &ctx->in_fd, &ctx->err) != MDF_OK)
-		return ctx->err.status;
 	cache_budget_init(&ctx->map_budget, 0);
 	input_cache_config(ctx, &cc);
+	if (o->nin > 1)
+		return open_split(ctx, &cc);
+	if (files_open_input(o->vmcore, &ctx->in_fd, &ctx->err) != MDF_OK)
+		return ctx->err.status;
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) != MDF_OK)
 		got = 0; /* the format's open says what is wrong */
 	mdf_err_clear(&ctx->err);
@@ -1690,7 +1729,7 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	in.in = ctx->in;
 	in.in_obj = ctx->in_obj;
 	in.elf = ctx->is_kdump ? NULL : &ctx->elf;
-	in.input_level = ctx->is_kdump ? ctx->dd.dump_level : -1;
+	in.input_level = ctx->is_kdump ? ctx->kd->dump_level : -1;
 	in.old_level = ctx->old_level;
 	in.page_size = ctx->k.page_size;
 	in.max_pfn = ctx->k.max_pfn;
@@ -1936,6 +1975,8 @@ void dump_close(struct mdf_ctx *ctx)
 	bitmap_release(&ctx->ds.present);
 	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);
+	splitset_close(&ctx->ss);
+	ctx->kd = NULL;
 	cache_release(&ctx->cache);
 	elf_info_close(&ctx->elf);
 	if (ctx->in_fd >= 0)

@@ -41,6 +41,9 @@ void files_note_inputs(struct mdf_files *f, const struct mdf_opts *o)
 			f->in[f->n].what = "the stream";
 			f->n++;
 		}
+	} else if (o->nin > 1) {
+		for (unsigned i = 0; i < o->nin; i++)
+			note(f, o->in_files[i], "a part of the split set read");
 	} else {
 		note(f, o->vmcore, "the dump");
 	}

@@ -42,6 +42,7 @@ static enum mdf_status run_dump(struct mdf_ctx *ctx)
 	/* Unmap the input first, so the report counts the munmap calls, the
 	 * scan threads' too. */
 	scan_pool_stop(ctx->ds.scan, &ctx->cache.stats);
+	splitset_release_caches(&ctx->ss, &ctx->cache.stats);
 	cache_release(&ctx->cache);
 	ctx->report.cache = ctx->cache.stats;
 	ctx->report.map_peak = cache_budget_peak(&ctx->map_budget);

@@ -180,6 +180,28 @@ static enum mdf_status check_distinct(char *const *args, int nargs,
 	return MDF_OK;
 }
 
+/*
+ * The input operands @args[0..@nin): one VMCORE, or the parts of a split
+ * set read as one dump (as crash takes them: PART1 PART2 ..., any order).
+ * @nout more operands follow (the output); every name differs.
+ */
+static enum mdf_status set_inputs(struct mdf_opts *o, char **args, int nin,
+				  int nout, struct mdf_err *err)
+{
+	if (nin > OPTS_MAX_PARTS)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "too many operands: a split set has at most %d parts",
+				   OPTS_MAX_PARTS);
+	if (check_distinct(args, nin + nout, err) != MDF_OK)
+		return err->status;
+	o->vmcore = args[0];
+	if (nin > 1) {
+		o->in_files = args;
+		o->nin = (unsigned)nin;
+	}
+	return MDF_OK;
+}
+
 /* --split VMCORE PART1 PART2.. and --reassemble PART1 PART2.. DUMPFILE. */
 static enum mdf_status check_split(struct mdf_opts *o, int nargs,
 				   char **args, struct mdf_err *err)
@@ -338,12 +360,12 @@ static enum mdf_status check_explain(struct mdf_opts *o, int nargs, char **args,
 				   "-f, -g, -L, -R, --split, --reassemble, --dump-dmesg, --mem-usage, "
 				   "--dry-run, --debug-bitmap, --config, --extension, -e, --vtop, --num-threads, "
 				   "--page-types or --cyclic-buffer");
-	if (nargs != 1)
-		return mdf_err_set(err, MDF_ERR_ARG, nargs ?
-				   "too many operands: --explain needs only VMCORE" :
-				   "missing operand: --explain needs VMCORE");
+	if (nargs < 1)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "missing operand: --explain needs VMCORE (or the parts of a split set)");
+	if (set_inputs(o, args, nargs, 0, err) != MDF_OK)
+		return err->status;
 	o->action = MDF_ACT_EXPLAIN;
-	o->vmcore = args[0];
 	memcpy(o->explain_levels, o->dump_levels, sizeof(o->explain_levels));
 	o->nexplain_levels = o->ndump_levels;
 	o->dump_levels[0] = 31;
@@ -440,25 +462,21 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 		/* -F: the text goes to standard output, as it is (not a
 		 * flattened stream); SUSE's kdump-save pipes it so. */
 		if (o->flatten) {
-			if (nargs != 1)
-				return mdf_err_set(err, MDF_ERR_ARG, nargs < 1 ?
-						   "missing operand: -F --dump-dmesg needs VMCORE" :
-						   "too many operands: -F --dump-dmesg needs only VMCORE (the log goes to standard output)");
-			o->vmcore = args[0];
+			if (nargs < 1)
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "missing operand: -F --dump-dmesg needs VMCORE (the log goes to standard output)");
 			o->dumpfile = NULL;
-			return MDF_OK;
+			return set_inputs(o, args, nargs, 0, err);
 		}
-		if (nargs != 2)
-			return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
-					   "missing operand: --dump-dmesg needs VMCORE and DMESGFILE" :
-					   "too many operands: --dump-dmesg needs VMCORE and DMESGFILE");
-		o->vmcore = args[0];
-		o->dumpfile = args[1];
-		if (strcmp(o->vmcore, o->dumpfile) == 0)
+		if (nargs < 2)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "missing operand: --dump-dmesg needs VMCORE and DMESGFILE");
+		o->dumpfile = args[nargs - 1];
+		if (nargs == 2 && strcmp(args[0], o->dumpfile) == 0)
 			return mdf_err_set(err, MDF_ERR_ARG,
 					   "VMCORE and DMESGFILE are the same file '%s'",
-					   o->vmcore);
-		return MDF_OK;
+					   args[0]);
+		return set_inputs(o, args, nargs - 1, 1, err);
 	}
 	if (o->action == MDF_ACT_REARRANGE) {
 		if (check_not_filtering(o, "-R", COPIES_PAGES, false, err) != MDF_OK)
@@ -476,32 +494,31 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 	if (o->format == MDF_FMT_ELF && o->codec != MDF_CODEC_NONE)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "-E cannot be combined with -c, -l, -p or -z");
+	/* Operands beyond VMCORE [DUMPFILE]: the parts of a split set, read
+	 * as one dump (the output, if any, last). */
 	if (o->flatten) {
-		if (nargs != 1)
+		if (nargs < 1)
 			return mdf_err_set(err, MDF_ERR_ARG,
-					   "with -F give only the VMCORE; the dump goes to standard output");
-		o->vmcore = args[0];
-		return MDF_OK;
+					   "with -F give only the VMCORE (or the parts of a split set); the dump goes to standard output");
+		return set_inputs(o, args, nargs, 0, err);
 	}
 	if (o->dry_run) {
-		if (nargs < 1 || nargs > 2)
+		if (nargs < 1)
 			return mdf_err_set(err, MDF_ERR_ARG,
-					   "--dry-run needs VMCORE [DUMPFILE]");
-		o->vmcore = args[0];
-		o->dumpfile = nargs == 2 ? args[1] : NULL;
-		return MDF_OK;
+					   "--dry-run needs VMCORE [DUMPFILE], or PART1 PART2.. DUMPFILE");
+		/* Two operands stay VMCORE DUMPFILE; a set names its output. */
+		o->dumpfile = nargs >= 2 ? args[nargs - 1] : NULL;
+		return set_inputs(o, args, nargs >= 2 ? nargs - 1 : 1, nargs >= 2, err);
 	}
-	if (nargs != 2)
-		return mdf_err_set(err, MDF_ERR_ARG, nargs < 2 ?
-				   "missing operand: need VMCORE and DUMPFILE" :
-				   "too many operands: need VMCORE and DUMPFILE");
-	o->vmcore = args[0];
-	o->dumpfile = args[1];
-	if (strcmp(o->vmcore, o->dumpfile) == 0)
+	if (nargs < 2)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "missing operand: need VMCORE and DUMPFILE");
+	o->dumpfile = args[nargs - 1];
+	if (nargs == 2 && strcmp(args[0], o->dumpfile) == 0)
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "VMCORE and DUMPFILE are the same file '%s'",
-				   o->vmcore);
-	return MDF_OK;
+				   args[0]);
+	return set_inputs(o, args, nargs - 1, 1, err);
 }
 
 enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,

@@ -88,6 +88,12 @@ struct mdf_opts {
 	bool mem_usage;              /* --mem-usage (action MDF_ACT_MEM_USAGE) */
 	char *const *split_files;
 	unsigned nsplit;
+	/* A split set as the input (refilter, --dump-dmesg, --explain,
+	 * --dry-run): more operands than VMCORE [DUMPFILE] take, all but
+	 * the output being the parts, in any order (splitset.h); nin >= 2
+	 * and vmcore = in_files[0].  nin 0: one VMCORE.  Points into argv. */
+	char *const *in_files;
+	unsigned nin;
 	uint64_t splitblock_kib;     /* --splitblock-size KB; 0: 64 pfns */
 	const char *vmcoreinfo_file; /* -i FILE: VMCOREINFO text (the note's
 					keys win over it) */

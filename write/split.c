@@ -12,6 +12,7 @@
 
 #include "cache.h"
 #include "diskdump_read.h"
+#include "splitset.h"
 #include "filter/filter.h"
 #include "util.h"
 #include "stop.h"
@@ -156,137 +157,6 @@ enum mdf_status split_write_set(const struct kdump_write_params *kp,
 
 /* ---- reassembly ---------------------------------------------------- */
 
-struct part {
-	const char *path;
-	int fd;
-	struct cache cache;
-	struct diskdump_info di;
-	unsigned char *head;    /* the raw first block + sub header blocks */
-	size_t head_len;
-};
-
-static enum mdf_status part_open(struct part *pt, const char *path,
-				 struct mdf_err *err)
-{
-	struct cache_config cc = { 0 };
-	size_t got = 0;
-	enum mdf_status st;
-
-	pt->path = path;
-	st = files_open_input(path, &pt->fd, err);
-	if (st != MDF_OK)
-		return st;
-	cc.policy = CACHE_MMAP_NEVER;
-	st = cache_init(&pt->cache, pt->fd, path, &cc, err);
-	if (st == MDF_OK)
-		st = diskdump_open_flags(&pt->di, pt->fd, path, &pt->cache,
-					 DISKDUMP_OPEN_SPLIT, err);
-	if (st != MDF_OK)
-		return st;
-	if (!pt->di.split)
-		return mdf_err_set(err, MDF_ERR_ARG,
-				   "%s: not a part of a split dump (split=0)", path);
-	if (pt->di.split_start_pfn > pt->di.split_end_pfn ||
-	    pt->di.split_end_pfn > pt->di.max_mapnr)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "%s: bad split range 0x%llx-0x%llx (max_mapnr 0x%llx)",
-				   path, (ull)pt->di.split_start_pfn,
-				   (ull)pt->di.split_end_pfn, (ull)pt->di.max_mapnr);
-	pt->head_len = (size_t)(1 + (uint64_t)pt->di.header.sub_hdr_size) *
-		       pt->di.block_size;
-	if (pt->head_len > pt->di.off_bitmap1 || pt->head_len > pt->di.file_size)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "%s: sub header blocks overlap the bitmaps", path);
-	pt->head = malloc(pt->head_len);
-	if (!pt->head)
-		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
-	st = util_pread_full(pt->fd, pt->head, pt->head_len, 0, &got, err);
-	if (st == MDF_OK && got != pt->head_len)
-		st = mdf_err_set(err, MDF_ERR_FORMAT, "%s: truncated header", path);
-	if (st != MDF_OK)
-		return mdf_err_push(err, "%s", path);
-	return MDF_OK;
-}
-
-static void part_close(struct part *pt)
-{
-	diskdump_close(&pt->di);
-	cache_release(&pt->cache);
-	free(pt->head);
-	pt->head = NULL;
-	if (pt->fd >= 0)
-		close(pt->fd);
-	pt->fd = -1;
-}
-
-/* The output's header with DUMP_DH_COMPRESSED_INCOMPLETE set or clear,
- * in the parts' byte order, at the start of @head. */
-static void head_mark(const struct part *p0, unsigned char *head, bool incomplete)
-{
-	struct disk_dump_header h;
-
-	memcpy(&h, head, sizeof(h));
-	if (p0->di.swapped)
-		kdump_header_bswap(&h);
-	if (incomplete)
-		h.status |= DUMP_DH_COMPRESSED_INCOMPLETE;
-	else
-		h.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
-	if (p0->di.swapped)
-		kdump_header_bswap(&h);
-	memcpy(head, &h, sizeof(h));
-}
-
-/* The headers with the split fields and the incomplete mark cleared: the
- * same in every part of a set, and the merged dump's (split.h). */
-static void part_plain_head(const struct part *pt, unsigned char *head)
-{
-	struct kdump_sub_header s;
-	size_t at = pt->di.block_size;
-
-	memcpy(head, pt->head, pt->head_len);
-	head_mark(pt, head, false);
-	memcpy(&s, head + at, sizeof(s));
-	if (pt->di.swapped)
-		kdump_sub_header_bswap(&s);
-	s.split = 0;
-	s.start_pfn = s.end_pfn = 0;
-	if (pt->di.header.header_version >= 6)
-		s.start_pfn_64 = s.end_pfn_64 = 0;
-	/* Each part carries the eraseinfo after its own data; the whole
-	 * dump's goes after all of it (reassemble()). */
-	if (pt->di.header.header_version >= 5)
-		s.offset_eraseinfo = 0;
-	if (pt->di.swapped)
-		kdump_sub_header_bswap(&s);
-	memcpy(head + at, &s, sizeof(s));
-}
-
-/* Does @b belong to the same dump as @a?  NULL if so, else what differs. */
-static const char *part_mismatch(const struct part *a, const struct part *b,
-				 unsigned char *ha, unsigned char *hb)
-{
-	const struct diskdump_info *x = &a->di, *y = &b->di;
-	size_t bm = (size_t)((x->max_mapnr + 63) / 64 * 8);
-
-	if (x->header.header_version != y->header.header_version ||
-	    x->block_size != y->block_size || x->max_mapnr != y->max_mapnr ||
-	    a->head_len != b->head_len)
-		return "header";
-	part_plain_head(a, ha);
-	part_plain_head(b, hb);
-	if (memcmp(ha, hb, a->head_len) != 0)
-		return "header or note copy";
-	if (x->off_bitmap1 != y->off_bitmap1 || x->off_desc != y->off_desc ||
-	    x->ndesc != y->ndesc || x->off_data != y->off_data)
-		return "layout";
-	if (memcmp(x->bitmap1, y->bitmap1, bm) != 0)
-		return "bitmap1";
-	if (memcmp(x->bitmap2, y->bitmap2, bm) != 0)
-		return "bitmap2";
-	return NULL;
-}
-
 static uint64_t count_bits(const uint8_t *bits, uint64_t start, uint64_t end)
 {
 	uint64_t n = 0;
@@ -305,19 +175,8 @@ static uint64_t count_bits(const uint8_t *bits, uint64_t start, uint64_t end)
 	return n;
 }
 
-static int cmp_start(const void *a, const void *b)
-{
-	const struct part *const *x = a, *const *y = b;
-	uint64_t s = (*x)->di.split_start_pfn, t = (*y)->di.split_start_pfn;
-
-	if (s != t)
-		return s < t ? -1 : 1;
-	return (*x)->di.split_end_pfn < (*y)->di.split_end_pfn ? -1 :
-	       (*x)->di.split_end_pfn > (*y)->di.split_end_pfn;
-}
-
 /* Copy [off, off + len) of @pt's file to the same offset of @out. */
-static enum mdf_status copy_range(const struct part *pt, struct out_sink *out,
+static enum mdf_status copy_range(const struct splitset_part *pt, struct out_sink *out,
 				  uint64_t off, uint64_t len,
 				  unsigned char *buf, size_t cap,
 				  struct mdf_err *err)
@@ -371,7 +230,7 @@ struct copy_state {
  * the data area, raw data that is not one block, or the shared zero
  * page's offset with another size or flags.
  */
-static enum mdf_status check_desc(const struct part *pt, uint64_t zero_off,
+static enum mdf_status check_desc(const struct splitset_part *pt, uint64_t zero_off,
 				  uint64_t pfn, uint64_t doff,
 				  const struct page_desc *pd, struct mdf_err *err)
 {
@@ -387,7 +246,7 @@ static enum mdf_status check_desc(const struct part *pt, uint64_t zero_off,
 }
 
 /* Descriptors and data of one part, appended where @cs says. */
-static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
+static enum mdf_status copy_part(const struct splitset_part *pt, struct out_sink *out,
 				 struct copy_state *cs, unsigned char *buf,
 				 struct page_desc *pds, struct mdf_err *err)
 {
@@ -509,67 +368,6 @@ static enum mdf_status copy_part(const struct part *pt, struct out_sink *out,
 	return MDF_OK;
 }
 
-/* All parts of one dump, covering every pfn once (@order: by start). */
-static enum mdf_status check_set(struct part *pts, struct part **order,
-				 unsigned n, struct mdf_err *err)
-{
-	const struct part *p0 = &pts[0];
-	unsigned char *ha = malloc(p0->head_len), *hb = malloc(p0->head_len);
-	uint64_t expect = 0;
-	enum mdf_status st = MDF_OK;
-	const char *what;
-
-	if (!ha || !hb) {
-		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (unsigned i = 1; i < n; i++) {
-		what = part_mismatch(p0, &pts[i], ha, hb);
-		if (what) {
-			/* A part cut short in its bitmaps (they are written
-			 * cycle by cycle with the pages) is not another dump. */
-			const struct part *cut = p0->di.incomplete ? p0 :
-						 pts[i].di.incomplete ? &pts[i] : NULL;
-
-			if (cut && strncmp(what, "bitmap", 6) == 0)
-				st = mdf_err_set(err, MDF_ERR_FORMAT,
-						 "%s: the part is incomplete and its %s was not written whole: the set cannot be reassembled",
-						 cut->path, what);
-			else
-				st = mdf_err_set(err, MDF_ERR_ARG,
-						 "%s and %s are not parts of the same dump (%s differs)",
-						 p0->path, pts[i].path, what);
-			goto out;
-		}
-	}
-	for (unsigned i = 0; i < n; i++) {
-		const struct diskdump_info *d = &order[i]->di;
-
-		if (d->split_start_pfn > expect) {
-			st = mdf_err_set(err, MDF_ERR_ARG,
-					 "the split set lacks pfns 0x%llx-0x%llx (a part is missing)",
-					 (ull)expect, (ull)d->split_start_pfn);
-			goto out;
-		}
-		if (d->split_start_pfn < expect) {
-			st = mdf_err_set(err, MDF_ERR_ARG,
-					 "%s: pfns 0x%llx-0x%llx overlap another part (given twice?)",
-					 order[i]->path, (ull)d->split_start_pfn,
-					 (ull)d->split_end_pfn);
-			goto out;
-		}
-		expect = d->split_end_pfn;
-	}
-	if (expect != p0->di.max_mapnr)
-		st = mdf_err_set(err, MDF_ERR_ARG,
-				 "the split set lacks pfns 0x%llx-0x%llx (a part is missing)",
-				 (ull)expect, (ull)p0->di.max_mapnr);
-out:
-	free(ha);
-	free(hb);
-	return st;
-}
-
 /*
  * The merged dump.  Its header says "incomplete" from the first write and
  * is cleared by the last one, made once everything else is on the disk
@@ -577,12 +375,12 @@ out:
  * signal, a full disk, a bad part, SIGKILL) leaves a file readers tell
  * apart, whose descriptors not yet written read as lost pages.
  */
-static enum mdf_status reassemble(struct part *pts, struct part **order,
+static enum mdf_status reassemble(struct splitset_part *pts, struct splitset_part **order,
 				  unsigned n, struct out_sink *out,
 				  struct copy_state *cs, bool input_incomplete,
 				  struct mdf_err *err)
 {
-	const struct part *p0 = &pts[0];
+	const struct splitset_part *p0 = &pts[0];
 	const struct diskdump_info *d0 = &p0->di;
 	unsigned char *ha = malloc(p0->head_len);
 	unsigned char *buf = malloc(COPY_BUF);
@@ -596,8 +394,8 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 		goto out;
 	}
 	/* Headers (split fields cleared), note copy and both bitmaps. */
-	part_plain_head(p0, ha);
-	head_mark(p0, ha, true);
+	splitset_plain_head(p0, ha);
+	splitset_head_mark(p0, ha, true);
 	st = out_write(out, 0, ha, p0->head_len, err);
 	if (st == MDF_OK)
 		st = copy_range(p0, out, d0->off_bitmap1,
@@ -650,7 +448,7 @@ static enum mdf_status reassemble(struct part *pts, struct part **order,
 	if (st == MDF_OK && cs->stop)
 		st = stop_check(cs->stop, err);
 	if (st == MDF_OK && !input_incomplete && !cs->lost) {
-		head_mark(p0, ha, false);
+		splitset_head_mark(p0, ha, false);
 		st = out_patch(out, 0, ha, sizeof(struct disk_dump_header), err);
 	}
 	if (st == MDF_OK)
@@ -682,8 +480,8 @@ enum mdf_status split_reassemble(char *const *parts, unsigned n,
 				 struct split_reassemble_stats *rs,
 				 struct mdf_err *err)
 {
-	struct part *pts;
-	struct part **order;
+	struct splitset ss;
+	struct splitset_part *pts, **order;
 	struct out_sink out;
 	struct mdf_err cerr;
 	struct copy_state cs;
@@ -700,23 +498,12 @@ enum mdf_status split_reassemble(char *const *parts, unsigned n,
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "--reassemble needs 2 to %u split files, not %u",
 				   SPLIT_MAX_PARTS, n);
-	pts = calloc(n, sizeof(*pts));
-	order = calloc(n, sizeof(*order));
-	if (!pts || !order) {
-		free(pts);
-		free(order);
-		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
-	}
-	for (unsigned i = 0; i < n; i++)
-		pts[i].fd = -1;
-	for (unsigned i = 0; i < n && st == MDF_OK; i++) {
-		st = part_open(&pts[i], parts[i], err);
-		order[i] = &pts[i];
-	}
-	if (st == MDF_OK) {
-		qsort(order, n, sizeof(*order), cmp_start);
-		st = check_set(pts, order, n, err);
-	}
+	/* Read buffers only: every byte is read once, in order. */
+	st = splitset_open(&ss, parts, n, NULL, err);
+	if (st != MDF_OK)
+		return st;
+	pts = ss.parts;
+	order = ss.order;
 	for (unsigned i = 0; i < n && st == MDF_OK; i++)
 		if (util_same_file(pts[i].fd, out_path))
 			st = mdf_err_set(err, MDF_ERR_ARG,
@@ -773,10 +560,7 @@ enum mdf_status split_reassemble(char *const *parts, unsigned n,
 			}
 		}
 	}
-	for (unsigned i = 0; i < n; i++)
-		part_close(&pts[i]);
-	free(pts);
-	free(order);
+	splitset_close(&ss);
 	if (rs) {
 		rs->pages = cs.pages;
 		rs->lost = cs.lost;

@@ -196,7 +196,7 @@ bad_arg hex-garbage "invalid value '0x12q' for option --explain" --explain 0x12q
 bad_arg empty-pfn "invalid value 'pfn:' for option --explain" --explain pfn: "$d/vmcore"
 bad_arg no-vmcore "missing operand: --explain needs VMCORE" --explain 12
 bad_arg no-value "option '--explain' needs an argument" --explain
-bad_arg two-files "too many operands: --explain needs only VMCORE" --explain 12 "$d/vmcore" "$T/x"
+bad_arg two-files "$d/vmcore: not a kdump-compressed dump" --explain 12 "$d/vmcore" "$T/x"
 bad_arg with-output "--explain writes no dump" --explain 12 -l "$d/vmcore"
 bad_arg missing-file "cannot open $T/nothere: No such file or directory" --explain 12 "$T/nothere"
 printf 'not a dump\n' >"$T/junk"

@@ -138,9 +138,9 @@ if [ -f "$T/syn.vm" ]; then
 	"$MDF" --message-level 0 -l -d 31 --split "$T/syn.vm" "$T/a1" "$T/a2" "$T/a3" >/dev/null 2>&1
 	"$MDF" --message-level 0 -l -d 1 --split "$T/syn.vm" "$T/b1" "$T/b2" >/dev/null 2>&1
 	"$MDF" --message-level 0 -l -d 31 "$T/syn.vm" "$T/plain" >/dev/null 2>&1
-	bad bad-reassemble-missing-part "a part is missing" --reassemble "$T/a1" "$T/a3" "$T/o1"
-	bad bad-reassemble-missing-last "a part is missing" --reassemble "$T/a1" "$T/a2" "$T/o2"
-	bad bad-reassemble-mixed "not parts of the same dump" --reassemble "$T/a1" "$T/b2" "$T/o3"
+	bad bad-reassemble-missing-part "after .*a1 and before .*a3 (a part is missing)" --reassemble "$T/a1" "$T/a3" "$T/o1"
+	bad bad-reassemble-missing-last "after .*a2 (its last part is missing)" --reassemble "$T/a1" "$T/a2" "$T/o2"
+	bad bad-reassemble-mixed "b2: not a part of the same dump as" --reassemble "$T/a1" "$T/b2" "$T/o3"
 	bad bad-reassemble-plain "not a part of a split dump" --reassemble "$T/a1" "$T/plain" "$T/o4"
 	bad bad-reassemble-output-exists "already exists" --reassemble "$T/a1" "$T/a2" "$T/a3" "$T/plain"
 	bad bad-refilter-part "use --reassemble" -l -d 31 "$T/a1" "$T/o5"

@@ -40,6 +40,9 @@ run limit 1 -l -d 0 -L 1M "$T/vmcore" "$T/out"
 run bad-input 1 -l -d 31 "$T/bad" "$T/out"
 "$MDF" -v | grep -q 'zstd.*enabled' && run zstd 0 -z -d 31 "$T/vmcore" "$T/out"
 run page-types 0 --page-types "$T/vmcore"
+# a split set read as one dump (splitset.c): every part's reader and cache
+"$MDF" --message-level 0 -l -d 1 --split "$T/vmcore" "$T/s1" "$T/s2" &&
+	run split-set 0 -l -d 31 "$T/s2" "$T/s1" "$T/out"
 # --keep-task and --page-types-by on a real dump (its BTF, its task list)
 vm=$(vmcore fx-v612-512m) &&
 	run keep-task 0 -l -d 31 --keep-task comm:labwork --page-types-by task "$vm" "$T/out"

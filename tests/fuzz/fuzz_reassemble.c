@@ -10,7 +10,10 @@
  * the output is whole and unmarked only on success, marked incomplete
  * when the result is MDF_ERR_NODATA (a part marked incomplete), and on
  * any other failure absent or marked incomplete; the message is not
- * empty.
+ * empty.  The same parts are then read as one dump (splitset.h, the
+ * input of a refilter, --dump-dmesg and --explain): a set --reassemble
+ * merged opens, and every page of the first 4096 pfns and a read across
+ * the parts' first cut give bytes or a message, never a crash.
  *
  * Seed corpus (tests/fuzz/corpus/reassemble/): split sets of a tiny
  * synthetic vmcore (tests/gen/mkvmcore, "kernel none", 8 pages of RAM,
@@ -31,6 +34,7 @@
 #include "diskdump.h"
 #include "error.h"
 #include "util.h"
+#include "splitset.h"
 #include "write/split.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -75,6 +79,38 @@ static int fuzz_mark(const char *path)
 		return 3;
 	/* status: in the parts' order; the header version says which */
 	return (h[8] == 0 && h[11] != 0 ? h[427] : h[424]) & DUMP_DH_COMPRESSED_INCOMPLETE ? 1 : 2;
+}
+
+/* The parts read as one dump, as a refilter reads them. */
+static void fuzz_read_set(char *const *parts, unsigned n, bool merged)
+{
+	static unsigned char buf[2 * 65536];
+	struct splitset ss;
+	struct mdf_err err;
+	const struct diskdump_info *d0;
+	uint64_t cut;
+
+	mdf_err_clear(&err);
+	if (splitset_open(&ss, parts, n, NULL, &err) != MDF_OK) {
+		FUZZ_CHECK(!merged && err.msg[0] != '\0');
+		return;
+	}
+	d0 = &ss.order[0]->di;
+	for (uint64_t pfn = 0; pfn < MDF_MIN(d0->max_mapnr + 1, (uint64_t)4096); pfn++) {
+		const unsigned char *p;
+
+		mdf_err_clear(&err);
+		if (splitset_input_ops.page(&ss, NULL, pfn, d0->block_size, NULL, &p, &err) != MDF_OK)
+			FUZZ_CHECK(err.msg[0] != '\0');
+	}
+	cut = ss.order[1]->di.split_start_pfn;
+	if (cut) {
+		mdf_err_clear(&err);
+		if (splitset_input_ops.read_paddr(&ss, NULL, (cut - 1) * d0->block_size + 1, buf,
+						  d0->block_size, &err) != MDF_OK)
+			FUZZ_CHECK(err.msg[0] != '\0');
+	}
+	splitset_close(&ss);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -122,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(m == 1 && rs.incomplete_parts > 0);
 	}
 	unlink(out);
+	fuzz_read_set(parts, n, st == MDF_OK);
 done:
 	for (unsigned i = 0; i < made; i++)
 		close(fds[i]);

@@ -62,6 +62,14 @@ static inline void genvm_init(struct genvm *g, const char *argv0, const char *pr
 	}
 }
 
+/* The path of @name in the directory, in @out (@len bytes). */
+static inline const char *genvm_name(const struct genvm *g, const char *name, char *out,
+				     size_t len)
+{
+	snprintf(out, len, "%s/%s", g->dir, name);
+	return out;
+}
+
 /* The generator's vmcore for @spec (its text) as @name in the directory;
  * its path in @out (also when the set-up has already failed). */
 static inline bool genvm_make(struct genvm *g, const char *spec, const char *name,
@@ -71,7 +79,7 @@ static inline bool genvm_make(struct genvm *g, const char *spec, const char *nam
 	FILE *f;
 	bool made;
 
-	snprintf(out, len, "%s/%s", g->dir, name);
+	genvm_name(g, name, out, len);
 	if (!g->ok)
 		return false;
 	snprintf(sp, sizeof(sp), "%s/spec", g->dir);

@@ -688,7 +688,7 @@ static void t_refuse_open(void)
 	m.s.start_pfn_64 = 0x100;
 	m.s.end_pfn_64 = 0x200;
 	EXPECT_OPEN(&m, MDF_ERR_NOTSUPP,
-		    "mut.kdump: split dump: use --reassemble to merge the set first (this part holds pfns 0x100-0x200)");
+		    "mut.kdump: split dump (this part holds pfns 0x100-0x200): give all the parts of the set, or use --reassemble to merge them first");
 	m.s.split = 0;
 
 	m.s.size_note = 0x10000000;
@@ -1254,6 +1254,81 @@ static void t_upstream_files(void)
 	elf_close(&e);
 }
 
+/*
+ * A part of a split set, opened alone with DISKDUMP_OPEN_SPLIT: the pages
+ * of its own range read (its descriptors start at off_desc, with the rank
+ * of its start_pfn), the stored pages of the other parts "in another part
+ * of the split set", every page equal to the ELF vmcore's.
+ */
+static void t_split_part(void)
+{
+	char cmd[4 * PATH_MAX];
+	struct elf e;
+	struct mdf_err err;
+	unsigned char *a, *b;
+	uint64_t ours[2] = { 0, 0 };
+
+	if (!have_tools || !have_vm) {
+		t_skip(tools_why);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "'%s' -l -d 1 --split '%s' '%s' '%s' >/dev/null 2>&1",
+		 mdf_bin, vm_path, tmp_path("part1"), tmp_path("part2"));
+	T_ASSERT(run(cmd));
+	T_OK(elf_open(&e, vm_path, &err), &err);
+	a = malloc(4096);
+	b = malloc(4096);
+	for (int k = 0; k < 2 && a && b; k++) {
+		const char *name = tmp_path(k ? "part2" : "part1");
+		struct cache_config cfg = { .nentries = 6, .policy = CACHE_MMAP_NEVER };
+		struct dd d;
+
+		memset(&d, 0, sizeof(d));
+		d.fd = open(name, O_RDONLY);
+		T_ASSERT(d.fd >= 0);
+		T_OK(cache_init(&d.cache, d.fd, name, &cfg, &err), &err);
+		d.have_cache = true;
+		T_OK(diskdump_open_flags(&d.di, d.fd, name, &d.cache, DISKDUMP_OPEN_SPLIT, &err),
+		     &err);
+		d.open = true;
+		T_ASSERT(d.di.split);
+		T_EQ_U64(d.di.split_start_pfn == 0, k == 0);
+		T_EQ_U64(d.di.split_end_pfn == d.di.max_mapnr, k == 1);
+		T_EQ_U64(diskdump_desc_offset(&d.di, d.di.split_start_pfn), d.di.off_desc);
+		for (uint64_t pfn = 0; pfn < d.di.max_mapnr; pfn++) {
+			bool mine = pfn >= d.di.split_start_pfn && pfn < d.di.split_end_pfn;
+			enum mdf_status st;
+
+			if (!diskdump_dumpable(&d.di, pfn))
+				continue;
+			st = diskdump_read_page(&d.di, &d.cache, pfn, a, &err);
+			if (!mine) {
+				if (st != MDF_ERR_NODATA ||
+				    !strstr(err.msg, "(in another part of the split set)")) {
+					T_EQ_STR(err.msg, "pfn ... is not in the dump (in another part of the split set)");
+					break;
+				}
+				continue;
+			}
+			if (st != MDF_OK) {
+				T_OK(st, &err);
+				break;
+			}
+			T_OK(elf_info_read_paddr(&e.ei, &e.cache, pfn * 4096, b, 4096, &err), &err);
+			if (memcmp(a, b, 4096) != 0) {
+				T_ASSERT(!"a page of the part differs from the ELF vmcore's");
+				break;
+			}
+			ours[k]++;
+		}
+		dd_close(&d);
+	}
+	T_ASSERT(ours[0] > 0 && ours[1] > 0);
+	free(a);
+	free(b);
+	elf_close(&e);
+}
+
 static void t_not_regular(void)
 {
 	struct dd d;
@@ -1372,6 +1447,7 @@ int main(int argc, char **argv)
 	T_RUN(t_refuse_pages);
 	T_RUN(t_incomplete);
 	T_RUN(t_incomplete_real);
+	T_RUN(t_split_part);
 	T_RUN(t_upstream_files);
 	T_RUN(t_write_corpus);
 

@@ -165,9 +165,14 @@ static void flatten(void)
 	T_EQ_U64(o.codec, MDF_CODEC_ZLIB);
 	OK("-E", "-F", "in");
 	T_ASSERT(o.flatten && o.format == MDF_FMT_ELF);
-	T_REJECT(MDF_ERR_ARG, "with -F give only the VMCORE; the dump goes to standard output",
-		 "-F", "in", "out");
-	T_REJECT(MDF_ERR_ARG, "with -F give only the VMCORE; the dump goes to standard output",
+	/* -F PART1 PART2: a split set, read as one dump */
+	OK("-F", "-l", "p1", "p2");
+	T_EQ_STR(o.vmcore, "p1");
+	T_EQ_U64(o.nin, 2);
+	T_EQ_STR(o.in_files[1], "p2");
+	T_ASSERT(o.dumpfile == NULL);
+	T_REJECT(MDF_ERR_ARG, "the file 'p1' is given twice", "-F", "p1", "p1");
+	T_REJECT(MDF_ERR_ARG, "with -F give only the VMCORE (or the parts of a split set); the dump goes to standard output",
 		 "-F");
 }
 
@@ -224,8 +229,14 @@ static void dump_dmesg(void)
 		 "--partial-dmesg", "in", "out");
 	T_REJECT(MDF_ERR_ARG, "missing operand: --dump-dmesg needs VMCORE and DMESGFILE",
 		 "--dump-dmesg", "in");
-	T_REJECT(MDF_ERR_ARG, "too many operands: --dump-dmesg needs VMCORE and DMESGFILE",
-		 "--dump-dmesg", "in", "a", "b");
+	/* the parts of a split set, then DMESGFILE */
+	OK("--dump-dmesg", "p2", "p1", "log");
+	T_EQ_STR(o.vmcore, "p2");
+	T_EQ_U64(o.nin, 2);
+	T_EQ_STR(o.in_files[1], "p1");
+	T_EQ_STR(o.dumpfile, "log");
+	T_REJECT(MDF_ERR_ARG, "the file 'p1' is given twice",
+		 "--dump-dmesg", "p1", "p2", "p1");
 	T_REJECT(MDF_ERR_ARG, "VMCORE and DMESGFILE are the same file 'x'",
 		 "--dump-dmesg", "x", "x");
 	/* -F: the text to standard output (SUSE's kdump-save pipes it). */
@@ -233,9 +244,10 @@ static void dump_dmesg(void)
 	T_EQ_U64(o.action, MDF_ACT_DMESG);
 	T_EQ_STR(o.vmcore, "in");
 	T_ASSERT(o.flatten && !o.dumpfile);
-	T_REJECT(MDF_ERR_ARG, "too many operands: -F --dump-dmesg needs only VMCORE (the log goes to standard output)",
-		 "--dump-dmesg", "-F", "in", "out");
-	T_REJECT(MDF_ERR_ARG, "missing operand: -F --dump-dmesg needs VMCORE",
+	OK("--dump-dmesg", "-F", "p1", "p2");
+	T_EQ_U64(o.nin, 2);
+	T_ASSERT(!o.dumpfile);
+	T_REJECT(MDF_ERR_ARG, "missing operand: -F --dump-dmesg needs VMCORE (the log goes to standard output)",
 		 "--dump-dmesg", "-F");
 	T_REJECT(MDF_ERR_ARG, "--dump-dmesg cannot be combined with -R or --dry-run",
 		 "--dump-dmesg", "--dry-run", "in", "out");
@@ -362,8 +374,12 @@ static void flags_and_files(void)
 	OK("--dry-run", "in");
 	T_EQ_STR(o.vmcore, "in");
 	T_ASSERT(o.dumpfile == NULL);
-	T_REJECT(MDF_ERR_ARG, "--dry-run needs VMCORE [DUMPFILE]", "--dry-run");
-	T_REJECT(MDF_ERR_ARG, "--dry-run needs VMCORE [DUMPFILE]", "--dry-run", "a", "b", "c");
+	T_EQ_U64(o.nin, 0);
+	T_REJECT(MDF_ERR_ARG, "--dry-run needs VMCORE [DUMPFILE], or PART1 PART2.. DUMPFILE",
+		 "--dry-run");
+	OK("--dry-run", "a", "b", "c");  /* a split set a b, DUMPFILE c */
+	T_EQ_U64(o.nin, 2);
+	T_EQ_STR(o.dumpfile, "c");
 	/* Options after the operands (GNU permutation). */
 	OK("in", "out", "-d", "16", "-f");
 	T_EQ_STR(o.vmcore, "in");
@@ -607,9 +623,14 @@ static void explain(void)
 		T_REJECT(MDF_ERR_ARG, want, "--explain", bad_args[i], "vmcore");
 	}
 	T_REJECT(MDF_ERR_ARG, "option '--explain' needs an argument", "--explain");
-	T_REJECT(MDF_ERR_ARG, "missing operand: --explain needs VMCORE", "--explain", "12");
-	T_REJECT(MDF_ERR_ARG, "too many operands: --explain needs only VMCORE",
-		 "--explain", "12", "vmcore", "out");
+	T_REJECT(MDF_ERR_ARG, "missing operand: --explain needs VMCORE (or the parts of a split set)",
+		 "--explain", "12");
+	OK("--explain", "12", "p3", "p1", "p2");  /* a split set */
+	T_EQ_U64(o.action, MDF_ACT_EXPLAIN);
+	T_EQ_U64(o.nin, 3);
+	T_EQ_STR(o.vmcore, "p3");
+	T_EQ_STR(o.in_files[2], "p2");
+	T_REJECT(MDF_ERR_ARG, "the file 'p1' is given twice", "--explain", "12", "p1", "p1");
 	T_REJECT(MDF_ERR_ARG, "--explain is given twice (one page per run)",
 		 "--explain", "12", "--explain", "13", "vmcore");
 	T_REJECT(MDF_ERR_ARG, no_writes, "--explain", "12", "-l", "vmcore");
@@ -654,7 +675,18 @@ static void operands(void)
 	}
 	T_REJECT(MDF_ERR_ARG, "missing operand: need VMCORE and DUMPFILE", "in");
 	T_REJECT(MDF_ERR_ARG, "missing operand: need VMCORE and DUMPFILE", "-d", "31", "in");
-	T_REJECT(MDF_ERR_ARG, "too many operands: need VMCORE and DUMPFILE", "a", "b", "c");
+	/* more: a split set, read as one dump, then DUMPFILE */
+	OK("-l", "-d", "31", "p2", "p1", "p3", "out");
+	T_EQ_U64(o.nin, 3);
+	T_EQ_STR(o.vmcore, "p2");
+	T_EQ_STR(o.in_files[0], "p2");
+	T_EQ_STR(o.in_files[2], "p3");
+	T_EQ_STR(o.dumpfile, "out");
+	OK("in", "out");
+	T_EQ_U64(o.nin, 0);
+	T_ASSERT(o.in_files == NULL);
+	T_REJECT(MDF_ERR_ARG, "the file 'p1' is given twice", "p1", "p2", "p1");
+	T_REJECT(MDF_ERR_ARG, "the file 'p2' is given twice", "p1", "p2", "p2");
 	T_REJECT(MDF_ERR_ARG, "VMCORE and DUMPFILE are the same file 'x'", "x", "x");
 	T_REJECT(MDF_ERR_ARG, "VMCORE and DUMPFILE are the same file '/proc/vmcore'",
 		 "-d", "31", "/proc/vmcore", "/proc/vmcore");
