@@ -37,11 +37,15 @@ static bool need_vms(void)
 	return gv.ok;
 }
 
-/* @path opened into @ei; false (and a failed case) when it does not. */
+/* @path opened into @ei; false when the machines are not there (a
+ * skipped case) or it does not open (a failed one). */
 static bool open_elf(struct elf_info *ei, const char *path, int flags, int *fd)
 {
 	struct mdf_err err;
 
+	*fd = -1;
+	if (!need_vms())
+		return false;
 	*fd = open(path, flags | O_CLOEXEC);
 	if (*fd < 0 || elf_info_open(ei, *fd, path, &err) != MDF_OK) {
 		t_fail(__FILE__, __LINE__, path);
@@ -58,8 +62,6 @@ static void t_detect(void)
 	struct elf_info ei;
 	int fd;
 
-	if (!need_vms())
-		return;
 	if (!open_elf(&ei, vm_kcore, O_RDONLY, &fd))
 		return;
 	T_EQ_U64(ei.nophys_loads, 3);
@@ -84,8 +86,6 @@ static void t_facts(void)
 	struct elf_info ei;
 	int fd;
 
-	if (!need_vms())
-		return;
 	if (!open_elf(&ei, vm_kcore, O_RDONLY, &fd))
 		return;
 	ei.e_flags |= ELF_INFO_EF_INCOMPLETE;
