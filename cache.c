@@ -498,6 +498,21 @@ static enum mdf_status cache_read(struct cache *c, uint64_t off, size_t len,
 	st = util_pread_full(c->fd, e->rbuf, rlen, off, &got, err);
 	c->stats.reads++;
 	c->stats.read_bytes += got;
+	if (st != MDF_OK && got < len && rlen > len) {
+		/* The read-ahead failed past what was asked (a page the
+		 * kernel will not hand out, /proc/kcore or /proc/vmcore):
+		 * what was asked, alone, may still read. */
+		mdf_err_clear(err);
+		got = 0;
+		rlen = len;
+		c->ra_next = off + rlen;
+		st = util_pread_full(c->fd, e->rbuf, rlen, off, &got, err);
+		c->stats.reads++;
+		c->stats.read_bytes += got;
+	} else if (st != MDF_OK && got >= len) {
+		mdf_err_clear(err);    /* what was asked is there */
+		st = MDF_OK;
+	}
 	if (st != MDF_OK) {
 		cache_free(c, e);
 		return mdf_err_push(err, "%s", cache_name(c));

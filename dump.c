@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compress/compress.h"
@@ -19,6 +20,7 @@
 #include "write/output.h"
 #include "write/split.h"
 #include "files.h"
+#include "kcore.h"
 #include "util.h"
 #include "filter/extension.h"
 #include "kernel/btf_kinfo.h"
@@ -81,27 +83,24 @@ static void input_cache_config(struct mdf_ctx *ctx, struct cache_config *cc)
 }
 
 /*
- * --mem-usage on a /proc/kcore without a VMCOREINFO note (Linux 4.11 to
- * 4.18: the note came in 4.19, commit 23c85094fe18, and RHEL 8's 4.18 has
- * none): the running kernel's /sys/kernel/vmcoreinfo names where its note
- * is in physical memory, which kcore's PT_LOADs map since 4.11.  Only for
- * the live /proc/kcore itself (same inode): for any other file the sysfs
+ * A live /proc/kcore without a VMCOREINFO note (Linux 4.11 to 4.18: the
+ * note came in 4.19, commit 23c85094fe18, and RHEL 8's 4.18 has none):
+ * the running kernel's /sys/kernel/vmcoreinfo names where its note is in
+ * physical memory, which kcore's PT_LOADs map since 4.11.  Only for the
+ * live /proc/kcore itself (same inode): for any other file the sysfs
  * file describes another kernel.
  */
-#define KCORE_PATH "/proc/kcore"
 #define SYSFS_VMCOREINFO "/sys/kernel/vmcoreinfo"
 
 static enum mdf_status kcore_vmcoreinfo(struct mdf_ctx *ctx)
 {
 	const char *in = ctx->opts.vmcore;
-	struct stat a, b;
 	char text[128];
 	uint64_t paddr, size;
 	ssize_t n;
 	int fd;
 
-	if (fstat(ctx->in_fd, &a) != 0 || stat(KCORE_PATH, &b) != 0 ||
-	    a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+	if (!kcore_is_proc_kcore(ctx->in_fd))
 		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT, "%s: %s", in,
 				   ELF_INFO_NO_KCORE_VMCOREINFO);
 	fd = open(SYSFS_VMCOREINFO, O_RDONLY | O_CLOEXEC);
@@ -568,10 +567,11 @@ static enum mdf_status open_split(struct mdf_ctx *ctx, const struct cache_config
 	return kdump_opened(ctx, &ctx->ss.order[0]->di, ctx->ss.nincomplete > 0);
 }
 
-/* An ELF vmcore: /proc/vmcore, a file, or /proc/kcore (--mem-usage). */
+/* An ELF vmcore (/proc/vmcore, a file), or a /proc/kcore (kcore.h). */
 static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *cc)
 {
 	const struct mdf_opts *o = &ctx->opts;
+	bool kcore, proc_kcore, want_vi;
 	enum mdf_status st;
 
 	ctx->in = &elf_input_ops;
@@ -580,16 +580,28 @@ static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *
 				 ELF_INFO_VMCOREINFO_LATER, &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	if (!ctx->elf.vmcoreinfo && !o->mem_usage && needs_vmcoreinfo(o))
+	kcore = kcore_detect(&ctx->elf, ctx->in_fd);
+	proc_kcore = kcore && kcore_is_proc_kcore(ctx->in_fd);
+	want_vi = !ctx->elf.vmcoreinfo && (o->mem_usage || needs_vmcoreinfo(o));
+	if (want_vi && !o->mem_usage && !proc_kcore)
 		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
-				   o->dump_dmesg ? "%s: no VMCOREINFO note: --dump-dmesg needs "
+				   o->dump_dmesg ? "%s: %s: --dump-dmesg needs "
 						   "-x VMLINUX or -i VMCOREINFO" :
-				   "%s: no VMCOREINFO note: dump level %u needs -x VMLINUX "
-				   "or -i VMCOREINFO", o->vmcore, opts_dump_level(o));
-	if (ctx->elf.e_flags & ELF_INFO_EF_INCOMPLETE)
+				   "%s: %s: dump level %u needs -x VMLINUX "
+				   "or -i VMCOREINFO", o->vmcore,
+				   kcore ? ELF_INFO_NO_KCORE_VMCOREINFO : "no VMCOREINFO note",
+				   opts_dump_level(o));
+	if (kcore) {
+		ctx->in = &kcore_input_ops;
+		/* --mem-usage is meant for the running system: no word. */
+		if (!o->mem_usage)
+			pi_warn(&ctx->pr, "%s: the running system's memory changes while it is copied: the dump is not a consistent snapshot.\n",
+				o->vmcore);
+	} else if (ctx->elf.e_flags & ELF_INFO_EF_INCOMPLETE) {
 		warn_incomplete_input(ctx);
+	}
 	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
-	if (st == MDF_OK && !ctx->elf.vmcoreinfo && o->mem_usage)
+	if (st == MDF_OK && want_vi)
 		st = kcore_vmcoreinfo(ctx);
 	return st;
 }
@@ -882,6 +894,7 @@ static enum mdf_status scan_setup(struct mdf_ctx *ctx)
 	sc.name = ctx->opts.vmcore;
 	sc.cache = &cc;
 	sc.elf = &ctx->elf;
+	sc.ops = ctx->in;
 	sc.arch = ctx->k.have_arch ? &ctx->k.arch : NULL;
 	sc.page_size = ctx->k.page_size;
 	sc.page_struct_size = ctx->ds.rules.page_struct_size;
@@ -1588,6 +1601,9 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		kp.uts = facts.uts;
 	if (facts.have_timestamp && !ctx->k.ki.crashtime.set)
 		kp.crashtime = facts.timestamp;
+	/* No crash, no CRASHTIME: a running system's dump is of now. */
+	if (facts.live && !ctx->k.ki.crashtime.set)
+		kp.crashtime = (int64_t)time(NULL);
 	if (facts.have_phys_base)
 		kp.phys_base = facts.phys_base;
 	kp.nr_cpus = facts.nr_cpus;

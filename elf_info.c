@@ -521,11 +521,12 @@ static enum mdf_status elf_info_read_phdrs(struct elf_info *ei,
 			l->memsz = ph[i].p_memsz;
 		}
 	}
+	ei->nophys_loads = (unsigned)(nload_phdrs - ei->nloads);
 	st = elf_info_build_ranges(ei, err);
 	if (st != MDF_OK)
 		goto out;
 	st = elf_info_read_notes(ei, ph, phnum, err);
-	if (st == MDF_ERR_FORMAT && !ei->vmcoreinfo && ei->nloads < nload_phdrs)
+	if (st == MDF_ERR_FORMAT && !ei->vmcoreinfo && ei->nophys_loads)
 		st = mdf_err_set(err, MDF_ERR_FORMAT, ELF_INFO_NO_KCORE_VMCOREINFO);
 out:
 	free(ph);

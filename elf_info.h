@@ -83,6 +83,8 @@ struct elf_info {
 	unsigned char *vmcoreinfo_mem;
 	unsigned open_flags;    /* ELF_INFO_* given to elf_info_open_flags() */
 	unsigned nr_cpus;       /* NT_PRSTATUS notes */
+	unsigned nophys_loads;  /* PT_LOADs with p_paddr -1, left out of
+				   loads: /proc/kcore's shape (kcore.h) */
 };
 
 /**

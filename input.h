@@ -4,10 +4,11 @@
  * run), the present and dumpable pfns of a cycle, and the header facts a
  * kdump-compressed output copies.
  *
- * elf_info.c (ELF vmcores, /proc/vmcore) and diskdump_read.c
+ * elf_info.c (ELF vmcores, /proc/vmcore), kcore.c (the running
+ * system's /proc/kcore, an ELF file read live) and diskdump_read.c
  * (kdump-compressed dumps, refiltering) each provide one; readmem and
  * dump.c hold ops + the format's own object, so a further input
- * (/proc/kcore, a split set read as one dump, sadump) is one more table,
+ * (a split set read as one dump, sadump) is one more table,
  * not one more branch.
  */
 #ifndef MDF_INPUT_H
@@ -53,6 +54,9 @@ struct input_facts {
 	bool incomplete;           /* its writer marked it incomplete (kdump
 				    * status bit 0x8, ELF e_flags bit 0): a
 				    * dump written from it is marked so too */
+	bool live;                 /* the memory of the running system
+				    * (/proc/kcore, kcore.h): no crash, and it
+				    * changes while it is read */
 };
 
 struct input_ops {

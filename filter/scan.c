@@ -59,7 +59,10 @@ static enum mdf_status worker_init(void *arg, unsigned idx, void **state,
 		free(w);
 		return st;
 	}
-	readmem_init(&w->rm, cfg->elf, &w->cache, cfg->arch, cfg->page_size);
+	/* The ops only read the elf_info. */
+	readmem_init_input(&w->rm, cfg->ops ? cfg->ops : &elf_input_ops,
+			   (void *)(uintptr_t)cfg->elf, &w->cache, cfg->arch,
+			   cfg->page_size);
 	(void)idx;
 	*state = w;
 	return MDF_OK;

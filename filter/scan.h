@@ -51,6 +51,8 @@ struct scan_config {
 	const char *name;               /* input file name for messages */
 	const struct cache_config *cache; /* as the main cache's (NULL: defaults) */
 	const struct elf_info *elf;     /* read-only while the pool lives */
+	const struct input_ops *ops;    /* how it is read: the ELF's or
+					   /proc/kcore's (NULL: the ELF's) */
 	const struct arch_state *arch;  /* read-only; NULL: no translation */
 	uint64_t page_size;
 	uint64_t page_struct_size;      /* SIZE(page), 1 .. 4096 */

@@ -346,6 +346,7 @@ struct ew_writer {
 	struct ew_segs segs;
 	struct ew_load_phdr *lph; /* per input segment */
 	struct elf_write_stats *stats;
+	unsigned char *zero;      /* a page of zeros, for lost pages */
 };
 
 static struct ew_load_phdr ew_load_phdr(const struct elf_info *in, size_t i)
@@ -482,6 +483,20 @@ static enum mdf_status ew_write_data(struct ew_writer *w, struct mdf_err *err)
 			enum mdf_status st;
 
 			st = src->page(src->arg, pa / ps, &data, err);
+			if (st == MDF_ERR_NODATA) {
+				/* Lost in the input (a live system's page
+				 * that would not read): zeros, and the
+				 * header will say incomplete. */
+				mdf_err_clear(err);
+				if (!w->zero)
+					w->zero = calloc(1, (size_t)ps);
+				if (!w->zero)
+					return mdf_err_set(err, MDF_ERR_NOMEM,
+							   "ELF output: out of memory");
+				data = w->zero;
+				w->stats->lost_pages++;
+				st = MDF_OK;
+			}
 			if (st == MDF_OK)
 				st = out_write(w->out, off, data + in_page, (size_t)n, err);
 			if (st != MDF_OK)
@@ -589,12 +604,19 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 		unsigned char ehdr[64];
 
 		elf_write_encode_ehdr(&w.lay, p->in->e_machine,
-				      p->in->e_flags | (p->input_incomplete ? 1u : 0u), ehdr);
+				      p->in->e_flags |
+				      (p->input_incomplete || stats->lost_pages ? 1u : 0u), ehdr);
 		st = out_patch(out, 0, ehdr, w.lay.ehsize, err);
 		if (st == MDF_OK)
 			st = out_flush(out, err);
 	}
-	if (st == MDF_OK && p->input_incomplete) {
+	if (st == MDF_OK && stats->lost_pages) {
+		stats->incomplete = true;
+		st = mdf_err_set(err, MDF_ERR_NODATA,
+				 "%s: the ELF dump is incomplete (e_flags bit 0): %llu pages "
+				 "could not be read from the input and hold zeros",
+				 out->path, (unsigned long long)stats->lost_pages);
+	} else if (st == MDF_OK && p->input_incomplete) {
 		stats->incomplete = true;
 		st = mdf_err_set(err, MDF_ERR_NODATA,
 				 "%s: the ELF dump is incomplete: its input is marked incomplete "
@@ -618,5 +640,6 @@ enum mdf_status elf_write_dump(const struct elf_write_params *p,
 	}
 	free(w.segs.v);
 	free(w.lph);
+	free(w.zero);
 	return st;
 }

@@ -69,6 +69,9 @@ struct elf_write_stats {
 	uint64_t data_bytes;  /* segment data (sum of p_filesz) */
 	uint64_t file_size;   /* size of the complete dump */
 	bool incomplete;      /* the sink filled up; e_flags bit 0 was set */
+	uint64_t lost_pages;  /* pages the source could not give
+				 (MDF_ERR_NODATA): written as zeros, and
+				 e_flags bit 0 says the dump is incomplete */
 };
 
 /**

@@ -16,7 +16,8 @@
  * --explain looks at a pfn inside the first "pages" line and at each
  * struct page poked (up to FUZZ_EXPLAIN_MAX pfns); every run must end
  * with a status (any), never a crash or a sanitizer report.  `make check`
- * replays tests/fuzz/corpus/pipeline.
+ * replays tests/fuzz/corpus/pipeline (15-kcore-live.spec: a /proc/kcore
+ * shape, read through kcore_input_ops).
  */
 #include <stdint.h>
 #include <stdio.h>
