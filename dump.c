@@ -555,8 +555,8 @@ static enum mdf_status open_split(struct mdf_ctx *ctx, const struct cache_config
 
 			mdf_err_keep(&ctx->err, msg, sizeof(msg));
 			mdf_err_set(&ctx->err, st, "%s (%s)", msg,
-				    o->flatten ? "with -F every operand is an input, and several are "
-						 "the parts of one split set; the dump goes to standard output" :
+				    o->flatten ? "with -F give only the VMCORE, the dump goes to standard "
+						 "output; several operands are the parts of one split set" :
 				    o->explain ? "several operands are the parts of one split set" :
 				    "the operands before the last one are the parts of one split set");
 		}
