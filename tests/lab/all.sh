@@ -75,7 +75,7 @@ READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
 rm -f "$READERS_TSV"
 # the foreign architectures' dumps go through the readers' gate too
 lab arm64 5400 check MDF_ARM64_TEST=1 MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" arm64
-lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" \
+lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" MDF_FOREIGN_KDEBUG=1 \
 	MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" foreign
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools

@@ -133,9 +133,16 @@ foreign_stage() {
 # the marker: a change of the configuration builds anew), when the lab
 # cannot boot Debian's own.
 KBUILD_MARK=built.v2-trimmed
+# MDF_FOREIGN_KDEBUG=1 (make lab, for the readers' gate): the kernel is
+# built with DWARF and its vmlinux kept (boot/vmlinux-KVER), as a -dbg
+# package would give it; a cached build without it is built again.
 foreign_kernel() {
 	local c=$1
-	[ "$KDIR" != kdump-kernel ] || [ -f "$c/kdump-kernel/$KBUILD_MARK" ] && return 0
+	[ "$KDIR" != kdump-kernel ] && return 0
+	if [ -f "$c/kdump-kernel/$KBUILD_MARK" ]; then
+		[ "${MDF_FOREIGN_KDEBUG:-0}" = 1 ] || return 0
+		grep -q ' with debug info' "$c/kdump-kernel/$KBUILD_MARK" && return 0
+	fi
 	apt_opts "$c/apt"
 	foreign_kbuild "$c" >>"$T/apt-$FA.log" 2>&1
 }
@@ -149,7 +156,7 @@ foreign_kernel() {
 # the staged linux-image's own source (linux-source-6.1 of its version)
 # with its own config plus CRASH_DUMP: the built-in part as Debian's, as
 # modules only what the lab loads (virtio_blk, ext4 and what it needs),
-# no debug info, and without what the lab's guest never uses and costs
+# no debug info (unless MDF_FOREIGN_KDEBUG=1), and without what the lab's guest never uses and costs
 # most of the build (the network stack, PCI, the security modules, audit,
 # BPF, ftrace and kprobes, md; none of them changes struct page or the
 # page tables): about 5 minutes instead of 11.5 on 2 cores.  The build log
@@ -174,6 +181,8 @@ foreign_kbuild() {
 	(cd "$src" && scripts/config --enable CRASH_DUMP \
 		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
 		--disable DEBUG_INFO_BTF --enable DEBUG_INFO_NONE \
+		$(if [ "${MDF_FOREIGN_KDEBUG:-0}" = 1 ]; then echo --disable DEBUG_INFO_NONE \
+			--enable DEBUG_INFO_DWARF4 --disable DEBUG_INFO_REDUCED --disable DEBUG_INFO_SPLIT; fi) \
 		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
 		--set-str LOCALVERSION "-s390x-kdump" \
 		--module VIRTIO_BLK --module EXT4_FS --module JBD2 --module FS_MBCACHE \
@@ -190,10 +199,13 @@ foreign_kbuild() {
 	mkdir -p "$c/kdump-kernel/boot" &&
 	cp "$src/arch/s390/boot/bzImage" "$c/kdump-kernel/boot/vmlinuz-$kver" &&
 	cp "$src/System.map" "$c/kdump-kernel/boot/System.map-$kver" &&
-	cp "$src/.config" "$c/kdump-kernel/boot/config-$kver" || {
+	cp "$src/.config" "$c/kdump-kernel/boot/config-$kver" &&
+	if grep -q '^CONFIG_DEBUG_INFO_DWARF4=y' "$src/.config"; then
+		cp "$src/vmlinux" "$c/kdump-kernel/boot/vmlinux-$kver"; fi || {
 		echo "kernel build failed: $(grep -m 1 -E 'error|Error' "$c/kbuild.log")"; return 1; }
 	rm -rf "$c/ksrc"
-	echo "built $kver in $((SECONDS - t0)) s" | tee "$c/kdump-kernel/$KBUILD_MARK"
+	echo "built $kver in $((SECONDS - t0)) s$([ -f "$c/kdump-kernel/boot/vmlinux-$kver" ] &&
+		echo " with debug info")" | tee "$c/kdump-kernel/$KBUILD_MARK"
 }
 
 foreign_upstream() {

@@ -159,12 +159,17 @@ check_dump() {
 		# shellcheck source=tests/lab/readers/gate.sh
 		. "$MDF_SRC/tests/lab/readers/gate.sh"
 		# The lab's s390x kdump kernel is its own build (Debian's s390x
-		# kernels have no kdump: tests/lab/foreign.sh), made without debug
-		# info to keep its build to minutes: no -dbg vmlinux for a reader.
-		if strings -n 12 "$ELF" | grep -q '^OSRELEASE=.*-s390x-kdump$'; then
-			ok "readers-gate-$TAG-none (n/a: the lab builds its s390x kdump kernel with DEBUG_INFO_NONE; no reader's vmlinux)"
-		else
+		# kernels have no kdump: tests/lab/foreign.sh): its vmlinux is the
+		# build's own, kept when it was built with debug info
+		# (MDF_FOREIGN_KDEBUG=1, as make lab sets it).
+		local krel
+		krel=$(strings -n 12 "$ELF" | sed -n 's/^OSRELEASE=\(.*-s390x-kdump\)$/\1/p' | head -n 1)
+		if [ -z "$krel" ]; then
 			readers_root && readers_gate "$TAG" "$ELF"
+		elif [ -f "${c:-}/kdump-kernel/boot/vmlinux-$krel" ]; then
+			readers_root && MDF_READERS_VMLINUX=$c/kdump-kernel/boot/vmlinux-$krel readers_gate "$TAG" "$ELF"
+		else
+			ok "readers-gate-$TAG-none (n/a: this s390x kdump kernel was built without debug info; MDF_FOREIGN_KDEBUG=1 keeps its vmlinux for the readers)"
 		fi
 	fi
 }
