@@ -132,6 +132,7 @@ FUZZ_BINS := $(FUZZ_SRCS:%.c=$(B)/%)
 # Hand-written DWARF whose types loop (tests/gen/kobj/cycle.S), one per loop.
 CYCLE_NAMES := anon ring typedef array sibling spec origin config
 GEN_BINS  := $(B)/tests/gen/mkvmcore $(B)/tests/gen/kobj $(B)/tests/gen/kobj-other \
+	     $(B)/tests/gen/kobj-sadump \
 	     $(CYCLE_NAMES:%=$(B)/tests/gen/cycle-%)
 # The generator without its main(): fuzz_pipeline builds dumps with it.
 GEN_LIB_SRCS := $(filter-out tests/gen/mkvmcore.c,$(wildcard tests/gen/*.c))
@@ -196,6 +197,14 @@ $(B)/tests/gen/kobj-other: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
 	@mkdir -p $(dir $@)
 	$(CC) $(KOBJ_CFLAGS) -DKOBJ_RELEASE='"6.1.0-99-amd64"' -DKOBJ_PGTY \
 		-Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 -o $@ $<
+
+# kobj-sadump: kobj as 6.1 is, without 6.10's enum pagetype (upstream's
+# -x would take its PG_buddy for a flag bit); tests/e2e/sadump_oracle.sh
+# gives it the symbols of a generated machine (mkvmcore --symbols).
+$(B)/tests/gen/kobj-sadump: tests/gen/kobj/kobj.c tests/gen/kobj/kobj.h
+	@mkdir -p $(dir $@)
+	$(CC) $(KOBJ_CFLAGS) -DKOBJ_NO_PAGETYPE \
+		-Wl,--build-id=0x6a2b4ac77585b8cf102cba771300e573c8489b69 -o $@ $<
 
 # A hostile debug vmlinux: the types of cycle.S loop (-DCYCLE_NAME says
 # where); kobj's release and build-id, so that -x gets as far as the types.

@@ -473,7 +473,10 @@ spec_errors() {
 	for s in 'ram 0 1G\nbogus 1' 'kernel 6.2\nram 0 1G' 'ram 0 1G\npages 0x1000+8 anon' \
 		'ram 0 1G\npages 0x1001+512 thp' 'ram 0 1G\npages 0x2000+8 anon\npages 0x2004+8 cache' \
 		'cpus 1' 'ram 0 1G\nfill 0x2000+4 random\nfill 0x2003+1 text' \
-		'ram 0 64M\nfill 0+16384 random' 'ram 0 1G\npages 0x40000+1 anon' 'ram 0 1G\nbreak nope'; do
+		'ram 0 64M\nfill 0+16384 random' 'ram 0 1G\npages 0x40000+1 anon' 'ram 0 1G\nbreak nope' \
+		'arch arm64\nformat sadump single\nram 0 1G' 'kernel none\nformat sadump media\nram 0 1G' \
+		'format sadump diskset 1\nram 0 1G' 'format sadump\nram 0 1G' \
+		'format sadump single\nbreak no_vmcoreinfo\nram 0 1G'; do
 		out=$(printf "$s\n" | "$GEN" - "$T/err.elf" 2>&1)
 		rc=$?
 		[ $rc -eq 1 ] || { echo "spec '$s': exit $rc"; return 1; }

@@ -10,6 +10,8 @@
  *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages,
  *                 s390x DAT with 3 to 5 levels), the printk ring
  *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
+ *   gen_sadump.c  the same machine as a Fujitsu sadump file (single
+ *                 partition, diskset, media backup)
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
  *   mkvmcore.c    main()
  *
@@ -111,6 +113,15 @@ static inline void gen_store64(bool big, void *p, uint64_t v)
 	else
 		store_le64(p, v);
 }
+
+/* The container the machine is written in ("format" directive). */
+enum gen_format {
+	GEN_FMT_ELF,
+	GEN_FMT_SADUMP_SINGLE,    /* one partition */
+	GEN_FMT_SADUMP_DISKSET,   /* spec->disks disks, OUT and OUT.2 .. OUT.N */
+	GEN_FMT_SADUMP_MEDIA,     /* a media backup file of one partition */
+};
+#define GEN_SADUMP_MAX_DISKS 16
 
 /* Page content patterns. */
 enum gen_fill_type { GEN_FILL_ZERO, GEN_FILL_RANDOM, GEN_FILL_TEXT, GEN_FILL_BYTE };
@@ -242,7 +253,18 @@ struct gen_spec {
 	bool empty;
 
 	uint32_t ref_levels;     /* bit L: write dL.bitmap2 */
+
+	/* "format": the container; a sadump spec's kernel also holds what a
+	 * reader without VMCOREINFO needs (gen_kernel.c, "sadump"). */
+	enum gen_format format;
+	unsigned disks;          /* diskset: 2..16 */
+	unsigned format_line;
 };
+
+static inline bool gen_spec_sadump(const struct gen_spec *spec)
+{
+	return spec->format != GEN_FMT_ELF;
+}
 
 /* ---- gen_spec.c ---- */
 
@@ -352,6 +374,26 @@ struct gen_kernel {
 	 * bytes of text blocks. */
 	uint64_t log_descs_pa, log_infos_pa, log_data_pa;
 	unsigned log_count_bits, log_data_bits;
+	/* A sadump spec: the image's pages of kernel variables a reader
+	 * without VMCOREINFO looks for (GEN_SADUMP_VAR_PAGES of them), and
+	 * the per-cpu areas (cpus * GEN_PCPU_SIZE bytes of RAM). */
+	uint64_t sadump_vars_pa, percpu_pa, pgdat_pa;
+};
+
+/* A sadump spec's kernel: its variables take GEN_SADUMP_VAR_PAGES pages
+ * of the image, each cpu a per-cpu area of GEN_PCPU_SIZE bytes of RAM;
+ * NR_CPUS (cpumask, __per_cpu_offset) is Debian's. */
+#define GEN_SADUMP_VAR_PAGES 20
+#define GEN_PCPU_SIZE 0x2000
+#define GEN_NR_CPUS 8192
+
+/* The registers a sadump file keeps per cpu in place of NT_PRSTATUS. */
+struct gen_cpu_state {
+	uint64_t cr0, cr3, cr4, efer, rip, rsp, rflags;
+	uint64_t idt, gdt;         /* linear base addresses */
+	uint32_t idt_limit, gdt_limit;
+	uint64_t gpr[16];          /* rax rcx rdx rbx rsp rbp rsi rdi r8 .. r15 */
+	uint32_t cs, ss, ds, es, fs, gs, tr;
 };
 
 /**
@@ -394,6 +436,19 @@ enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *spec,
 
 void gen_kernel_free(struct gen_kernel *k);
 
+/** The registers of @cpu when the sadump firmware stopped it: CR3 at
+ *  init_top_pgt, IDTR at idt_table, RIP in the text, RSP on its per-cpu
+ *  page (a sadump spec's kernel). */
+void gen_kernel_cpu_state(const struct gen_spec *spec, const struct gen_kernel *k,
+			  unsigned cpu, struct gen_cpu_state *cs);
+
+/** The symbol table of the vmlinux this machine ran, as "NAME 0xADDR"
+ *  lines (malloc'd): the SYMBOLs of its VMCOREINFO and a sadump spec's
+ *  variables, at their link-time (un-KASLR'd) addresses; per-cpu
+ *  variables at their offsets in the per-cpu area. */
+enum mdf_status gen_kernel_symbols(const struct gen_spec *spec, const struct gen_kernel *k,
+				   char **text, struct mdf_err *err) MDF_MUST_CHECK;
+
 static inline bool gen_bit_test(const uint8_t *map, uint64_t i)
 {
 	return (map[i >> 3] >> (i & 7)) & 1;
@@ -409,10 +464,22 @@ static inline void gen_bit_set(uint8_t *map, uint64_t i)
 enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
 			      const char *path, struct mdf_err *err) MDF_MUST_CHECK;
 
+/** Write the machine's memory through @wr: fills, the fake kernel, pokes. */
+enum mdf_status gen_elf_write_memory(const struct gen_spec *spec, const struct gen_kernel *k,
+				     gen_phys_write_fn wr, void *ctx,
+				     struct mdf_err *err) MDF_MUST_CHECK;
+
 /** Fill one page of content for @pfn with pattern @f (1 << spec->page_shift
  *  bytes). */
 void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 		       uint64_t pfn, uint8_t *page);
+
+/* ---- gen_sadump.c ---- */
+
+/** Write the machine as a sadump file (spec->format) to @path; a
+ *  diskset's disks 2..N go to "@path.2" .. "@path.N". */
+enum mdf_status gen_sadump_write(const struct gen_spec *spec, const struct gen_kernel *k,
+				 const char *path, struct mdf_err *err) MDF_MUST_CHECK;
 
 /* ---- gen_ref.c ---- */
 

@@ -292,8 +292,8 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 	return st ? mdf_err_push(err, "%s", o->path) : MDF_OK;
 }
 
-static enum mdf_status write_fills(const struct gen_spec *spec, struct out *o,
-				   struct mdf_err *err)
+static enum mdf_status write_fills(const struct gen_spec *spec, gen_phys_write_fn wr,
+				   void *ctx, struct mdf_err *err)
 {
 	const uint64_t psz = UINT64_C(1) << spec->page_shift;
 	uint8_t *buf = malloc(FILL_BATCH * psz);
@@ -308,11 +308,27 @@ static enum mdf_status write_fills(const struct gen_spec *spec, struct out *o,
 			uint64_t n = MDF_MIN(FILL_BATCH, f->last - p + 1);
 			for (uint64_t j = 0; j < n; j++)
 				gen_elf_fill_page(spec, f, p + j, buf + j * psz);
-			st = phys_write(o, p << spec->page_shift, buf, (size_t)(n * psz), err);
+			st = wr(ctx, p << spec->page_shift, buf, (size_t)(n * psz), err);
 			p += n;
 		}
 	}
 	free(buf);
+	return st;
+}
+
+enum mdf_status gen_elf_write_memory(const struct gen_spec *spec, const struct gen_kernel *k,
+				     gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	enum mdf_status st = write_fills(spec, wr, ctx, err);
+	if (!st)
+		st = gen_kernel_write(spec, k, wr, ctx, err);
+	for (size_t i = 0; !st && i < spec->npokes; i++) {
+		uint64_t pa;
+
+		st = gen_kernel_poke_pa(spec, k, &spec->pokes[i], &pa, err);
+		if (!st)
+			st = wr(ctx, pa, spec->pokes[i].bytes, spec->pokes[i].len, err);
+	}
 	return st;
 }
 
@@ -454,16 +470,7 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	}
 	st = write_headers(spec, &o, file_size, notes, notesz, note_off, err);
 	if (!st)
-		st = write_fills(spec, &o, err);
-	if (!st)
-		st = gen_kernel_write(spec, k, phys_write, &o, err);
-	for (size_t i = 0; !st && i < spec->npokes; i++) {
-		uint64_t pa;
-
-		st = gen_kernel_poke_pa(spec, k, &spec->pokes[i], &pa, err);
-		if (!st)
-			st = phys_write(&o, pa, spec->pokes[i].bytes, spec->pokes[i].len, err);
-	}
+		st = gen_elf_write_memory(spec, k, phys_write, &o, err);
 	if (!st && spec->has_truncate && ftruncate(o.fd, (off_t)spec->truncate_at) != 0)
 		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: truncate", path);
 out:

@@ -503,6 +503,26 @@ static void set_span(uint8_t *map, uint64_t first, uint64_t end)
 		gen_bit_set(map, i);
 }
 
+/* The highest run of @n text pages in [@tfirst, @tend), its first pfn
+ * aligned to @align, that no spec line claims and the generator does not
+ * own yet; UINT64_MAX if none. */
+static uint64_t text_run(const struct gen_kernel *k, uint64_t tfirst, uint64_t tend,
+			 uint64_t n, uint64_t align)
+{
+	if (tend - tfirst < n)
+		return UINT64_MAX;
+	for (uint64_t c = align_down(tend - n, align); c >= tfirst; c -= align) {
+		bool free = true;
+		for (uint64_t p = c; p < c + n && free; p++)
+			free = !gen_bit_test(k->claimed, p) && !gen_bit_test(k->meta, p);
+		if (free)
+			return c;
+		if (c < align)
+			break;
+	}
+	return UINT64_MAX;
+}
+
 static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k,
 				  struct mdf_err *err)
 {
@@ -560,16 +580,8 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 	/* init_top_pgt and init_uts_ns: the highest unclaimed text pages
 	 * (s390x: the highest k->pgd_pages of them in a row, aligned, for its
 	 * 16 KiB swapper_pg_dir; the uts page any other). */
-	uint64_t n = k->pgd_pages, pgd = UINT64_MAX, uts = UINT64_MAX;
-	for (uint64_t c = align_down(tend - n, n); c >= tfirst && pgd == UINT64_MAX; c -= n) {
-		bool free = true;
-		for (uint64_t p = c; p < c + n && free; p++)
-			free = !gen_bit_test(k->claimed, p);
-		if (free)
-			pgd = c;
-		if (c < n)
-			break;
-	}
+	uint64_t n = k->pgd_pages, uts = UINT64_MAX;
+	uint64_t pgd = text_run(k, tfirst, tend, n, n);
 	for (uint64_t p = tend; pgd != UINT64_MAX && p-- > tfirst && uts == UINT64_MAX;)
 		if (!gen_bit_test(k->claimed, p) && (p < pgd || p >= pgd + n))
 			uts = p;
@@ -895,6 +907,110 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	}
 }
 
+/* A SYMBOL the preset puts at the real kernel's offset @off from the
+ * image start: in the image, whatever its size, 8-byte aligned. */
+static uint64_t text_offset_va(const struct gen_spec *s, const struct gen_kernel *k, uint64_t off)
+{
+	return k->text_va + ((off % s->text_size) & ~UINT64_C(7));
+}
+
+/* ---- sadump: what a reader without VMCOREINFO finds the kernel by ---- */
+
+/*
+ * A sadump file has no VMCOREINFO: its reader takes the symbols from a
+ * debug vmlinux and finds the kernel in memory by them (upstream's
+ * sadump_info.c): linux_banner for phys_base, the IDT that IDTR points at
+ * for the KASLR offset (vector 0 is asm_exc_divide_error), the online cpu
+ * mask, __per_cpu_offset, each cpu's x86_bios_cpu_apicid and crash_notes,
+ * and, as with any -x, the mem_section pointer (VMCOREINFO gives the array
+ * it points to) and page_offset_base.  They take GEN_SADUMP_VAR_PAGES
+ * pages of the image below init_uts_ns:
+ *
+ *   +0x0000  linux_banner ("Linux version ...")
+ *   +0x0100  mem_section, page_offset_base, saved_command_line,
+ *            crash_notes, x86_bios_cpu_apicid_early_ptr (NULL after boot),
+ *            kexec_crash_image (NULL: no kdump kernel loaded), 8 bytes each
+ *   +0x0200  the command line saved_command_line points to
+ *   +0x0400  __cpu_online_mask (NR_CPUS bits)
+ *   +0x0800  x86_bios_cpu_apicid_early_map (__initdata, unused)
+ *   +0x1000  idt_table: 256 interrupt gates, vector V to the handler at
+ *            asm_exc_divide_error + 16 V
+ *   +0x2000  asm_exc_divide_error and the other handlers (code, zero)
+ *   +0x3000  __per_cpu_load (the per-cpu section's load image)
+ *   +0x4000  __per_cpu_offset[NR_CPUS]: a cpu's area minus the per-cpu
+ *            section's link address 0, __per_cpu_load past the last cpu
+ *
+ * Each cpu's per-cpu area (GEN_PCPU_SIZE bytes from RAM, direct-mapped)
+ * holds x86_bios_cpu_apicid (u16, = the cpu) at PCPU_APICID, its GDT at
+ * PCPU_GDT, the zeroed crash note crash_notes points to at PCPU_NOTES (no
+ * kdump ran: the reader falls back to the SMRAM registers) and the stack
+ * RSP points into.
+ */
+#define SV_BANNER 0x000
+#define SV_MEM_SECTION 0x100
+#define SV_PAGE_OFFSET_BASE 0x108
+#define SV_SAVED_CMDLINE 0x110
+#define SV_CRASH_NOTES 0x118
+#define SV_APICID_EARLY_PTR 0x120
+#define SV_KEXEC_CRASH_IMAGE 0x128
+#define SV_CMDLINE 0x200
+#define SV_ONLINE_MASK 0x400
+#define SV_APICID_EARLY_MAP 0x800
+#define SV_IDT 0x1000
+#define SV_HANDLERS 0x2000
+#define SV_PER_CPU_LOAD 0x3000
+#define SV_PER_CPU_OFFSET 0x4000
+#define PCPU_APICID 0x100
+#define PCPU_GDT 0x400
+#define PCPU_NOTES 0x1000
+#define PCPU_STACK 0x1f00
+#define IDT_GATE_SIZE 16
+#define IDT_VECTORS 256
+#define KERNEL_CS 0x10
+#define KERNEL_DS 0x18
+#define GDT_TSS 0x40
+#define GATE_INTERRUPT 0x8e00   /* present, DPL 0, type 0xe */
+/* Node 0's pglist_data, for a reader that walks the free lists (upstream
+ * with -x does on 6.1: PAGE_BUDDY_MAPCOUNT_VALUE is a macro there): the
+ * 6.1 preset's layout (kobj.h).  node_data[0] points to it (from RAM,
+ * like memblock gives it), node_online_map has node 0. */
+#define PGDAT_SIZE 174208
+#define PGDAT_NR_ZONES 171552
+#define PGDAT_START_PFN 171560
+#define PGDAT_PRESENT 171568
+#define PGDAT_SPANNED 171576
+#define ZONE_SIZE 1536
+#define ZONE_SPANNED 144
+#define ZONE_FREE_AREA 256
+#define FREE_AREA_SIZE 88           /* free_list[MIGRATE_TYPES], nr_free */
+#define FREE_AREA_NR_FREE 80
+#define MIGRATE_TYPES 5
+#define MIGRATE_MOVABLE 1
+#define ZONE_VM_STAT 1344           /* vm_stat[NR_FREE_PAGES = 0] */
+#define NR_ZONES_X86 5              /* DMA DMA32 NORMAL MOVABLE DEVICE */
+#define LRU_OFF 8                   /* OFFSET(page.lru) */
+#define PRESET_NODE_DATA UINT64_C(0x1c393a0)       /* the 6.1 preset's @T+ offsets */
+#define PRESET_NODE_ONLINE_MAP UINT64_C(0x1c3df40)
+
+static enum mdf_status plan_sadump(const struct gen_spec *s, struct gen_kernel *k,
+				   struct mdf_err *err)
+{
+	uint64_t tfirst = k->text_pa >> k->page_shift;
+	uint64_t run = text_run(k, tfirst, tfirst + (s->text_size >> k->page_shift),
+				GEN_SADUMP_VAR_PAGES, 1);
+	if (run == UINT64_MAX)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kernel text: no %d unclaimed pages in a row for the "
+				   "variables a sadump reader needs", GEN_SADUMP_VAR_PAGES);
+	for (uint64_t p = run; p < run + GEN_SADUMP_VAR_PAGES; p++)
+		gen_bit_set(k->meta, p);
+	k->sadump_vars_pa = run << k->page_shift;
+	enum mdf_status st = alloc_pages(k, div_round_up(PGDAT_SIZE, k->page_size), 1,
+					 "node 0's pglist_data", &k->pgdat_pa, err);
+	return st ? st : alloc_pages(k, s->cpus * (GEN_PCPU_SIZE >> k->page_shift), 1,
+				     "per-cpu areas", &k->percpu_pa, err);
+}
+
 enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 				struct mdf_err *err)
 {
@@ -975,6 +1091,8 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 		st = plan_memmap(s, k, err);
 	if (!st && log_enabled(s))
 		st = plan_log(s, k, err);
+	if (!st && gen_spec_sadump(s))
+		st = plan_sadump(s, k, err);
 	if (st) {
 		gen_kernel_free(k);
 		return st;
@@ -1303,6 +1421,188 @@ out:
 	return st;
 }
 
+/* The image address of the sadump variable at @off (SV_*). */
+static uint64_t sadump_var_va(const struct gen_kernel *k, uint64_t off)
+{
+	return k->text_va + (k->sadump_vars_pa - k->text_pa) + off;
+}
+
+static uint64_t percpu_va(const struct gen_spec *s, const struct gen_kernel *k, unsigned cpu)
+{
+	return linear_va(s, k->percpu_pa + (uint64_t)cpu * GEN_PCPU_SIZE);
+}
+
+/* x86_64's zone of @pfn: DMA below 16 MiB, DMA32 below 4 GiB, NORMAL. */
+static unsigned x86_zone(uint64_t pfn)
+{
+	return pfn < (UINT64_C(16) << 20 >> GEN_PAGE_SHIFT) ? 0
+	       : pfn < (UINT64_C(4) << 30 >> GEN_PAGE_SHIFT) ? 1 : 2;
+}
+
+/*
+ * Node 0's zones with their free lists: every buddy block's head is on
+ * free_area[order].free_list[MIGRATE_MOVABLE] of its zone, in pfn order,
+ * through page.lru; the other lists are empty (point to themselves).
+ * @pg holds the zones (NR_ZONES_X86 * ZONE_SIZE bytes).
+ */
+static enum mdf_status free_lists_write(const struct gen_spec *s, const struct gen_kernel *k,
+					gen_phys_write_fn wr, void *ctx, uint8_t *pg,
+					struct mdf_err *err)
+{
+	const uint64_t zones_va = linear_va(s, k->pgdat_pa);
+	uint64_t last[NR_ZONES_X86][GEN_MAX_BUDDY_ORDER + 1] = { { 0 } };
+	uint64_t lo[NR_ZONES_X86], hi[NR_ZONES_X86] = { 0 }, present = 0;
+	unsigned nr_zones = 0;
+	enum mdf_status st = MDF_OK;
+
+	for (unsigned z = 0; z < NR_ZONES_X86; z++)
+		lo[z] = UINT64_MAX;
+	memset(pg, 0, NR_ZONES_X86 * ZONE_SIZE);
+	for (unsigned z = 0; z < NR_ZONES_X86; z++)
+		for (unsigned o = 0; o <= GEN_MAX_BUDDY_ORDER; o++)
+			for (unsigned m = 0; m < MIGRATE_TYPES; m++) {
+				uint64_t off = z * ZONE_SIZE + ZONE_FREE_AREA + o * FREE_AREA_SIZE + m * 16;
+				put64(false, pg, (unsigned)off, zones_va + off);
+				put64(false, pg, (unsigned)off + 8, zones_va + off);
+			}
+	/* Link each head after the last one of its list: prev = that one
+	 * (or the list head), next = the list head until the next comes. */
+	for (uint64_t p = 0; p < k->max_pfn && !st; p++) {
+		if (gen_bit_test(k->ram, p)) {
+			unsigned z = x86_zone(p);
+			lo[z] = MDF_MIN(lo[z], p);
+			hi[z] = p + 1;
+			nr_zones = MDF_MAX(nr_zones, z + 1);
+			present++;
+		}
+		if (k->kind[p] != GEN_K_FREE || !(k->info[p] & GEN_INFO_HEAD))
+			continue;
+		unsigned z = x86_zone(p), o = k->info[p] & GEN_INFO_ORDER;
+		unsigned area = z * ZONE_SIZE + ZONE_FREE_AREA + o * FREE_AREA_SIZE;
+		uint64_t head = zones_va + area + MIGRATE_MOVABLE * 16;
+		uint64_t lru = s->vmemmap + p * GEN_STRUCT_PAGE + LRU_OFF, prev = head;
+		if (last[z][o]) {
+			uint64_t prev_pfn = last[z][o] - 1;
+			uint8_t next[8];
+			prev = s->vmemmap + prev_pfn * GEN_STRUCT_PAGE + LRU_OFF;
+			gen_store64(false, next, lru);
+			st = wr(ctx, k->section_map_pa[prev_pfn / k->pfn_per_section] +
+					     prev_pfn % k->pfn_per_section * GEN_STRUCT_PAGE + LRU_OFF,
+				next, 8, err);
+		} else {
+			put64(false, pg, area + MIGRATE_MOVABLE * 16, lru);
+		}
+		put64(false, pg, area + MIGRATE_MOVABLE * 16 + 8, lru);
+		uint8_t links[16];
+		gen_store64(false, links, head);
+		gen_store64(false, links + 8, prev);
+		if (!st)
+			st = wr(ctx, k->section_map_pa[p / k->pfn_per_section] +
+					     p % k->pfn_per_section * GEN_STRUCT_PAGE + LRU_OFF,
+				links, 16, err);
+		last[z][o] = p + 1;
+		uint8_t *nr = pg + area + FREE_AREA_NR_FREE;
+		put64(false, nr, 0, load_le64(nr) + 1);
+		uint8_t *vs = pg + z * ZONE_SIZE + ZONE_VM_STAT;
+		put64(false, vs, 0, load_le64(vs) + (UINT64_C(1) << o));
+	}
+	for (unsigned z = 0; z < NR_ZONES_X86; z++)
+		if (hi[z])
+			put64(false, pg, z * ZONE_SIZE + ZONE_SPANNED, hi[z] - lo[z]);
+	if (!st)
+		st = wr(ctx, k->pgdat_pa, pg, NR_ZONES_X86 * ZONE_SIZE, err);
+	/* nr_zones (int), node_start_pfn, node_present_pages, node_spanned_pages */
+	uint8_t tail[32] = { 0 };
+	uint64_t first = 0;
+	while (first < k->max_pfn && !gen_bit_test(k->ram, first))
+		first++;
+	put32(false, tail, 0, nr_zones);
+	put64(false, tail, PGDAT_START_PFN - PGDAT_NR_ZONES, first);
+	put64(false, tail, PGDAT_PRESENT - PGDAT_NR_ZONES, present);
+	put64(false, tail, PGDAT_SPANNED - PGDAT_NR_ZONES, k->max_pfn - first);
+	if (!st)
+		st = wr(ctx, k->pgdat_pa + PGDAT_NR_ZONES, tail, sizeof(tail), err);
+	uint8_t word[8];
+	gen_store64(false, word, zones_va);
+	if (!st)
+		st = wr(ctx, text_offset_va(s, k, PRESET_NODE_DATA) - k->text_va + k->text_pa, word,
+			8, err);
+	gen_store64(false, word, 1);   /* node 0 online */
+	if (!st)
+		st = wr(ctx, text_offset_va(s, k, PRESET_NODE_ONLINE_MAP) - k->text_va + k->text_pa,
+			word, 8, err);
+	return st;
+}
+
+static enum mdf_status sadump_write(const struct gen_spec *s, const struct gen_kernel *k,
+				    gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	const size_t size = GEN_SADUMP_VAR_PAGES << GEN_PAGE_SHIFT;
+	uint8_t *v = calloc(1, size > GEN_PCPU_SIZE ? size : GEN_PCPU_SIZE);
+	if (!v)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "sadump variables: out of memory");
+	snprintf((char *)v + SV_BANNER, SV_MEM_SECTION - SV_BANNER,
+		 "Linux version %s (mkvmcore@mkvmcore) (gcc) #1 SMP PREEMPT_DYNAMIC mkvmcore\n",
+		 s->preset->osrelease);
+	put64(false, v, SV_MEM_SECTION, linear_va(s, k->roots_pa));
+	put64(false, v, SV_PAGE_OFFSET_BASE, s->page_offset);
+	put64(false, v, SV_SAVED_CMDLINE, sadump_var_va(k, SV_CMDLINE));
+	put64(false, v, SV_CRASH_NOTES, PCPU_NOTES);
+	snprintf((char *)v + SV_CMDLINE, SV_ONLINE_MASK - SV_CMDLINE,
+		 "BOOT_IMAGE=/boot/vmlinuz-%s root=/dev/sda1 ro quiet", s->preset->osrelease);
+	for (unsigned c = 0; c < s->cpus; c++)
+		v[SV_ONLINE_MASK + c / 8] |= (uint8_t)(1u << (c % 8));
+	for (unsigned i = 0; i < IDT_VECTORS; i++) {
+		uint64_t h = sadump_var_va(k, SV_HANDLERS) + (uint64_t)i * 16;
+		uint8_t *g = v + SV_IDT + i * IDT_GATE_SIZE;
+		gen_store16(false, g, (uint16_t)h);
+		gen_store16(false, g + 2, KERNEL_CS);
+		gen_store16(false, g + 4, GATE_INTERRUPT);
+		gen_store16(false, g + 6, (uint16_t)(h >> 16));
+		put32(false, g, 8, (uint32_t)(h >> 32));
+	}
+	for (unsigned c = 0; c < GEN_NR_CPUS; c++)
+		put64(false, v, SV_PER_CPU_OFFSET + 8 * c,
+		      c < s->cpus ? percpu_va(s, k, c) : sadump_var_va(k, SV_PER_CPU_LOAD));
+	enum mdf_status st = wr(ctx, k->sadump_vars_pa, v, size, err);
+	for (unsigned c = 0; c < s->cpus && !st; c++) {
+		memset(v, 0, GEN_PCPU_SIZE);
+		gen_store16(false, v + PCPU_APICID, (uint16_t)c);
+		/* null, unused, __KERNEL_CS (64-bit code), __KERNEL_DS */
+		put64(false, v, PCPU_GDT + KERNEL_CS, UINT64_C(0x00af9b000000ffff));
+		put64(false, v, PCPU_GDT + KERNEL_DS, UINT64_C(0x00cf93000000ffff));
+		st = wr(ctx, k->percpu_pa + (uint64_t)c * GEN_PCPU_SIZE, v, GEN_PCPU_SIZE, err);
+	}
+	if (!st)
+		st = free_lists_write(s, k, wr, ctx, v, err);
+	free(v);
+	return st ? mdf_err_push(err, "sadump variables") : MDF_OK;
+}
+
+void gen_kernel_cpu_state(const struct gen_spec *s, const struct gen_kernel *k,
+			  unsigned cpu, struct gen_cpu_state *cs)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->cr0 = UINT64_C(0x80050033);   /* PG WP NE ET MP PE */
+	cs->cr3 = k->pgd_pa;              /* no PCID, no PTI */
+	cs->cr4 = UINT64_C(0x3506f0);     /* 4-level paging: no LA57 */
+	cs->efer = UINT64_C(0xd01);       /* SCE LME LMA NXE */
+	cs->rip = sadump_var_va(k, SV_HANDLERS) + 0x800;
+	cs->rsp = percpu_va(s, k, cpu) + PCPU_STACK;
+	cs->rflags = 0x246;
+	cs->idt = sadump_var_va(k, SV_IDT);
+	cs->idt_limit = IDT_VECTORS * IDT_GATE_SIZE - 1;
+	cs->gdt = percpu_va(s, k, cpu) + PCPU_GDT;
+	cs->gdt_limit = 0x7f;
+	for (unsigned i = 0; i < 16; i++)
+		cs->gpr[i] = (uint64_t)(cpu + 1) << 32 | (uint64_t)i << 8;
+	cs->gpr[4] = cs->rsp;
+	cs->gpr[5] = cs->rsp + 0x40;
+	cs->cs = KERNEL_CS;
+	cs->ss = KERNEL_DS;
+	cs->tr = GDT_TSS;
+}
+
 static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
 				    gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				    struct mdf_err *err)
@@ -1393,6 +1693,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 	free(pages);
 	if (!st && s->arch == GEN_ARCH_PPC64)
 		st = ppc64_write(s, k, wr, ctx, page, err);
+	if (!st && gen_spec_sadump(s))
+		st = sadump_write(s, k, wr, ctx, err);
 	return st;
 }
 
@@ -1494,7 +1796,7 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 	if (strcmp(v, "@eamode31") == 0)
 		return xasprintf("%" PRIx64, k->text_pa + s->text_size + S390X_AMODE31_SIZE);
 	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
-		return xasprintf("%" PRIx64, k->text_va + ((x % s->text_size) & ~UINT64_C(7)));
+		return xasprintf("%" PRIx64, text_offset_va(s, k, x));
 	return NULL;
 }
 
@@ -1635,6 +1937,70 @@ enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen
 			p += sprintf(p, "%s=%s\n", kv[i].key, kv[i].value);
 	*p = '\0';
 	kv_free(kv, n);
+	*text = out;
+	return MDF_OK;
+}
+
+/* One "NAME 0xADDR" line of the symbol table at @*p. */
+static void sym_line(char **p, const char *name, uint64_t addr)
+{
+	*p += sprintf(*p, "%s 0x%" PRIx64 "\n", name, addr);
+}
+
+enum mdf_status gen_kernel_symbols(const struct gen_spec *s, const struct gen_kernel *k,
+				   char **text, struct mdf_err *err)
+{
+	char *vmi;
+	enum mdf_status st = gen_kernel_vmcoreinfo(s, k, &vmi, err);
+	if (st)
+		return st;
+	size_t cap = strlen(vmi) + 4096;
+	char *out = malloc(cap), *p = out;
+	if (!out) {
+		free(vmi);
+		return mdf_err_set(err, MDF_ERR_NOMEM, "symbols: out of memory");
+	}
+	/* The image's addresses as linked: KASLR moves them all. */
+	const uint64_t ts = k->text_va, te = k->text_va + s->text_size, kaslr = s->kaslr;
+	char *save = NULL;
+	for (char *line = strtok_r(vmi, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[128];
+		uint64_t addr;
+		if (sscanf(line, "SYMBOL(%127[^)])=%" SCNx64, name, &addr) != 2)
+			continue;
+		/* VMCOREINFO names the array; the vmlinux has the pointer,
+		 * which only a sadump spec's kernel holds. */
+		if (strcmp(name, "mem_section") == 0) {
+			if (!gen_spec_sadump(s))
+				continue;
+			addr = sadump_var_va(k, SV_MEM_SECTION);
+		}
+		sym_line(&p, name, addr >= ts && addr < te ? addr - kaslr : addr);
+	}
+	free(vmi);
+	if (gen_spec_sadump(s)) {
+		static const struct {
+			const char *name;
+			uint64_t off;
+		} vars[] = {
+			{ "linux_banner", SV_BANNER },
+			{ "page_offset_base", SV_PAGE_OFFSET_BASE },
+			{ "saved_command_line", SV_SAVED_CMDLINE },
+			{ "crash_notes", SV_CRASH_NOTES },
+			{ "x86_bios_cpu_apicid_early_ptr", SV_APICID_EARLY_PTR },
+			{ "x86_bios_cpu_apicid_early_map", SV_APICID_EARLY_MAP },
+			{ "kexec_crash_image", SV_KEXEC_CRASH_IMAGE },
+			{ "__cpu_online_mask", SV_ONLINE_MASK },
+			{ "idt_table", SV_IDT },
+			{ "asm_exc_divide_error", SV_HANDLERS },
+			{ "__per_cpu_load", SV_PER_CPU_LOAD },
+			{ "__per_cpu_offset", SV_PER_CPU_OFFSET },
+		};
+		for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+			sym_line(&p, vars[i].name, sadump_var_va(k, vars[i].off) - kaslr);
+		/* Per-cpu: an offset in the per-cpu section (linked at 0). */
+		sym_line(&p, "x86_bios_cpu_apicid", PCPU_APICID);
+	}
 	*text = out;
 	return MDF_OK;
 }

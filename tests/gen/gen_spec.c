@@ -494,6 +494,27 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		}
 		PUSH(s->pokes, s->npokes, err, line);
 		s->pokes[s->npokes - 1] = pk;
+	} else if (strcmp(d, "format") == 0) {
+		/* format elf | sadump single | sadump diskset N | sadump media */
+		s->format_line = line;
+		if (nw == 2 && strcmp(w[1], "elf") == 0) {
+			s->format = GEN_FMT_ELF;
+		} else if (nw == 3 && strcmp(w[1], "sadump") == 0 && strcmp(w[2], "single") == 0) {
+			s->format = GEN_FMT_SADUMP_SINGLE;
+		} else if (nw == 3 && strcmp(w[1], "sadump") == 0 && strcmp(w[2], "media") == 0) {
+			s->format = GEN_FMT_SADUMP_MEDIA;
+		} else if (nw == 4 && strcmp(w[1], "sadump") == 0 &&
+			   strcmp(w[2], "diskset") == 0) {
+			NUM(3, v);
+			if (v < 2 || v > GEN_SADUMP_MAX_DISKS)
+				return bad(err, line, "diskset: disks must be 2..16, got", w[3]);
+			s->format = GEN_FMT_SADUMP_DISKSET;
+			s->disks = (unsigned)v;
+		} else {
+			return bad(err, line,
+				   "format is elf, sadump single, sadump diskset N or sadump media, got",
+				   w[1]);
+		}
 	} else if (strcmp(d, "kcore") == 0) {
 		NEED(1);
 		s->kcore = true;
@@ -855,6 +876,19 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	st = finish_orders(s, err);
 	if (st)
 		return st;
+	if (gen_spec_sadump(s)) {
+		/* sadump is an x86 firmware's; its reader finds the kernel
+		 * through the fake kernel's tables and variables. */
+		const char *why = s->arch != GEN_ARCH_X86_64 ? "x86_64 only"
+				  : !s->preset || s->no_struct_pages ? "needs a kernel with struct pages"
+				  : s->kcore ? "not with kcore"
+				  : s->phoff_past_eof || s->load_past_eof || s->note_overflow ||
+				    s->no_vmcoreinfo ? "the ELF breaks do not apply"
+				  : NULL;
+		if (why)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: format sadump: %s",
+					   s->format_line, why);
+	}
 	for (size_t i = 0; i < s->nram; i++) {
 		const struct gen_ram *r = &s->ram[i];
 		if (r->start + r->memsz > (UINT64_C(1) << phys_bits))

@@ -1,9 +1,12 @@
 /*
  * tests/gen/mkvmcore.c - main() of the synthetic vmcore generator.
  *
- *   mkvmcore SPEC OUT [--ref DIR]
+ *   mkvmcore SPEC OUT [--ref DIR] [--elf] [--symbols FILE]
  *
  * SPEC is a spec file or "-" for stdin (format: tests/gen/README.md).
+ * OUT is written in the spec's format (ELF, or sadump with "format");
+ * --elf writes a sadump spec's machine as an ELF core instead, and
+ * --symbols FILE the symbol table of the vmlinux the machine ran.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +19,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mkvmcore SPEC|- OUT [--ref DIR]\n");
+	fprintf(stderr, "usage: mkvmcore SPEC|- OUT [--ref DIR] [--elf] [--symbols FILE]\n");
 	return 2;
 }
 
@@ -47,12 +50,32 @@ static char *read_spec(const char *path, struct mdf_err *err)
 	return buf;
 }
 
+static enum mdf_status write_symbols(const struct gen_spec *spec, const struct gen_kernel *k,
+				     const char *path, struct mdf_err *err)
+{
+	char *text;
+	enum mdf_status st = gen_kernel_symbols(spec, k, &text, err);
+	if (st)
+		return st;
+	FILE *f = fopen(path, "w");
+	bool ok = f && fputs(text, f) >= 0;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(text);
+	return ok ? MDF_OK : mdf_err_errno(err, MDF_ERR_IO, errno, "%s: cannot write", path);
+}
+
 int main(int argc, char **argv)
 {
-	const char *spec_path = NULL, *out = NULL, *ref = NULL;
+	const char *spec_path = NULL, *out = NULL, *ref = NULL, *symbols = NULL;
+	bool elf = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--ref") == 0 && i + 1 < argc)
 			ref = argv[++i];
+		else if (strcmp(argv[i], "--symbols") == 0 && i + 1 < argc)
+			symbols = argv[++i];
+		else if (strcmp(argv[i], "--elf") == 0)
+			elf = true;
 		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
 			return usage();
 		else if (!spec_path)
@@ -83,9 +106,12 @@ int main(int argc, char **argv)
 		gen_spec_free(&spec);
 		goto fail;
 	}
-	st = gen_elf_write(&spec, &k, out, &err);
+	st = gen_spec_sadump(&spec) && !elf ? gen_sadump_write(&spec, &k, out, &err)
+					    : gen_elf_write(&spec, &k, out, &err);
 	if (!st && ref)
 		st = gen_ref_write(&spec, &k, ref, &err);
+	if (!st && symbols)
+		st = write_symbols(&spec, &k, symbols, &err);
 	gen_kernel_free(&k);
 	gen_spec_free(&spec);
 	if (st)

@@ -24,7 +24,12 @@ struct vmap_area kobj_va;
 enum pageflags kobj_pf;
 enum compound_dtor_id kobj_dtor;
 enum zone_stat_item kobj_zsi;
+#ifndef KOBJ_NO_PAGETYPE
 enum pagetype kobj_pt;
+#endif
+unsigned long __per_cpu_offset[KOBJ_NR_CPUS];
+struct cpumask __cpu_online_mask;
+struct elf_prstatus kobj_prstatus;
 
 void _stext(void);
 void _stext(void)

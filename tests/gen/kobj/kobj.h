@@ -121,6 +121,27 @@ typedef struct {
 	unsigned long pud;
 } pud_t;
 
+/* What a sadump reader needs besides (upstream's sadump_info.c): the
+ * online cpu mask (NR_CPUS 8192, Debian's), the registers of struct
+ * elf_prstatus (x86_64: pr_reg at 112, 336 bytes) it writes as notes. */
+#define KOBJ_NR_CPUS 8192
+
+struct cpumask {
+	unsigned long bits[KOBJ_NR_CPUS / 64];
+};
+
+struct user_regs_struct {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	unsigned long ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+	unsigned long fs_base, gs_base, ds, es, fs, gs;
+};
+
+struct elf_prstatus {
+	char pad0[112];
+	struct user_regs_struct pr_reg;
+	int pr_fpvalid;
+};
+
 enum pageflags {
 	PG_locked, PG_referenced, PG_uptodate, PG_dirty, PG_lru, PG_active,
 	PG_workingset, PG_waiters, PG_error, PG_slab, PG_owner_priv_1, PG_arch_1,
@@ -144,7 +165,10 @@ enum node_states { N_POSSIBLE, N_ONLINE, N_NORMAL_MEMORY, N_HIGH_MEMORY, N_MEMOR
  * names (kernel commit 46df8e73a4a3): -x must not take these for flag
  * bits, and makes the markers of them (~mask: the values of the
  * generator's 6.1 note, where they were macros). */
-#ifndef KOBJ_PGTY
+#if defined(KOBJ_NO_PAGETYPE)
+/* kobj-sadump: 6.1 as it is, its page types macros (no DWARF), so that
+ * upstream's -x takes no PG_buddy for a flag bit. */
+#elif !defined(KOBJ_PGTY)
 enum pagetype { PG_buddy = 0x00000080, PG_offline = 0x00000100 };
 #else
 /* 6.12 on: a type in the top byte (kobj-other is built so). */
