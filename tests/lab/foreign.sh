@@ -163,7 +163,10 @@ foreign_kernel() {
 # stays in CACHE/kbuild.log.
 foreign_kbuild() {
 	local c=$1 ver src kver t0=$SECONDS m
-	local mk=(make -C "$c/ksrc/linux-source-6.1" ARCH=s390 CROSS_COMPILE="$TRIPLET-")
+	# Not a sub-make of make check's: under its MAKEFLAGS the kernel's
+	# make prints "Entering directory" into kernelrelease's output even
+	# with -s (KVER got three lines, and boot/ stayed empty)
+	local mk=(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$c/ksrc/linux-source-6.1" ARCH=s390 CROSS_COMPILE="$TRIPLET-")
 	for m in flex bison bc openssl depmod "$TRIPLET-gcc"; do
 		command -v "$m" >/dev/null || { echo "kernel build: no $m (apt-get install flex bison bc libssl-dev kmod gcc-$TRIPLET)"; return 1; }
 	done
