@@ -187,6 +187,12 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
 	memcpy(note_release, k->ki.osrelease, sizeof(note_release));
+	if (in->located) {
+		k->ki.kernel_offset.v = in->kernel_offset;
+		k->ki.kernel_offset.set = true;
+		k->ki.num.phys_base.v = (int64_t)in->phys_base;
+		k->ki.num.phys_base.set = true;
+	}
 	k->page_size = k->ki.page_size.set ? k->ki.page_size.v : 4096;
 	if (k->page_size < 512 || k->page_size > (1 << 20) ||
 	    (k->page_size & (k->page_size - 1)))
