@@ -387,7 +387,9 @@ static enum mdf_status read_headers(struct sadump_info *si, struct cache *c,
 				st = read_hdr(d, c, ph, SADUMP_HEAD_BLOCK, bs, "partition header", err);
 			if (st != MDF_OK)
 				break;
-			if (!has_signature(ph)) {
+			/* a dump header has the partition header's signature too:
+			 * the magic number tells them apart */
+			if (!has_signature(ph) || !magic_ok(ph)) {
 				st = mdf_err_set(err, MDF_ERR_FORMAT,
 						 "%s: no sadump partition header (at 0, or at 0x%x after a media header)",
 						 si->path, bs);
