@@ -153,6 +153,35 @@ for m in a b; do
 			fi
 			rm -f "$T/out.tz" "$T/ours.tz"
 		fi
+		if [ $m = a ]; then
+			# what we refuse, as upstream does (one line each)
+			refuse() {
+				local name=$1 want=$2
+				shift 2
+				rm -f "$T/ref.out"
+				"$MDF" "$@" "$T/ref.out" >/dev/null 2>"$T/ref.err"; rc=$?
+				if [ $rc -eq 1 ] && [ "$(head -n 1 "$T/ref.err")" = "makedumpfile: $want" ] &&
+					[ ! -e "$T/ref.out" ]; then ok "$name"
+				else notok "$name" "rc=$rc $(head -n 1 "$T/ref.err")"; fi
+			}
+			kind="sadump $fmt"
+			[ $fmt = single ] && kind="sadump single partition"
+			[ $fmt = media ] && kind="sadump media backup"
+			refuse "sadump-$fmt-no-x" "${in[0]#--diskset=}: a sadump dump has no VMCOREINFO: -x VMLINUX (the crashed kernel's debug vmlinux) is needed" \
+				-l -d 31 "${in[@]}"
+			refuse "sadump-$fmt-E" "'-E' option is disabled, because ${in[0]#--diskset=} is $kind format" \
+				-E -d 31 -x "$T/$m.vmlinux" "${in[@]}"
+			refuse "sadump-$fmt-threads" "'--num-threads' option is disabled, because ${in[0]#--diskset=} is $kind format" \
+				--num-threads 2 -d 31 -x "$T/$m.vmlinux" "${in[@]}"
+			if [ $fmt = diskset ]; then
+				refuse "sadump-diskset-missing" "$T/$m.$fmt: the first disk of a set of 3 disks, 2 given: give every disk with --diskset=, the first one first" \
+					-d 31 -x "$T/$m.vmlinux" "${in[0]}" "${in[1]}"
+				refuse "sadump-diskset-order" "$T/$m.$fmt.3: disk 3 of the set, given as --diskset number 2" \
+					-d 31 -x "$T/$m.vmlinux" "${in[0]}" "${in[2]}" "${in[1]}"
+				refuse "sadump-diskset-second-first" "$T/$m.$fmt.2: disk 2 of a disk set: give every disk, the first one first (--diskset=DISK1 --diskset=DISK2 ...)" \
+					-d 31 -x "$T/$m.vmlinux" "$T/$m.$fmt.2"
+			fi
+		fi
 		rm -f "$T/$m.$fmt" "$T/$m.$fmt".[23]
 	done
 	rm -f "$T/$m.elf" "$T/$m.elf".*
