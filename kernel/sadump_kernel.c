@@ -332,12 +332,10 @@ enum mdf_status sadump_vmcoreinfo_text(const struct kinfo *dk, const char *relea
 	tb_add(&t, "NUMBER(PG_slab)=%lld\n", (long long)pg_slab);
 	if (dk->num.PG_hwpoison.set)
 		tb_add(&t, "NUMBER(PG_hwpoison)=%lld\n", (long long)dk->num.PG_hwpoison.v);
-	if (dk->num.PAGE_BUDDY_MAPCOUNT_VALUE.set)
-		tb_add(&t, "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=%lld\n",
-		       (long long)dk->num.PAGE_BUDDY_MAPCOUNT_VALUE.v);
-	if (dk->num.PAGE_OFFLINE_MAPCOUNT_VALUE.set)
-		tb_add(&t, "NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=%lld\n",
-		       (long long)dk->num.PAGE_OFFLINE_MAPCOUNT_VALUE.v);
+	/* NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE) and PAGE_OFFLINE_MAPCOUNT_VALUE:
+	 * 1.7.2 takes them from a note or by the kernel version only, neither
+	 * known at that point (our DWARF reading gives them from the enum
+	 * pagetype of Linux 6.10 on; 1.7.2 does not look there) */
 	if (dk->num.HUGETLB_PAGE_DTOR.set)
 		tb_add(&t, "NUMBER(HUGETLB_PAGE_DTOR)=%lld\n", (long long)dk->num.HUGETLB_PAGE_DTOR.v);
 	/* phys_base unsigned, as 1.7.2's "%lu" */

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "kernel/sadump_kernel.h"
+#include "kernel/vmcoreinfo.h"
 #include "sadump.h"
 #include "util.h"
 #include "tap.h"
@@ -533,6 +535,56 @@ static void t_refusals(void)
 	free(d2.b);
 }
 
+/* 1.7.2's VMCOREINFO text: its order, its defaults (PG_* of old kernels),
+ * LENGTH(node_data) as FOUND_ARRAY_TYPE, phys_base unsigned. */
+static void t_vmcoreinfo_text(void)
+{
+	struct kinfo *k = malloc(sizeof(*k));
+	char buf[4096];
+	size_t n = 0;
+	struct mdf_err err;
+
+	T_ASSERT(k);
+	kinfo_init(k);
+	k->sym.init_uts_ns = (struct kinfo_u64){ 0xffffffff81ffe000ULL, true };
+	k->sym.node_data = (struct kinfo_u64){ 0xffffffff81c393a0ULL, true };
+	k->len.node_data = (struct kinfo_u64){ 1024, true };
+	k->size.page = (struct kinfo_u64){ 64, true };
+	k->off.page__count = (struct kinfo_u64){ 52, true };
+	k->num.PG_head = (struct kinfo_s64){ 16, true };
+	k->num.PG_hwpoison = (struct kinfo_s64){ 23, true };
+	k->num.PAGE_BUDDY_MAPCOUNT_VALUE = (struct kinfo_s64){ -128, true };
+	enum mdf_status st = sadump_vmcoreinfo_text(k, "6.1.0-57-amd64", 4096,
+						    (uint64_t)-322961408, 0x26e00000,
+						    buf, sizeof(buf), &n, &err);
+	static const char want[] =
+		 "OSRELEASE=6.1.0-57-amd64\n"
+		 "PAGESIZE=4096\n"
+		 "SYMBOL(init_uts_ns)=ffffffffa8dfe000\n"
+		 "SYMBOL(node_data)=ffffffffa8a393a0\n"
+		 "SIZE(page)=64\n"
+		 "OFFSET(page._count)=52\n"
+		 "LENGTH(node_data)=9223372036854775806\n"
+		 "NUMBER(PG_lru)=5\n"
+		 "NUMBER(PG_private)=11\n"
+		 "NUMBER(PG_head_mask)=65536\n"
+		 "NUMBER(PG_swapcache)=15\n"
+		 "NUMBER(PG_slab)=7\n"
+		 "NUMBER(PG_hwpoison)=23\n"
+		 "NUMBER(phys_base)=18446744073386590208\n"
+		 "KERNELOFFSET=26e00000\n";
+
+	free(k);
+	T_EQ_U64(st, MDF_OK);
+	if (strcmp(buf, want))
+		fprintf(stderr, "# got:\n%s", buf);
+	T_ASSERT(strcmp(buf, want) == 0);
+	T_EQ_U64(n, strlen(buf));
+	T_ASSERT(sadump_vmcoreinfo_text(k = calloc(1, sizeof(*k)), "x", 4096, 0, 0, buf, 20, &n,
+					&err) == MDF_ERR_ARG);
+	free(k);
+}
+
 /* ---- the fuzz seed corpus (MDF_SADUMP_CORPUS=dir) ---- */
 
 #define DISK_SEP "--sadump-disk--\n"
@@ -591,6 +643,7 @@ int main(void)
 	T_RUN(t_diskset);
 	T_RUN(t_cpu_state);
 	T_RUN(t_refusals);
+	T_RUN(t_vmcoreinfo_text);
 	T_RUN(t_write_corpus);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
