@@ -27,6 +27,7 @@
 #include "kernel/kernel.h"
 #include "opts.h"
 #include "print_info.h"
+#include "sadump.h"
 #include "splitset.h"
 #include "stop.h"
 
@@ -40,7 +41,9 @@ struct mdf_ctx {
 	struct cache_budget map_budget; /* every input cache's windows */
 	struct elf_info elf;       /* ELF input, or */
 	struct diskdump_info dd;   /* kdump-compressed input (refiltering), or */
-	struct splitset ss;        /* a split set read as one (refiltering) */
+	struct splitset ss;        /* a split set read as one (refiltering), or */
+	struct sadump_info sa;     /* a sadump dump (a disk set: --diskset) */
+	bool is_sadump;
 	const struct diskdump_info *kd; /* dd or the set's first part: the
 				    kdump header a refilter reads, or NULL */
 	bool is_kdump;             /* kd is set */

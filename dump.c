@@ -24,6 +24,7 @@
 #include "util.h"
 #include "filter/extension.h"
 #include "kernel/btf_kinfo.h"
+#include "kernel/sadump_kernel.h"
 #include "kernel/vmcoreinfo.h"
 #include "context.h"
 
@@ -606,12 +607,64 @@ static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *
 	return st;
 }
 
-/* The input formats, by their first bytes; the last one takes the rest. */
+/*
+ * A sadump dump (sadump.h): a single partition, a media backup, or the
+ * disks of a disk set (--diskset).  It has no VMCOREINFO: -x VMLINUX
+ * finds its kernel (kernel/sadump_kernel.h), as upstream's.  Like
+ * upstream, -E and --num-threads are refused; a RAM page the dump does not
+ * store reads as zeros, and then zero pages are excluded at every level.
+ */
+static enum mdf_status open_sadump(struct mdf_ctx *ctx, const struct cache_config *cc)
+{
+	const struct mdf_opts *o = &ctx->opts;
+	const char *one[1] = { o->vmcore };
+	enum mdf_status st;
+
+	ctx->in = &sadump_input_ops;
+	ctx->in_obj = &ctx->sa;
+	ctx->is_sadump = true;
+	st = cache_init(&ctx->cache, ctx->in_fd, o->vmcore, cc, &ctx->err);
+	if (st == MDF_OK)
+		st = sadump_open(&ctx->sa, ctx->in_fd, &ctx->cache,
+				 o->ndisks ? o->disks : one, o->ndisks ? o->ndisks : 1, cc,
+				 &ctx->err);
+	if (st != MDF_OK)
+		return st;
+	/* upstream's words (initial()) */
+	if (o->format == MDF_FMT_ELF && !o->dry_run)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "'-E' option is disabled, because %s is sadump %s format",
+				   o->vmcore, sadump_kind_name(ctx->sa.kind));
+	if (o->num_threads)
+		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
+				   "'--num-threads' option is disabled, because %s is sadump %s format",
+				   o->vmcore, sadump_kind_name(ctx->sa.kind));
+	if (!o->vmlinux)
+		return mdf_err_set(&ctx->err, MDF_ERR_FORMAT,
+				   "%s: a sadump dump has no VMCOREINFO: -x VMLINUX (the crashed "
+				   "kernel's debug vmlinux) is needed", o->vmcore);
+	if (ctx->sa.stray_dumpable)
+		pi_warn(&ctx->pr, "%s: the dumpable bitmap has %llu pages the RAM bitmap lacks; "
+			"they are left out.\n", o->vmcore, (unsigned long long)ctx->sa.stray_dumpable);
+	if (ctx->sa.zero_excluded)
+		ctx->old_level |= DL_EXCLUDE_ZERO;
+	return MDF_OK;
+}
+
+/* The input's ELF view (PT_LOADs), or NULL: not an ELF input. */
+static const struct elf_info *input_elf(const struct mdf_ctx *ctx)
+{
+	return ctx->is_kdump || ctx->is_sadump ? NULL : &ctx->elf;
+}
+
+/* The input formats, by their first bytes, in upstream's order; the last
+ * one takes the rest. */
 static const struct {
 	bool (*probe)(const unsigned char *head, size_t len);
 	enum mdf_status (*open)(struct mdf_ctx *ctx, const struct cache_config *cc);
 } input_formats[] = {
 	{ diskdump_probe, open_kdump },
+	{ sadump_probe, open_sadump },
 	{ NULL, open_elf },
 };
 
@@ -619,7 +672,7 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 {
 	const struct mdf_opts *o = &ctx->opts;
 	struct cache_config cc;
-	unsigned char head[KDUMP_SIG_LEN];
+	unsigned char head[MDF_MAX(KDUMP_SIG_LEN, SADUMP_PROBE_LEN)];
 	size_t got = 0, i;
 
 	cache_budget_init(&ctx->map_budget, 0);
@@ -628,6 +681,8 @@ static enum mdf_status open_input(struct mdf_ctx *ctx)
 		return open_split(ctx, &cc);
 	if (files_open_input(o->vmcore, &ctx->in_fd, &ctx->err) != MDF_OK)
 		return ctx->err.status;
+	if (o->ndisks)
+		return open_sadump(ctx, &cc);
 	if (util_pread_full(ctx->in_fd, head, sizeof(head), 0, &got, &ctx->err) != MDF_OK)
 		got = 0; /* the format's open says what is wrong */
 	mdf_err_clear(&ctx->err);
@@ -771,11 +826,12 @@ static void print_vtop(struct mdf_ctx *ctx)
 
 static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 {
+	struct sadump_kernel_loc loc;
 	enum mdf_status st;
 	unsigned dl = opts_dump_level(&ctx->opts) | ctx->old_level;
 	struct kernel_input in = {
 		.name = ctx->opts.vmcore, .ops = ctx->in, .obj = ctx->in_obj,
-		.elf = ctx->is_kdump ? NULL : &ctx->elf, .cache = &ctx->cache,
+		.elf = input_elf(ctx), .cache = &ctx->cache,
 		.extra_name = ctx->opts.vmcoreinfo_file,
 		.need_arch = (dl & ~DL_EXCLUDE_ZERO) != 0,
 	};
@@ -792,9 +848,32 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 		in.vmlinux = ctx->ds.vmlinux;
 		in.vmlinux_name = ctx->opts.vmlinux;
 	}
+	if (ctx->is_sadump) {
+		st = sadump_kernel_locate(&ctx->sa, &ctx->cache, ctx->ds.vmlinux, &loc, &ctx->err);
+		if (st != MDF_OK)
+			return st;
+		pi_debug(&ctx->pr, "sadump: %s: phys_base 0x%llx, KASLR offset 0x%llx (%s)\n",
+			 sadump_kind_name(ctx->sa.kind), (unsigned long long)loc.phys_base,
+			 (unsigned long long)loc.kernel_offset, loc.how);
+		in.located = true;
+		in.kernel_offset = loc.kernel_offset;
+		in.phys_base = loc.phys_base;
+	}
 	st = kernel_open(&ctx->k, &in, &ctx->err);
 	if (st != MDF_OK)
 		return st;
+	if (ctx->is_sadump && ctx->k.have_arch) {
+		char missing[96];
+
+		st = sadump_kernel_notes(&ctx->sa, &ctx->cache, ctx->ds.vmlinux, ctx->opts.vmlinux,
+					 &ctx->k, &loc, missing, sizeof(missing), &ctx->err);
+		if (st != MDF_OK)
+			return st;
+		if (missing[0] && !ctx->opts.dump_dmesg)
+			pi_warn(&ctx->pr, "%s: %s lacks %s: the dump gets no notes (no cpu registers, "
+				"no VMCOREINFO), as upstream's.\n", ctx->opts.vmcore, ctx->opts.vmlinux,
+				missing);
+	}
 	{
 		struct input_facts facts;
 
@@ -1744,7 +1823,7 @@ enum mdf_status dump_explain(struct mdf_ctx *ctx)
 	in.mm = &ctx->k.mm;
 	in.in = ctx->in;
 	in.in_obj = ctx->in_obj;
-	in.elf = ctx->is_kdump ? NULL : &ctx->elf;
+	in.elf = input_elf(ctx);
 	in.input_level = ctx->is_kdump ? ctx->kd->dump_level : -1;
 	in.old_level = ctx->old_level;
 	in.page_size = ctx->k.page_size;
@@ -1992,6 +2071,7 @@ void dump_close(struct mdf_ctx *ctx)
 	bitmap_release(&ctx->ds.dumpable);
 	diskdump_close(&ctx->dd);
 	splitset_close(&ctx->ss);
+	sadump_close(&ctx->sa);
 	ctx->kd = NULL;
 	cache_release(&ctx->cache);
 	elf_info_close(&ctx->elf);

@@ -36,6 +36,7 @@ enum {
 	OPT_PAGE_TYPES,
 	OPT_KEEP_TASK,
 	OPT_PAGE_TYPES_BY,
+	OPT_DISKSET,
 	OPT_NOT_SUPPORTED,
 };
 
@@ -195,6 +196,13 @@ static enum mdf_status set_inputs(struct mdf_opts *o, char **args, int nin,
 	if (check_distinct(args, nin + nout, err) != MDF_OK)
 		return err->status;
 	o->vmcore = args[0];
+	if (o->ndisks) {
+		/* the disks of a sadump disk set: one VMCORE */
+		if ((unsigned)nin != o->ndisks)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "with --diskset the disks are the input: give no VMCORE operand");
+		return MDF_OK;
+	}
 	if (nin > 1) {
 		o->in_files = args;
 		o->nin = (unsigned)nin;
@@ -231,7 +239,15 @@ static enum mdf_status check_split(struct mdf_opts *o, int nargs,
 	if (check_distinct(args, nargs, err) != MDF_OK)
 		return err->status;
 	o->nsplit = (unsigned)(nargs - 1);
-	if (o->split) {
+	if (o->split && o->ndisks) {
+		/* the disks of a sadump disk set, then the parts */
+		if ((unsigned)nargs < o->ndisks + 2)
+			return mdf_err_set(err, MDF_ERR_ARG, "--split needs at least 2 dump files");
+		o->vmcore = args[0];
+		o->nsplit = (unsigned)nargs - o->ndisks;
+		o->split_files = args + o->ndisks;
+		o->dumpfile = o->split_files[0];
+	} else if (o->split) {
 		o->vmcore = args[0];
 		o->split_files = args + 1;
 		o->dumpfile = args[1];
@@ -406,6 +422,23 @@ static enum mdf_status check_combinations(struct mdf_opts *o, int nargs,
 {
 	if (o->action == MDF_ACT_HELP || o->action == MDF_ACT_VERSION)
 		return MDF_OK;
+	if (o->ndisks) {
+		/* --diskset=DISK..: the disks take VMCORE's place among the
+		 * operands (upstream: makedumpfile --diskset=D1 --diskset=D2
+		 * DUMPFILE) */
+		if (o->generate_file || o->mem_usage || o->action != MDF_ACT_DUMP)
+			return mdf_err_set(err, MDF_ERR_ARG,
+					   "--diskset gives a sadump disk set to read: not with -g, "
+					   "--mem-usage, -R or --reassemble");
+		if (nargs < 0 || (size_t)nargs + o->ndisks > ARRAY_SIZE(o->disk_args))
+			return mdf_err_set(err, MDF_ERR_ARG, "too many operands");
+		for (unsigned i = 0; i < o->ndisks; i++)
+			o->disk_args[i] = (char *)o->disks[i];
+		for (int i = 0; i < nargs; i++)
+			o->disk_args[o->ndisks + (unsigned)i] = args[i];
+		args = o->disk_args;
+		nargs += (int)o->ndisks;
+	}
 	if (o->explain)
 		return check_explain(o, nargs, args, err);
 	if (o->splitblock_kib && !o->split)
@@ -548,7 +581,7 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 		{ "vtop", required_argument, NULL, OPT_VTOP },
 		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "eppic", required_argument, NULL, OPT_NOT_SUPPORTED },
-		{ "diskset", required_argument, NULL, OPT_NOT_SUPPORTED },
+		{ "diskset", required_argument, NULL, OPT_DISKSET },
 		{ "xen-syms", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen-vmcoreinfo", required_argument, NULL, OPT_NOT_SUPPORTED },
 		{ "xen_phys_start", required_argument, NULL, OPT_NOT_SUPPORTED },
@@ -689,6 +722,13 @@ enum mdf_status opts_parse(int argc, char **argv, struct mdf_opts *o,
 						   "--page-types-by: flags, task or cgroup", optarg);
 			break;
 		case OPT_CONFIG: o->config_file = optarg; break;
+		case OPT_DISKSET:
+			if (o->ndisks == MDF_MAX_DISKS)
+				return mdf_err_set(err, MDF_ERR_ARG, "at most %u --diskset options "
+						   "(a disk set has at most %u disks)", MDF_MAX_DISKS,
+						   MDF_MAX_DISKS);
+			o->disks[o->ndisks++] = optarg;
+			break;
 		case OPT_EXPLAIN: st = parse_explain(optarg, o, err); break;
 		case OPT_VTOP:
 			/* strtoul(, 0) as upstream: 0x hex, 0 octal, decimal. */

@@ -94,6 +94,15 @@ struct mdf_opts {
 	 * and vmcore = in_files[0].  nin 0: one VMCORE.  Points into argv. */
 	char *const *in_files;
 	unsigned nin;
+	/* --diskset=DISK, each given (upstream's syntax for a sadump disk
+	 * set, disk 1 first): the disks are one VMCORE, vmcore = disks[0].
+	 * Parsing puts them before the operands in disk_args, into which
+	 * in_files and split_files may then point: a parsed mdf_opts is
+	 * used where it was parsed, not copied. */
+#define MDF_MAX_DISKS 16
+	const char *disks[MDF_MAX_DISKS];
+	unsigned ndisks;
+	char *disk_args[MDF_MAX_DISKS + 2 * MDF_MAX_DISKS + 8];
 	uint64_t splitblock_kib;     /* --splitblock-size KB; 0: 64 pfns */
 	const char *vmcoreinfo_file; /* -i FILE: VMCOREINFO text (the note's
 					keys win over it) */

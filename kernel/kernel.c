@@ -3,6 +3,7 @@
  */
 #include "kernel/kernel.h"
 
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,11 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 		df->text += dk->kernel_offset.v;
 	/* The vmlinux's SYMBOL(mem_section) is the variable; the note's is
 	 * the roots array it points at (since 4.14): found in the dump. */
+	/* A note that makedumpfile wrote from a vmlinux (-g, or 1.7.2's
+	 * note of a sadump dump: sadump_kernel.h) names the variable too. */
+	if (df->mem_section_is_ptr && k->ki.sym.mem_section.set && dk->sym.mem_section.set &&
+	    k->ki.sym.mem_section.v == dk->sym.mem_section.v)
+		k->ki.sym.mem_section.set = false;
 	if (df->mem_section_is_ptr && !k->ki.sym.mem_section.set) {
 		df->mem_section_at = dk->sym.mem_section.v;
 		df->mem_section_pending = dk->sym.mem_section.set;
@@ -187,6 +193,20 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s", in->name);
 	memcpy(note_release, k->ki.osrelease, sizeof(note_release));
+	/* x86_64: a kdump header's phys_base is NUMBER(phys_base), which a
+	 * note written from a vmlinux lacks when it is 0 (1.7.2's note of a
+	 * sadump dump) */
+	if (f.machine == EM_X86_64 && f.have_phys_base && !k->ki.num.phys_base.set &&
+	    !in->located) {
+		k->ki.num.phys_base.v = (int64_t)f.phys_base;
+		k->ki.num.phys_base.set = true;
+	}
+	if (in->located) {
+		k->ki.kernel_offset.v = in->kernel_offset;
+		k->ki.kernel_offset.set = true;
+		k->ki.num.phys_base.v = (int64_t)in->phys_base;
+		k->ki.num.phys_base.set = true;
+	}
 	k->page_size = k->ki.page_size.set ? k->ki.page_size.v : 4096;
 	if (k->page_size < 512 || k->page_size > (1 << 20) ||
 	    (k->page_size & (k->page_size - 1)))

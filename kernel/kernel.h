@@ -40,6 +40,11 @@ struct kernel_input {
 	const char *vmlinux_name;
 	bool need_arch;                 /* fail without address translation
 					   (else carry on: -d 0 and -d 1) */
+	bool located;                   /* the input found the kernel image
+					   (sadump: kernel/sadump_kernel.h),
+					   a dump without a note: */
+	uint64_t kernel_offset;         /* KERNELOFFSET and */
+	uint64_t phys_base;             /* NUMBER(phys_base) */
 };
 
 struct kernel {

@@ -46,7 +46,7 @@ else echo "not ok only-print_info-prints: $(echo "$hits" | head -3 | tr '\n' ' '
 #        diskdump (format),
 #        makedumpfile/extension.h (include/: the extensions' ABI, installed)
 #      1 compress/ (the codecs, which input and output both use)
-#      2 input and services: opts input cache elf_info diskdump_read splitset
+#      2 input and services: opts input cache elf_info diskdump_read splitset sadump
 #        (a split set read as one) print_info
 #        files (inputs opened, outputs checked) stop (the stop signals)
 #      3 address translation: arch/ readmem
@@ -60,7 +60,7 @@ stage() {
 	filter/*) echo 5 ;; write/*) echo 6 ;;
 	error.* | util.* | bitmap.* | workers.* | kinfo.h | diskdump.h | pageclass.h | kpageflags.*) echo 0 ;;
 	makedumpfile/extension.h | include/*) echo 0 ;;
-	opts.* | input.h | cache.* | elf_info.* | diskdump_read.* | splitset.* | print_info.* | files.* | stop.*) echo 2 ;;
+	opts.* | input.h | cache.* | elf_info.* | diskdump_read.* | splitset.* | sadump.* | print_info.* | files.* | stop.*) echo 2 ;;
 	readmem.*) echo 3 ;;
 	*) echo 7 ;;
 	esac

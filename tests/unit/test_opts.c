@@ -408,7 +408,7 @@ static void help_version(void)
 static void unsupported(void)
 {
 	static const char *const long_args[] = {
-		"eppic", "diskset", "xen-syms", "xen-vmcoreinfo",
+		"eppic", "xen-syms", "xen-vmcoreinfo",
 		"xen_phys_start",
 	};
 
@@ -420,6 +420,21 @@ static void unsupported(void)
 			 long_args[i]);
 		T_REJECT(MDF_ERR_NOTSUPP, m, a, "in", "out");
 	}
+	/* --diskset=DISK (sadump): the disks are the input, disk 1 first */
+	OK("--diskset=d1", "--diskset=d2", "-d", "31", "-x", "vmlinux", "out");
+	T_EQ_U64(o.ndisks, 2);
+	T_EQ_STR(o.vmcore, "d1");
+	T_EQ_STR(o.dumpfile, "out");
+	T_EQ_U64(o.nin, 0);
+	OK("--diskset=d1", "--diskset=d2", "-F", "-x", "vmlinux");
+	T_EQ_STR(o.vmcore, "d1");
+	OK("--diskset=d1", "--diskset=d2", "--split", "-x", "vmlinux", "o1", "o2");
+	T_EQ_STR(o.vmcore, "d1");
+	T_EQ_U64(o.nsplit, 2);
+	T_EQ_STR(o.split_files[1], "o2");
+	T_REJECT(MDF_ERR_ARG, "with --diskset the disks are the input: give no VMCORE operand",
+		 "--diskset=d1", "--diskset=d2", "in", "out");
+	T_REJECT(MDF_ERR_ARG, "the file 'd1' is given twice", "--diskset=d1", "--diskset=d2", "d1");
 	/* --report-format text|json */
 	OK("--report-format", "json", "-d", "31", "in", "out");
 	OK("--report-format", "text", "-d", "31", "in", "out");
