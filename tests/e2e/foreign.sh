@@ -78,6 +78,10 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 		name=mdf-$arch-$v
 		foreign_lab "$c" "$name" "$v" || continue
 		elf=$T/lab-$arch/vmcores/$name.elf
+		# MDF_FOREIGN_KEEP=DIR keeps a copy of each lab vmcore (to look
+		# into a failure after the run)
+		[ -n "${MDF_FOREIGN_KEEP:-}" ] && mkdir -p "$MDF_FOREIGN_KEEP" &&
+			cp "$elf" "$MDF_FOREIGN_KEEP/" && echo "# kept $MDF_FOREIGN_KEEP/$name.elf"
 		if [ "$BIG_ENDIAN" = 1 ]; then
 			# The Python readers of ELF and kdump files assume
 			# little-endian ones: tests/lab/foreign/py/usercustomize.py.
