@@ -51,6 +51,11 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 	if (!dk)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", in->vmlinux_name);
 	kinfo_init(dk);
+	/* the dump's byte order, which no VMCOREINFO key carries: the copy
+	 * below (k->ki = *dk) lost it, and -x on s390x then read every
+	 * word of the dump little-endian (--keep-task's task list, the
+	 * erase's page tables) */
+	dk->big_endian = k->ki.big_endian;
 	st = dwarf_info_kinfo(in->vmlinux, dk, df, err);
 	if (st != MDF_OK)
 		goto out;
