@@ -3,6 +3,7 @@
  */
 #include "sadump.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -812,7 +813,7 @@ static void sa_facts(const void *in, struct input_facts *f)
 	const struct sadump_info *si = in;
 
 	memset(f, 0, sizeof(*f));
-	f->machine = 62; /* EM_X86_64: sadump is x86 firmware */
+	f->machine = EM_X86_64; /* sadump is x86 firmware */
 	f->max_paddr = si->max_mapnr << si->block_shift;
 	f->block_size = si->block_size;
 	f->have_timestamp = si->have_timestamp;
