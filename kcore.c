@@ -5,14 +5,11 @@
  */
 #include "kcore.h"
 
-#include <sys/stat.h>
+#include "util.h"
 
 bool kcore_is_proc_kcore(int fd)
 {
-	struct stat a, b;
-
-	return fstat(fd, &a) == 0 && stat(KCORE_PATH, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+	return util_same_file(fd, KCORE_PATH);
 }
 
 bool kcore_detect(const struct elf_info *ei, int fd)
