@@ -5,7 +5,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "files.h"
@@ -226,14 +225,11 @@ static enum mdf_status check_distinct(const struct splitset *ss, struct mdf_err 
 {
 	for (unsigned i = 1; i < ss->n; i++) {
 		const struct splitset_part *a = &ss->parts[i];
-		struct stat sa, sb;
 
 		for (unsigned j = 0; j < i; j++) {
 			const struct splitset_part *b = &ss->parts[j];
 
-			if (strcmp(a->path, b->path) == 0 ||
-			    (fstat(a->fd, &sa) == 0 && fstat(b->fd, &sb) == 0 &&
-			     sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino))
+			if (strcmp(a->path, b->path) == 0 || util_same_file(a->fd, b->path))
 				return mdf_err_set(err, MDF_ERR_ARG,
 						   "%s: the same file as %s (a part given twice)",
 						   a->path, b->path);
