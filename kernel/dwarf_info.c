@@ -1026,7 +1026,8 @@ bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_r
 
 	dw_each_symbol(di, dw_one_symbol, &w);
 	if (w.found) {
-		*addr_ret = w.addr;
+		if (addr_ret)
+			*addr_ret = w.addr;
 		if (size_ret)
 			*size_ret = w.size;
 	}

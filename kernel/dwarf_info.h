@@ -87,7 +87,8 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 
 /**
  * The link-time address of symbol @name (a function or an object), and
- * its size when the symbol table says.  False if there is none.
+ * its size when the symbol table says (either pointer may be NULL).
+ * False if there is none.
  */
 bool dwarf_info_symbol(struct dwarf_info *di, const char *name, uint64_t *addr_ret,
 		       uint64_t *size_ret);
