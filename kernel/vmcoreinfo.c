@@ -244,8 +244,12 @@ static bool vi_parse_hex(const char *s, size_t n, uint64_t *ret)
  * NUMBER(): VMCOREINFO_NUMBER() writes "%ld", but some values are appended
  * as "0x%lx": by arch code (arm64 kimage_voffset and PHYS_OFFSET, the
  * riscv64 layout) and by generic code (NUMBER(VMALLOC_START), kernel
- * crash_core.c/vmcore_info.c, seen in 6.12 x86_64 dumps).  Decimal must fit
- * int64_t; hex may use all 64 bits and is kept as the same bit pattern.
+ * crash_core.c/vmcore_info.c, seen in 6.12 x86_64 dumps).  And makedumpfile
+ * (1.7.2 and 1.7.9++) writes the VMCOREINFO of a dump it made from sadump
+ * with "%lu": a negative phys_base (KASLR) comes as 18446744073386590208,
+ * which upstream itself then cannot read back.  Decimal is signed or up to
+ * UINT64_MAX; hex may use all 64 bits; either above INT64_MAX is kept as
+ * the same bit pattern.
  */
 static bool vi_parse_num(const char *s, size_t n, int64_t *ret)
 {
@@ -263,9 +267,9 @@ static bool vi_parse_num(const char *s, size_t n, int64_t *ret)
 		*ret = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
 		return true;
 	}
-	if (!vi_parse_dec(s, n, &u) || u > (uint64_t)INT64_MAX)
+	if (!vi_parse_dec(s, n, &u))
 		return false;
-	*ret = (int64_t)u;
+	*ret = (int64_t)u; /* above INT64_MAX: two's complement, same bits */
 	return true;
 }
 

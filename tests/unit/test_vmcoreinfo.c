@@ -325,8 +325,8 @@ static void t_malformed(void)
 		  "VMCOREINFO line 1: KERNELOFFSET: bad number '-26e00000'" },
 		{ "NUMBER(phys_base)=-9223372036854775809\n",
 		  "VMCOREINFO line 1: NUMBER(phys_base): bad number '-9223372036854775809'" },
-		{ "NUMBER(phys_base)=9223372036854775808\n",
-		  "VMCOREINFO line 1: NUMBER(phys_base): bad number '9223372036854775808'" },
+		{ "NUMBER(phys_base)=18446744073709551616\n",
+		  "VMCOREINFO line 1: NUMBER(phys_base): bad number '18446744073709551616'" },
 		{ "NUMBER(VMALLOC_START)=0x10000000000000000\n",
 		  "VMCOREINFO line 1: NUMBER(VMALLOC_START): bad number '0x10000000000000000'" },
 		{ "NUMBER(PG_lru)=-0x5\n", "VMCOREINFO line 1: NUMBER(PG_lru): bad number '-0x5'" },
@@ -506,6 +506,8 @@ static void t_numbers(void)
 		"NUMBER(sme_mask)=9223372036854775807\n"
 		"NUMBER(PG_lru)=-0\n"
 		"NUMBER(PG_slab)=007\n"
+		/* "%lu", as makedumpfile writes a sadump dump's phys_base: -0x13400000 */
+		"NUMBER(PHYS_OFFSET)=18446744073386590208\n"
 		"NUMBER(VMALLOC_START)=0xFFFFFFFFFFFFFFFF\n"
 		"NUMBER(kimage_voffset)=0X0000000000000000000012\n"
 		"SYMBOL(_stext)=0xFFFFFFFF81000000\n"
@@ -522,6 +524,7 @@ static void t_numbers(void)
 	T_ASSERT(ki.num.sme_mask.v == INT64_MAX);
 	T_ASSERT(ki.num.PG_lru.set && ki.num.PG_lru.v == 0);
 	T_EQ_U64(ki.num.PG_slab.v, 7);
+	T_ASSERT(ki.num.PHYS_OFFSET.v == -0x13400000);
 	T_ASSERT(ki.num.VMALLOC_START.v == -1);
 	T_EQ_U64(ki.num.kimage_voffset.v, 0x12);
 	T_EQ_U64(ki.sym._stext.v, 0xffffffff81000000ULL);
