@@ -270,9 +270,10 @@ struct arch_ops {
 				    void *arg, struct mdf_err *err);
 
 	/**
-	 * For -x without a note: fill what VMCOREINFO would say and DWARF
-	 * cannot (macros such as SECTION_SIZE_BITS; KERNELOFFSET from the
-	 * kernel-image PT_LOAD, given @text, the link-time address of _text).
+	 * For -x without a note, and for a note that lacks them: fill what
+	 * VMCOREINFO would say and DWARF cannot (macros such as
+	 * SECTION_SIZE_BITS; with -x, KERNELOFFSET from the kernel-image
+	 * PT_LOAD among @segs, given @text, the link-time address of _text).
 	 * Sets only fields not set.  Default when NULL: nothing.
 	 */
 	void (*debuginfo_defaults)(struct kinfo *ki, uint64_t text,

@@ -10,6 +10,7 @@
 
 /* Sanity caps on numbers read from VMCOREINFO or from the dump. */
 #define FL_MAX_NODES (1u << 16)     /* LENGTH(node_data) (MAX_NUMNODES) */
+#define FL_LENGTH_UNKNOWN ((uint64_t)INT64_MAX - 1)
 #define FL_MAX_ZONES 16             /* pglist_data.nr_zones (MAX_NR_ZONES <= 8) */
 #define FL_MAX_ORDERS 64            /* LENGTH(zone.free_area) */
 #define FL_MAX_TYPES 64             /* LENGTH(free_area.free_list) */
@@ -527,6 +528,12 @@ static enum mdf_status walk_nodes(struct fl_walk *w, const struct kinfo *ki)
 		return mdf_err_set(w->err, MDF_ERR_NOTSUPP,
 				   "VMCOREINFO has SYMBOL(node_data) but no LENGTH(node_data)");
 	n = ki->len.node_data.v;
+	/* makedumpfile writes LONG_MAX - 1, its "an array whose length DWARF
+	 * does not give", when the vmlinux declares node_data[] without a
+	 * bound (1.7.2's note of a sadump dump, from 6.1's extern in
+	 * asm/mmzone_64.h): MAX_NUMNODES is then the bits of a nodemask_t. */
+	if (n == FL_LENGTH_UNKNOWN && ki->size.nodemask_t.set)
+		n = ki->size.nodemask_t.v * 8;
 	if (n == 0 || n > FL_MAX_NODES)
 		return mdf_err_set(w->err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: LENGTH(node_data)=%llu out of range 1..%u",

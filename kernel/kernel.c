@@ -112,6 +112,35 @@ out:
 	return st;
 }
 
+/* The variable mem_section at @at points at the roots (SPARSEMEM_EXTREME
+ * since 4.15, kernel commit 83e3c48729d9): read it, and the roots' count,
+ * NR_SECTION_ROOTS, when nothing said it. */
+static enum mdf_status mem_section_roots(struct kernel *k, const struct kernel_input *in,
+					 uint64_t at, struct mdf_err *err)
+{
+	struct kinfo *ki = &k->ki;
+	uint64_t roots;
+	enum mdf_status st = readmem_u64(&k->rm, at, &roots, err);
+
+	if (st != MDF_OK)
+		return mdf_err_push(err, "%s: mem_section", in->name);
+	ki->sym.mem_section.v = roots;
+	ki->sym.mem_section.set = true;
+	/* NR_SECTION_ROOTS: a page of sections per root. */
+	if (!ki->len.mem_section.set && ki->size.mem_section.set && ki->size.mem_section.v &&
+	    ki->num.SECTION_SIZE_BITS.set &&
+	    k->arch.max_physmem_bits > ki->num.SECTION_SIZE_BITS.v) {
+		uint64_t per_root = k->page_size / ki->size.mem_section.v;
+		uint64_t nr = 1ULL << (k->arch.max_physmem_bits - ki->num.SECTION_SIZE_BITS.v);
+
+		ki->len.mem_section.v = per_root ? div_round_up(nr, per_root) : 0;
+		ki->len.mem_section.set = per_root != 0;
+		ki->num.MAX_PHYSMEM_BITS.v = k->arch.max_physmem_bits;
+		ki->num.MAX_PHYSMEM_BITS.set = true;
+	}
+	return MDF_OK;
+}
+
 /* -x: what only the dump's memory says, now that it can be read. */
 static enum mdf_status debuginfo_from_dump(struct kernel *k, const struct kernel_input *in,
 					   const struct dwarf_facts *df, const char *vm_release,
@@ -121,26 +150,9 @@ static enum mdf_status debuginfo_from_dump(struct kernel *k, const struct kernel
 	enum mdf_status st;
 
 	if (df->mem_section_pending) {
-		uint64_t roots;
-
-		st = readmem_u64(&k->rm, df->mem_section_at, &roots, err);
+		st = mem_section_roots(k, in, df->mem_section_at, err);
 		if (st != MDF_OK)
-			return mdf_err_push(err, "%s: mem_section", in->name);
-		ki->sym.mem_section.v = roots;
-		ki->sym.mem_section.set = true;
-		/* NR_SECTION_ROOTS: a page of sections per root. */
-		if (!ki->len.mem_section.set && ki->size.mem_section.set &&
-		    ki->size.mem_section.v && ki->num.SECTION_SIZE_BITS.set &&
-		    k->arch.max_physmem_bits > ki->num.SECTION_SIZE_BITS.v) {
-			uint64_t per_root = k->page_size / ki->size.mem_section.v;
-			uint64_t nr = 1ULL << (k->arch.max_physmem_bits -
-					       ki->num.SECTION_SIZE_BITS.v);
-
-			ki->len.mem_section.v = per_root ? div_round_up(nr, per_root) : 0;
-			ki->len.mem_section.set = per_root != 0;
-			ki->num.MAX_PHYSMEM_BITS.v = k->arch.max_physmem_bits;
-			ki->num.MAX_PHYSMEM_BITS.set = true;
-		}
+			return st;
 	}
 	/* Without a note the release is checked against the dump's memory. */
 	if (!vm_release[0] && df->have_release_off && ki->sym.init_uts_ns.set && ki->osrelease[0]) {
@@ -206,6 +218,11 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		k->ki.num.phys_base.v = (int64_t)f.phys_base;
 		k->ki.num.phys_base.set = true;
 	}
+	/* A note without the macros (NUMBER(SECTION_SIZE_BITS) came in 5.13,
+	 * kernel commit 4f5aecdff25f, and 1.7.2's note of a sadump dump has
+	 * none): the architecture's constants, as upstream's and as for -x. */
+	if (!in->vmlinux)
+		arch_debuginfo_defaults(f.machine, &k->ki, 0, NULL, 0);
 	if (in->located) {
 		k->ki.kernel_offset.v = in->kernel_offset;
 		k->ki.kernel_offset.set = true;
@@ -274,6 +291,12 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	}
 	if (in->vmlinux && k->have_arch)
 		return debuginfo_from_dump(k, in, &df, note_release, err);
+	/* A kernel's note has LENGTH(mem_section) with SYMBOL(mem_section);
+	 * one that makedumpfile wrote from a vmlinux (1.7.2's note of a
+	 * sadump dump) has the variable and no LENGTH, as -x sees it. */
+	if (k->have_arch && k->ki.sym.mem_section.set && !k->ki.len.mem_section.set &&
+	    util_parse_kver(k->ki.osrelease) >= util_kver(4, 15, 0))
+		return mem_section_roots(k, in, k->ki.sym.mem_section.v, err);
 	return MDF_OK;
 }
 
