@@ -481,6 +481,32 @@ void gen_elf_fill_page(const struct gen_spec *spec, const struct gen_fill *f,
 enum mdf_status gen_sadump_write(const struct gen_spec *spec, const struct gen_kernel *k,
 				 const char *path, struct mdf_err *err) MDF_MUST_CHECK;
 
+/* What a sadump file holds, from a synthetic machine or a real core. */
+struct gen_sadump_src {
+	unsigned cpus;
+	const struct gen_cpu_state *cpu;   /* cpus of them */
+	uint64_t crashtime;                /* seconds since the epoch, UTC */
+	uint64_t max_pfn;
+	const uint8_t *ram, *backed;       /* RAM and dumped pfns, LSB first */
+	/* Write every dumped page's bytes through @wr (others are dropped). */
+	enum mdf_status (*write_memory)(const void *ctx, gen_phys_write_fn wr, void *wctx,
+					struct mdf_err *err);
+	const void *ctx;
+};
+
+/** Write @src as a sadump file of spec->format (its disks, seed, and
+ *  break truncate/empty) to @path. */
+enum mdf_status gen_sadump_emit(const struct gen_spec *spec, const struct gen_sadump_src *src,
+				const char *path, struct mdf_err *err) MDF_MUST_CHECK;
+
+/* ---- gen_fromelf.c ---- */
+
+/** Write the x86_64 ELF vmcore @vmcore (its RAM, its NT_PRSTATUS
+ *  registers, CR3 at init_top_pgt, IDTR at the cpu entry area's IDT) as a
+ *  sadump file of spec->format to @path. */
+enum mdf_status gen_sadump_from_elf(const struct gen_spec *spec, const char *vmcore,
+				    const char *path, struct mdf_err *err) MDF_MUST_CHECK;
+
 /* ---- gen_ref.c ---- */
 
 /** True if a page of @kind is dumpable at dump level @level. */

@@ -115,7 +115,7 @@ struct disk {
 
 struct sa {
 	const struct gen_spec *spec;
-	const struct gen_kernel *k;
+	const struct gen_sadump_src *src;
 	uint64_t *rank;      /* per 64 pfns: dumpable pfns below */
 	struct disk disk[GEN_SADUMP_MAX_DISKS];
 	unsigned ndisks;
@@ -126,7 +126,7 @@ static uint64_t page_rank(const struct sa *a, uint64_t pfn)
 {
 	uint64_t r = a->rank[pfn / 64];
 	for (uint64_t p = pfn & ~UINT64_C(63); p < pfn; p++)
-		r += gen_bit_test(a->k->backed, p);
+		r += gen_bit_test(a->src->backed, p);
 	return r;
 }
 
@@ -138,7 +138,7 @@ static enum mdf_status sa_write(void *ctx, uint64_t pa, const void *buf, size_t 
 	for (uint64_t at = pa; at < pa + len;) {
 		uint64_t pfn = at / SA_BLOCK, off = at % SA_BLOCK;
 		uint64_t n = MDF_MIN(SA_BLOCK - off, pa + len - at);
-		if (pfn < a->k->max_pfn && gen_bit_test(a->k->backed, pfn)) {
+		if (pfn < a->src->max_pfn && gen_bit_test(a->src->backed, pfn)) {
 			uint64_t r = page_rank(a, pfn);
 			unsigned d = 0;
 			while (d + 1 < a->ndisks && r >= a->disk[d + 1].first)
@@ -202,15 +202,14 @@ static void part_header(uint8_t *b, const uint8_t *ids, const struct disk *dk, u
 	}
 }
 
-static void cpu_states(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *b)
+static void cpu_states(const struct gen_sadump_src *src, uint8_t *b)
 {
-	const unsigned n = s->cpus;
+	const unsigned n = src->cpus;
 	store_le32(b, n * SMRAM_SIZE);
 	for (unsigned c = 0; c < n; c++) {
 		uint8_t *ap = b + 4 + c * APIC_STATE_SIZE;
 		uint8_t *sm = b + 4 + n * APIC_STATE_SIZE + c * SMRAM_SIZE;
-		struct gen_cpu_state cs;
-		gen_kernel_cpu_state(s, k, c, &cs);
+		const struct gen_cpu_state cs = src->cpu[c];
 		store_le64(ap, c);                                /* APIC ID */
 		store_le64(ap + 8, (UINT64_C(1) << (c % 8)) << 24);   /* LDR, flat */
 		store_le32(sm + SM_GDT_UPPER, (uint32_t)(cs.gdt >> 32));
@@ -264,20 +263,20 @@ static void first_headers(const struct sa *a, uint8_t *b, const uint8_t *ids,
 			  uint64_t sub_blocks, uint64_t bmp_blocks, uint32_t magic0)
 {
 	const struct gen_spec *s = a->spec;
-	const struct gen_kernel *k = a->k;
+	const struct gen_sadump_src *src = a->src;
 	const bool media = s->format == GEN_FMT_SADUMP_MEDIA;
 	const bool set = s->format == GEN_FMT_SADUMP_DISKSET;
 	uint8_t *p = b;
 	if (media) {
 		memcpy(p + MH_SADUMP_ID, ids, GUID_SIZE);
 		memcpy(p + MH_DISK_SET_ID, ids + GUID_SIZE, GUID_SIZE);
-		put_efi_time(p + MH_TIME, s->crashtime);
+		put_efi_time(p + MH_TIME, src->crashtime);
 		p[MH_SEQUENTIAL] = 1;   /* the first (and only) medium */
 		p[MH_TERM_CORD] = 1;
 		p[MH_DISKS_IN_USE] = 1;
 		p += SA_BLOCK;
 	}
-	part_header(p, ids, &a->disk[0], set ? 1 : 0, used0, s->crashtime, magic0);
+	part_header(p, ids, &a->disk[0], set ? 1 : 0, used0, src->crashtime, magic0);
 	p += SA_BLOCK;
 	if (set) {
 		store_le32(p + DS_SIZE_BLOCKS, 1);
@@ -293,26 +292,26 @@ static void first_headers(const struct sa *a, uint8_t *b, const uint8_t *ids,
 	const uint64_t written = blocks(set_bytes);
 	memcpy(p, "sadump\0\0", 8);
 	store_le32(p + SH_VERSION, 1);
-	put_efi_time(p + SH_TIME, s->crashtime);
+	put_efi_time(p + SH_TIME, src->crashtime);
 	store_le32(p + SH_BLOCK_SIZE, SA_BLOCK);
 	store_le32(p + SH_SUB_HDR_SIZE, (uint32_t)sub_blocks);
 	store_le32(p + SH_BITMAP_BLOCKS, (uint32_t)bmp_blocks);
 	store_le32(p + SH_DUMPABLE_BLOCKS, (uint32_t)bmp_blocks);
-	store_le32(p + SH_MAX_MAPNR, (uint32_t)k->max_pfn);
+	store_le32(p + SH_MAX_MAPNR, (uint32_t)src->max_pfn);
 	store_le32(p + SH_TOTAL_RAM, (uint32_t)ram_pages);
 	store_le32(p + SH_DEVICE_BLOCKS, (uint32_t)written);
 	store_le32(p + SH_WRITTEN_BLOCKS, (uint32_t)written);
 	store_le32(p + SH_CURRENT_CPU, 0);
-	store_le32(p + SH_NR_CPUS, s->cpus);
-	store_le64(p + SH_MAX_MAPNR_64, k->max_pfn);
+	store_le32(p + SH_NR_CPUS, src->cpus);
+	store_le64(p + SH_MAX_MAPNR_64, src->max_pfn);
 	store_le64(p + SH_TOTAL_RAM_64, ram_pages);
 	store_le64(p + SH_DEVICE_BLOCKS_64, written);
 	store_le64(p + SH_WRITTEN_BLOCKS_64, written);
 	p += SA_BLOCK;
-	cpu_states(s, k, p);
+	cpu_states(src, p);
 	p += sub_blocks * SA_BLOCK;
-	msb_bitmap(p, k->ram, k->max_pfn);
-	msb_bitmap(p + bmp_blocks * SA_BLOCK, k->backed, k->max_pfn);
+	msb_bitmap(p, src->ram, src->max_pfn);
+	msb_bitmap(p + bmp_blocks * SA_BLOCK, src->backed, src->max_pfn);
 }
 
 static enum mdf_status open_disks(struct sa *a, const char *path, struct mdf_err *err)
@@ -334,10 +333,10 @@ static enum mdf_status open_disks(struct sa *a, const char *path, struct mdf_err
 	return MDF_OK;
 }
 
-enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kernel *k,
-				 const char *path, struct mdf_err *err)
+enum mdf_status gen_sadump_emit(const struct gen_spec *s, const struct gen_sadump_src *src,
+				const char *path, struct mdf_err *err)
 {
-	struct sa a = { .spec = s, .k = k };
+	struct sa a = { .spec = s, .src = src };
 	const bool media = s->format == GEN_FMT_SADUMP_MEDIA;
 	const bool set = s->format == GEN_FMT_SADUMP_DISKSET;
 	uint8_t *head = NULL;
@@ -347,16 +346,16 @@ enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kern
 		a.disk[d].fd = -1;
 	a.ndisks = set ? s->disks : 1;
 	/* The dumped pages and the place of each among them. */
-	const uint64_t nwords = div_round_up(k->max_pfn, 64);
+	const uint64_t nwords = div_round_up(src->max_pfn, 64);
 	a.rank = malloc((nwords + 1) * sizeof(*a.rank));
 	if (!a.rank)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
 	uint64_t dumped = 0, ram_pages = 0;
 	for (uint64_t w = 0; w < nwords; w++) {
 		a.rank[w] = dumped;
-		for (uint64_t p = w * 64; p < MDF_MIN((w + 1) * 64, k->max_pfn); p++) {
-			dumped += gen_bit_test(k->backed, p);
-			ram_pages += gen_bit_test(k->ram, p);
+		for (uint64_t p = w * 64; p < MDF_MIN((w + 1) * 64, src->max_pfn); p++) {
+			dumped += gen_bit_test(src->backed, p);
+			ram_pages += gen_bit_test(src->ram, p);
 		}
 	}
 	a.rank[nwords] = dumped;
@@ -369,8 +368,8 @@ enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kern
 		random_bytes(&seed, a.disk[d].vol_id, GUID_SIZE);
 	const uint32_t magic0 = (uint32_t)gen_splitmix64(&seed);
 
-	const uint64_t sub_blocks = blocks(4 + (uint64_t)s->cpus * (APIC_STATE_SIZE + SMRAM_SIZE));
-	const uint64_t bmp_blocks = blocks(div_round_up(k->max_pfn, 8));
+	const uint64_t sub_blocks = blocks(4 + (uint64_t)src->cpus * (APIC_STATE_SIZE + SMRAM_SIZE));
+	const uint64_t bmp_blocks = blocks(div_round_up(src->max_pfn, 8));
 	const uint64_t head_blocks = (media ? 1 : 0) + 1 + (set ? 1 : 0) + 1 + sub_blocks +
 				     2 * bmp_blocks;
 	/* The pages in shares, the first disks one more when uneven. */
@@ -399,7 +398,7 @@ enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kern
 			first_headers(&a, head, ids, used, set_bytes,
 				      ram_pages, sub_blocks, bmp_blocks, magic0);
 		else
-			part_header(head, ids, dk, d + 1, used, s->crashtime, magic0);
+			part_header(head, ids, dk, d + 1, used, src->crashtime, magic0);
 		if (ftruncate(dk->fd, (off_t)used) != 0)
 			st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: ftruncate", dk->path);
 		else
@@ -407,7 +406,7 @@ enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kern
 					      0, err);
 	}
 	if (!st)
-		st = gen_elf_write_memory(s, k, sa_write, &a, err);
+		st = src->write_memory(src->ctx, sa_write, &a, err);
 	if (!st && s->has_truncate && ftruncate(a.disk[0].fd, (off_t)s->truncate_at) != 0)
 		st = mdf_err_errno(err, MDF_ERR_IO, errno, "%s: truncate", path);
 	if (!st && s->empty && ftruncate(a.disk[0].fd, 0) != 0)
@@ -420,5 +419,37 @@ out:
 	}
 	free(head);
 	free(a.rank);
+	return st;
+}
+
+/* The synthetic machine as a memory source. */
+struct machine {
+	const struct gen_spec *spec;
+	const struct gen_kernel *k;
+};
+
+static enum mdf_status machine_memory(const void *ctx, gen_phys_write_fn wr, void *wctx,
+				      struct mdf_err *err)
+{
+	const struct machine *m = ctx;
+	return gen_elf_write_memory(m->spec, m->k, wr, wctx, err);
+}
+
+enum mdf_status gen_sadump_write(const struct gen_spec *s, const struct gen_kernel *k,
+				 const char *path, struct mdf_err *err)
+{
+	struct gen_cpu_state *cpu = calloc(s->cpus ? s->cpus : 1, sizeof(*cpu));
+	if (!cpu)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);
+	for (unsigned c = 0; c < s->cpus; c++)
+		gen_kernel_cpu_state(s, k, c, &cpu[c]);
+	const struct machine m = { .spec = s, .k = k };
+	const struct gen_sadump_src src = {
+		.cpus = s->cpus, .cpu = cpu, .crashtime = s->crashtime,
+		.max_pfn = k->max_pfn, .ram = k->ram, .backed = k->backed,
+		.write_memory = machine_memory, .ctx = &m,
+	};
+	enum mdf_status st = gen_sadump_emit(s, &src, path, err);
+	free(cpu);
 	return st;
 }

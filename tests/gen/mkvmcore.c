@@ -2,11 +2,14 @@
  * tests/gen/mkvmcore.c - main() of the synthetic vmcore generator.
  *
  *   mkvmcore SPEC OUT [--ref DIR] [--elf] [--symbols FILE]
+ *   mkvmcore SPEC OUT --from-elf VMCORE
  *
  * SPEC is a spec file or "-" for stdin (format: tests/gen/README.md).
  * OUT is written in the spec's format (ELF, or sadump with "format");
  * --elf writes a sadump spec's machine as an ELF core instead, and
  * --symbols FILE the symbol table of the vmlinux the machine ran.
+ * --from-elf writes the real x86_64 ELF VMCORE (its memory and registers)
+ * as a sadump file of the spec's format instead of a synthetic machine.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,7 +22,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mkvmcore SPEC|- OUT [--ref DIR] [--elf] [--symbols FILE]\n");
+	fprintf(stderr, "usage: mkvmcore SPEC|- OUT [--ref DIR] [--elf] [--symbols FILE]\n"
+			"       mkvmcore SPEC|- OUT --from-elf VMCORE\n");
 	return 2;
 }
 
@@ -67,13 +71,15 @@ static enum mdf_status write_symbols(const struct gen_spec *spec, const struct g
 
 int main(int argc, char **argv)
 {
-	const char *spec_path = NULL, *out = NULL, *ref = NULL, *symbols = NULL;
+	const char *spec_path = NULL, *out = NULL, *ref = NULL, *symbols = NULL, *from = NULL;
 	bool elf = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--ref") == 0 && i + 1 < argc)
 			ref = argv[++i];
 		else if (strcmp(argv[i], "--symbols") == 0 && i + 1 < argc)
 			symbols = argv[++i];
+		else if (strcmp(argv[i], "--from-elf") == 0 && i + 1 < argc)
+			from = argv[++i];
 		else if (strcmp(argv[i], "--elf") == 0)
 			elf = true;
 		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
@@ -85,7 +91,7 @@ int main(int argc, char **argv)
 		else
 			return usage();
 	}
-	if (!spec_path || !out)
+	if (!spec_path || !out || (from && (ref || symbols || elf)))
 		return usage();
 
 	struct mdf_err err;
@@ -100,6 +106,16 @@ int main(int argc, char **argv)
 	if (st) {
 		mdf_err_push(&err, "%s", spec_path);
 		goto fail;
+	}
+	if (from) {
+		st = gen_spec_sadump(&spec)
+			     ? gen_sadump_from_elf(&spec, from, out, &err)
+			     : mdf_err_set(&err, MDF_ERR_ARG, "%s: --from-elf needs a sadump format",
+					   spec_path);
+		gen_spec_free(&spec);
+		if (st)
+			goto fail;
+		return 0;
 	}
 	st = gen_kernel_plan(&spec, &k, &err);
 	if (st) {
