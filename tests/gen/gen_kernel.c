@@ -58,6 +58,17 @@
  * unused entry holds the kernel's empty value (invalid bit and table
  * type), not 0.  mem_section has 2048 roots.  Everything is big-endian.
  *
+ * With "arch x86" (Debian bookworm 6.1 -686, i386) the kernel is FLATMEM
+ * with 32-bit words: SYMBOL(mem_map) is a variable holding the address of
+ * one array of 40-byte struct pages for pfns 0 to max_pfn (rounded up to
+ * 1024), taken from lowmem top-down as memblock does; lowmem (up to MAXMEM)
+ * is direct-mapped at 0xc0000000 and holds the image (pa 0x1000000 +
+ * kaslr, va = pa + PAGE_OFFSET), highmem has struct pages but no mapping.
+ * swapper_pg_dir is a two-level table of 4-byte entries with 4 MiB PSE
+ * leaves, or with "arch x86 pae" a four-entry PDPT over tables of 8-byte
+ * entries with 2 MiB leaves (NX on all but the image's); 4 KiB pages at
+ * unaligned edges.  No mem_section.
+ *
  * "dmesg" lines give any of them a printk ring (the lockless one of 5.10
  * on): SYMBOL(prb), SYMBOL(printk_rb_static) and SYMBOL(clear_seq) move
  * into the page of init_uts_ns, the arrays are taken from RAM.
@@ -75,6 +86,32 @@
 #define PTE_LEAF_4K UINT64_C(0x8000000000000163)     /* P RW A D G NX */
 #define PTE_LEAF_BIG UINT64_C(0x80000000000001e3)    /* ... PS */
 #define PTE_ADDR_MASK UINT64_C(0x000ffffffffff000)
+/* i386 (arch/x86/include/asm/pgtable_types.h): a kernel table entry is
+ * _KERNPG_TABLE (P RW A D); a PAE PDPT entry P only (pud_populate():
+ * everything else is reserved there); leaves __PAGE_KERNEL_LARGE (P RW A D
+ * PSE G) and __PAGE_KERNEL (P RW A D G), with _PAGE_NX (bit 63) under PAE
+ * but on the image, which is executable. */
+#define X86_KERNPG_TABLE UINT64_C(0x063)
+#define X86_PDPT UINT64_C(0x001)
+#define X86_LEAF_4K UINT64_C(0x163)
+#define X86_LEAF_BIG UINT64_C(0x1e3)
+#define X86_NX (UINT64_C(1) << 63)
+/* i386 struct page (6.1, gdb of the -686 and -686-pae vmlinux): flags 0,
+ * lru / compound_head 4, mapping 12, index 16, private 20, _mapcount 24,
+ * _refcount 28, memcg_data 32; page[1]: compound_dtor 8, compound_order 9,
+ * compound_mapcount 12, compound_pincount 16.  page->flags: ZONES_SHIFT 2
+ * at the top (FLATMEM, no node or cpupid bits); zones DMA (< 16 MiB),
+ * NORMAL (lowmem), HIGHMEM. */
+#define X86_ZONE_SHIFT 30
+/* The variables of an i386 kernel in the page of init_uts_ns: mem_map (a
+ * pointer to the struct page array), vmap_area_list (a list_head) and the
+ * vmap_area on it (va_start = VMALLOC_START = high_memory + 8 MiB, list at
+ * 20), which is where a reader finds vmalloc_start. */
+#define X86_MEM_MAP_OFF 0x400
+#define X86_VMAP_LIST_OFF 0x480
+#define X86_VMAP_AREA_OFF 0x4c0
+#define X86_VMAP_AREA_LIST 20
+#define X86_VMALLOC_OFFSET UINT64_C(0x800000)
 /* arm64, 4 KiB granule: table = next | 0x3; page (last level) = pa | 0x3 and
  * block (PMD/PUD) = pa | 0x1, both with AF, inner shareable, DBM, PXN and
  * UXN (the kernel's PAGE_KERNEL / PROT_SECT_NORMAL); address bits 47:12. */
@@ -185,6 +222,8 @@ static const char *const vmi_none[] = {
 
 static uint64_t text_start_va(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_X86)   /* in the direct map */
+		return GEN_X86_PAGE_OFFSET + GEN_X86_PHYSICAL_START + s->kaslr;
 	if (s->arch == GEN_ARCH_PPC64)
 		return GEN_PPC64_PAGE_OFFSET;
 	if (s->arch == GEN_ARCH_S390X)
@@ -200,6 +239,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
  * only the va; s390x's (6.1) moves the image physically. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_X86)
+		return GEN_X86_PHYSICAL_START + s->kaslr;
 	if (s->arch == GEN_ARCH_PPC64)
 		return 0;
 	if (s->arch == GEN_ARCH_S390X)
@@ -231,6 +272,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return s->vmalloc_start;   /* Book3S-64 loads modules into vmalloc */
 	case GEN_ARCH_S390X:
 		return s->vmalloc_start;   /* unused: s390x refuses "kcore" */
+	case GEN_ARCH_X86:
+		return s->vmalloc_start;   /* unused: x86 refuses "kcore" */
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -388,6 +431,10 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 		return (pa & ARM64_ADDR_MASK) | (last ? ARM64_PAGE : ARM64_BLOCK);
 	case GEN_ARCH_RISCV64:
 		return (pa >> GEN_PAGE_SHIFT) << RV_PPN_SHIFT | (leaf ? RV_LEAF : RV_TABLE);
+	case GEN_ARCH_X86:
+		if (!leaf)   /* a PAE PDPT entry, or a kernel page table */
+			return pa | (k->levels == 3 && level == 0 ? X86_PDPT : X86_KERNPG_TABLE);
+		return pa | (last ? X86_LEAF_4K : X86_LEAF_BIG) | k->leaf_extra;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -402,7 +449,7 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 static enum mdf_status table_alloc(struct gen_kernel *k, unsigned level, uint64_t *pa,
 				   struct mdf_err *err)
 {
-	uint64_t bytes = UINT64_C(8) << k->bits[level], n;
+	uint64_t bytes = (uint64_t)k->pte_size << k->bits[level], n;
 	enum mdf_status st;
 
 	if (k->arch == GEN_ARCH_S390X && bytes < k->page_size) {
@@ -712,6 +759,60 @@ static enum mdf_status plan_identity(const struct gen_spec *s, struct gen_kernel
 	return st ? mdf_err_push(err, "identity map") : MDF_OK;
 }
 
+/*
+ * x86 (i386, FLATMEM): the struct page array for pfns [0, npfn) from
+ * lowmem (alloc_node_mem_map() via memblock, below max_low_pfn), and the
+ * direct map of the RAM below MAXMEM (the crashkernel's too), as
+ * kernel_physical_mapping_init() makes it: a PSE leaf (4 MiB, PAE 2 MiB)
+ * where one is aligned and inside RAM, 4 KiB pages at the edges; under PAE
+ * with NX but where a leaf maps the image.
+ */
+static enum mdf_status plan_x86(const struct gen_spec *s, struct gen_kernel *k,
+				struct mdf_err *err)
+{
+	const uint64_t big = UINT64_C(1) << k->shift[k->levels - 2];
+	const uint64_t ts = k->text_pa, te = k->text_pa + s->text_size;
+	struct span64 *sp = calloc(s->nram + 1, sizeof(*sp));
+	size_t n = 0, m = 0;
+	enum mdf_status st;
+
+	if (!sp)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "direct map: out of memory");
+	st = alloc_pages(k, div_round_up(k->npfn * k->struct_page, k->page_size), 1,
+			 "mem_map (struct pages in lowmem)", &k->memmap_pa, err);
+	if (st) {
+		free(sp);
+		return st;
+	}
+	for (size_t i = 0; i < s->nram; i++)
+		sp[n++] = (struct span64){ align_down(s->ram[i].start, GEN_PAGE_SIZE),
+					   align_up(s->ram[i].start + s->ram[i].memsz, GEN_PAGE_SIZE) };
+	if (s->crash_size)
+		sp[n++] = (struct span64){ s->crash_start, s->crash_start + s->crash_size };
+	qsort(sp, n, sizeof(*sp), span_cmp);
+	for (size_t i = 0; i < n; i++) {
+		sp[i].end = MDF_MIN(sp[i].end, k->lowmem_end);
+		if (sp[i].start >= sp[i].end)
+			continue;
+		if (m && sp[i].start <= sp[m - 1].end)
+			sp[m - 1].end = MDF_MAX(sp[m - 1].end, sp[i].end);
+		else
+			sp[m++] = sp[i];
+	}
+	for (size_t i = 0; i < m && !st; i++) {
+		for (uint64_t pa = sp[i].start; pa < sp[i].end && !st;) {
+			uint64_t leaf = !(pa & (big - 1)) && sp[i].end - pa >= big ? big : GEN_PAGE_SIZE;
+
+			k->leaf_extra = s->x86_pae && (pa + leaf <= ts || pa >= te) ? X86_NX : 0;
+			st = pt_map(k, s->page_offset + pa, pa, leaf, err);
+			pa += leaf;
+		}
+	}
+	k->leaf_extra = 0;
+	free(sp);
+	return st ? mdf_err_push(err, "direct map") : MDF_OK;
+}
+
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
 				   struct mdf_err *err)
 {
@@ -721,6 +822,8 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	st = table_new(k, k->pgd_pa, 0, &pgd, err);
 	if (st)
 		return st;
+	if (s->arch == GEN_ARCH_X86)
+		return plan_x86(s, k, err);
 
 	k->nsections = k->npfn / k->pfn_per_section;
 	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
@@ -890,6 +993,18 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 						 : GEN_MAX_BUDDY_ORDER;
 	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
+	k->pte_size = 8;
+	k->struct_page = GEN_STRUCT_PAGE;
+	if (s->arch == GEN_ARCH_X86) {
+		/* 686: pgd (10 bits from 22) and pte (10 from 12), 4 bytes;
+		 * PAE: PDPT (2 from 30), pmd and pte (9), 8 bytes, and
+		 * swapper_pg_dir is pgd_t[1024] (two pages) either way. */
+		k->levels = s->x86_pae ? 3 : 2;
+		k->pte_size = s->x86_pae ? 8 : 4;
+		k->pgd_pages = s->x86_pae ? 2 : 1;
+		k->struct_page = GEN_X86_STRUCT_PAGE;
+		k->lowmem_end = s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM;
+	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
 		k->levels = s->levels;
@@ -899,6 +1014,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	for (unsigned l = k->levels; l-- > 0;) {
 		if (s->arch == GEN_ARCH_S390X)
 			k->bits[l] = l == k->levels - 1 ? S390X_PT_BITS : S390X_CRST_BITS;
+		else if (s->arch == GEN_ARCH_X86)
+			k->bits[l] = !s->x86_pae ? 10 : l == 0 ? 2 : 9;
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -911,7 +1028,10 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
  * image start: in the image, whatever its size, 8-byte aligned. */
 static uint64_t text_offset_va(const struct gen_spec *s, const struct gen_kernel *k, uint64_t off)
 {
-	return k->text_va + ((off % s->text_size) & ~UINT64_C(7));
+	/* i386 longs are 4 bytes (node_online_map is node_states + 4). */
+	uint64_t align = s->arch == GEN_ARCH_X86 ? 3 : 7;
+
+	return k->text_va + ((off % s->text_size) & ~align);
 }
 
 /* ---- sadump: what a reader without VMCOREINFO finds the kernel by ---- */
@@ -1019,7 +1139,9 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (s->arch == GEN_ARCH_PPC64) {
+	if (s->arch == GEN_ARCH_X86) {
+		k->nroots = 0;   /* FLATMEM; finish_x86() put the image in lowmem */
+	} else if (s->arch == GEN_ARCH_PPC64) {
 		/* The image at physical 0: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_PPC64;
 	} else if (s->arch == GEN_ARCH_S390X) {
@@ -1086,6 +1208,9 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	set_span(k->sysram, s->crash_start >> k->page_shift,
 		 (s->crash_start + s->crash_size) >> k->page_shift);
 	k->alloc_cursor = k->npfn;
+	/* i386: memblock allocates below max_low_pfn (the direct map). */
+	if (s->arch == GEN_ARCH_X86)
+		k->alloc_cursor = MDF_MIN(k->npfn, k->lowmem_end >> k->page_shift);
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
@@ -1250,6 +1375,115 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	put32(be, pg, 52, refcount);
 }
 
+/*
+ * i386 struct page (40 bytes, 32-bit words; X86_* above): the kinds of
+ * build_page() with the 6.1 semantics, the zone at the top of flags and
+ * no poison delta (CONFIG_ILLEGAL_POINTER_VALUE is 0 on i386: LIST_POISON2
+ * is 0x122, TAIL_MAPPING 0x400).  6.1 has no compound_nr on 32-bit.
+ */
+static void build_page32(const struct gen_spec *s, const struct gen_kernel *k, uint64_t pfn,
+			 uint8_t *pg)
+{
+	const struct gen_preset *ps = s->preset;
+	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
+	const uint32_t va = mem_map + (uint32_t)(pfn * GEN_X86_STRUCT_PAGE);
+	const uint64_t pa = pfn << k->page_shift, po = s->page_offset;
+	uint32_t zone = pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
+	uint32_t flags = zone << X86_ZONE_SHIFT, refcount = 1;
+	int32_t mapcount = -1;
+	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
+	bool head = (k->info[pfn] & GEN_INFO_HEAD) != 0;
+	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
+
+	memset(pg, 0, GEN_X86_STRUCT_PAGE);
+	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
+		uint64_t h = block_head(k, pfn);
+
+		put32(false, pg, 4, (mem_map + (uint32_t)(h * GEN_X86_STRUCT_PAGE)) | 1);
+		refcount = 0;
+		if (pfn == h + 1) {
+			pg[8] = (uint8_t)(kind == GEN_K_HUGETLB ? ps->hugetlb_dtor : COMPOUND_DTOR_THP);
+			pg[9] = (uint8_t)order;
+			put32(false, pg, 12, UINT32_MAX);   /* compound_mapcount -1 */
+		} else {
+			put32(false, pg, 12, (uint32_t)TAIL_MAPPING);
+		}
+		put32(false, pg, 0, flags);
+		put32(false, pg, 24, (uint32_t)mapcount);
+		put32(false, pg, 28, refcount);
+		return;
+	}
+	switch (kind) {
+	case GEN_K_UNSET:
+	case GEN_K_KERNEL:
+		flags |= (uint32_t)bit(ps->pg_reserved);
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		break;
+	case GEN_K_FREE:
+		refcount = 0;
+		if (head) {
+			put32(false, pg, 4, va + 4);
+			put32(false, pg, 8, va + 4);
+			put32(false, pg, 20, order);
+			mapcount = ps->buddy_mapcount;
+		} else {
+			put32(false, pg, 8, (uint32_t)LIST_POISON2);
+		}
+		break;
+	case GEN_K_CACHE:
+	case GEN_K_CACHE_PRIVATE:
+		flags |= (uint32_t)(bit(ps->pg_lru) | bit(ps->pg_uptodate) | bit(ps->pg_referenced));
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_ADDRESS_SPACE));
+		put32(false, pg, 16, (uint32_t)(pfn & 0xffff));
+		if (kind == GEN_K_CACHE_PRIVATE) {
+			flags |= (uint32_t)bit(ps->pg_private);
+			put32(false, pg, 20, (uint32_t)(po + FAKE_BUFFER_HEADS + (pfn & 0xff) * 0x40));
+			refcount = 2;
+		}
+		break;
+	case GEN_K_SWAPCACHE:
+		flags |= (uint32_t)(bit(ps->pg_swapcache) | bit(ps->pg_swapbacked) |
+				    bit(ps->pg_uptodate));
+		put32(false, pg, 20, (uint32_t)((pfn & 0xffff) << 8));   /* swp_entry_t */
+		break;
+	case GEN_K_ANON:
+	case GEN_K_THP:
+		flags |= (uint32_t)(bit(ps->pg_lru) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate));
+		if (kind == GEN_K_THP)
+			flags |= (uint32_t)bit(ps->pg_head);
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_ANON_VMA) | 1);   /* PAGE_MAPPING_ANON */
+		put32(false, pg, 16, (uint32_t)pfn);
+		mapcount = 0;
+		break;
+	case GEN_K_HUGETLB:
+		flags |= (uint32_t)(bit(ps->pg_head) | bit(ps->pg_uptodate));
+		put32(false, pg, 12, (uint32_t)(po + FAKE_HUGETLBFS_MAPPING));
+		break;
+	case GEN_K_SLAB:
+		flags |= (uint32_t)bit(ps->pg_slab);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_KMEM_CACHE));
+		put32(false, pg, 4, (uint32_t)LIST_POISON1);
+		put32(false, pg, 8, (uint32_t)LIST_POISON2);
+		break;
+	case GEN_K_HWPOISON:
+		flags |= (uint32_t)bit(ps->pg_hwpoison);
+		break;
+	case GEN_K_OFFLINE:
+		mapcount = ps->offline_mapcount;
+		break;
+	case GEN_K_COUNT:
+		break;
+	}
+	put32(false, pg, 0, flags);
+	put32(false, pg, 24, (uint32_t)mapcount);
+	put32(false, pg, 28, refcount);
+}
+
 /* utsname.machine, as uname -m prints it. */
 static const char *uts_machine(const struct gen_spec *s)
 {
@@ -1262,6 +1496,10 @@ static const char *uts_machine(const struct gen_spec *s)
 		return s->big_endian ? "ppc64" : "ppc64le";
 	case GEN_ARCH_S390X:
 		return "s390x";
+	case GEN_ARCH_X86:
+		/* UTS_MACHINE i386, made "i686" by check_bugs() (bugs.c, 6.1)
+		 * on a family 6 or later cpu */
+		return "i686";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -1603,6 +1841,51 @@ void gen_kernel_cpu_state(const struct gen_spec *s, const struct gen_kernel *k,
 	cs->tr = GDT_TSS;
 }
 
+/* i386: the struct page array, 1024 at a time. */
+static enum mdf_status x86_write_memmap(const struct gen_spec *s, const struct gen_kernel *k,
+					gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	const uint64_t batch = UINT64_C(1) << GEN_MAX_BUDDY_ORDER;
+	uint8_t *pages = malloc(batch * GEN_X86_STRUCT_PAGE);
+	enum mdf_status st = MDF_OK;
+
+	if (!pages)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
+	for (uint64_t p0 = 0; p0 < k->npfn && !st; p0 += batch) {
+		uint64_t n = MDF_MIN(batch, k->npfn - p0);
+
+		for (uint64_t i = 0; i < n; i++)
+			build_page32(s, k, p0 + i, pages + i * GEN_X86_STRUCT_PAGE);
+		st = wr(ctx, k->memmap_pa + p0 * GEN_X86_STRUCT_PAGE, pages,
+			(size_t)(n * GEN_X86_STRUCT_PAGE), err);
+	}
+	free(pages);
+	return st;
+}
+
+/* i386: high_memory, the end of the direct map (max_low_pfn). */
+static uint64_t x86_high_memory(const struct gen_spec *s, const struct gen_kernel *k)
+{
+	return s->page_offset + MDF_MIN(k->max_pfn << k->page_shift, k->lowmem_end);
+}
+
+/* i386: mem_map, vmap_area_list and its one vmap_area (from VMALLOC_START
+ * for 8 KiB, a made-up first allocation) in the page of init_uts_ns. */
+static void x86_vars(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *page)
+{
+	const uint32_t list = (uint32_t)(uts_va(k) + X86_VMAP_LIST_OFF);
+	const uint32_t area = (uint32_t)(uts_va(k) + X86_VMAP_AREA_OFF);
+	const uint32_t vstart = (uint32_t)(x86_high_memory(s, k) + X86_VMALLOC_OFFSET);
+
+	put32(false, page, X86_MEM_MAP_OFF, (uint32_t)linear_va(s, k->memmap_pa));
+	put32(false, page, X86_VMAP_LIST_OFF, area + X86_VMAP_AREA_LIST);
+	put32(false, page, X86_VMAP_LIST_OFF + 4, area + X86_VMAP_AREA_LIST);
+	put32(false, page, X86_VMAP_AREA_OFF, vstart);
+	put32(false, page, X86_VMAP_AREA_OFF + 4, vstart + 0x2000);
+	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST, list);
+	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST + 4, list);
+}
+
 static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
 				    gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				    struct mdf_err *err)
@@ -1622,6 +1905,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		ppc64_vmemmap_vars(s, k, page);
 	if (s->arch == GEN_ARCH_S390X)   /* high_memory: the end of RAM */
 		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
+	if (s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
+		x86_vars(s, k, page);
 	if (log_enabled(s))
 		st = log_write(s, k, wr, ctx, page, err);
 	if (!st)
@@ -1636,9 +1921,14 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		const struct gen_table *t = &k->tables[i];
 		uint64_t empty = pt_empty(k, t->level);
 
-		for (unsigned j = 0; j < t->n; j++)
-			gen_store64(k->pt_big_endian, page + 8 * j, t->e[j] ? t->e[j] : empty);
-		st = wr(ctx, t->pa, page, t->n * 8, err);
+		for (unsigned j = 0; j < t->n; j++) {
+			if (k->pte_size == 4)   /* i386 without PAE */
+				gen_store32(false, page + 4 * j, (uint32_t)t->e[j]);
+			else
+				gen_store64(k->pt_big_endian, page + 8 * j,
+					    t->e[j] ? t->e[j] : empty);
+		}
+		st = wr(ctx, t->pa, page, t->n * k->pte_size, err);
 		if (st)
 			return st;
 	}
@@ -1677,6 +1967,9 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		if (st)
 			return st;
 	}
+
+	if (s->arch == GEN_ARCH_X86)
+		return x86_write_memmap(s, k, wr, ctx, err);
 
 	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
 	uint8_t *pages = malloc(chunk);
@@ -1748,6 +2041,10 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, k->text_va + (k->pgd_pa - k->text_pa));
 	if (strcmp(v, "@uts") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
+	if (strcmp(v, "@mem_map") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + X86_MEM_MAP_OFF);
+	if (strcmp(v, "@vmap_area_list") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + X86_VMAP_LIST_OFF);
 	if (strcmp(v, "@memsec") == 0)
 		return xasprintf("%" PRIx64, linear_va(s, k->roots_pa));
 	if (strcmp(v, "@vmemmap") == 0)
@@ -1840,6 +2137,14 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 	case GEN_POKE_PAGE: {
 		uint64_t sec = p->addr / k->pfn_per_section;
 
+		if (s->arch == GEN_ARCH_X86) {   /* FLATMEM */
+			if (s->no_struct_pages || p->addr >= k->npfn ||
+			    p->off + p->len > GEN_X86_STRUCT_PAGE)
+				break;
+			*pa = k->memmap_pa + p->addr * GEN_X86_STRUCT_PAGE + p->off;
+			return MDF_OK;
+		}
+
 		if (s->no_struct_pages || sec >= k->nsections || !k->section_map_pa[sec])
 			break;
 		*pa = k->section_map_pa[sec] + (p->addr % k->pfn_per_section) * GEN_STRUCT_PAGE +
@@ -1853,7 +2158,7 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 			unsigned i = pt_index(k, level, p->addr);
 
 			if (level == p->off) {
-				*pa = k->tables[t].pa + 8 * i;
+				*pa = k->tables[t].pa + k->pte_size * i;
 				return MDF_OK;
 			}
 			t = k->tables[t].child[i];
