@@ -218,7 +218,7 @@ genarch_spec_errors x86 'arch x86\npage_offset 0x80000000\nram 0 1G|PAGE_OFFSET 
 
 # The program: only once it reads i386 dumps (today it says "architecture
 # EM_386 (3) is not supported").
-"$MDF" -f --dry-run --message-level 1 -d 31 "$V" >"$T/probe.log" 2>&1
+"$MDF" -f --dry-run -d 31 "$V" >"$T/probe.log" 2>&1
 if ! grep -q "EM_386.*not supported" "$T/probe.log"; then
 	for l in 0 1 2 4 8 16 31; do
 		genarch_bitmaps "x86-dry-run-d$l" "$V" "$T/ref" $l
