@@ -8,8 +8,10 @@
  *                 page array, mem_section, page tables (x86_64 4-level,
  *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
  *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages,
- *                 s390x DAT with 3 to 5 levels), the printk ring
- *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
+ *                 s390x DAT with 3 to 5 levels, i386 2-level and PAE),
+ *                 the printk ring
+ *   gen_elf.c     ELF64 (i386: ELF32) core layout, sparse output, page
+ *                 contents, breakage
  *   gen_sadump.c  the same machine as a Fujitsu sadump file (single
  *                 partition, diskset, media backup)
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)

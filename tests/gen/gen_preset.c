@@ -6,7 +6,9 @@
  * struct page semantics that go with it.  arm64 and ppc64 have only 6.1,
  * riscv64 only 6.12.  s390x has 6.1, written from the kernel's sources
  * (no lab dump): see vmi_6_1_s390x.  ppc64 big-endian ("arch ppc64be")
- * reuses the ppc64el text.
+ * reuses the ppc64el text.  i386 ("arch x86 [pae]") has 6.1 (-686 and
+ * -686-pae), written from the sources and the kernels' debug info: see
+ * vmi_6_1_x86.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
@@ -16,8 +18,8 @@
  *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
  *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
  *   "radix_number yes"), s390x's @lowcore_ptr, @high_memory, @samode31
- *   and @eamode31, and @T+HEX = start of the text + HEX (wrapped into the
- *   text).
+ *   and @eamode31, i386's @mem_map and @vmap_area_list, and @T+HEX =
+ *   start of the text + HEX (wrapped into the text).
  */
 #include <stddef.h>
 #include <string.h>
