@@ -33,12 +33,21 @@ fill 0x6000+256 zero
 pages 0x40000+512 anon random 5
 pages 0x40400+256 cache text 6
 pages 0x41000+1024 thp random 7
+dmesg Linux version 6.1.0-57-686 (mkvmcore) 1 SMP PREEMPT_DYNAMIC Debian 6.1.192-3
+dmesg x86/fpu: x87 FPU will use FXSAVE
+dmesg LAB-MARKER i386 printk ring of 32-bit words
+dmesg_clear 1
 SPEC
+# The log as --dump-dmesg prints it: record i at (i + 1) * 0.1 s + i us.
+awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
+	printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' \
+	"$T/spec" >"$T/dmesg.want"
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 256)) PRI_CACHE=256 USER=$((512 + 1024 + 1024 + 512 + 1024))"
 genarch_make x86 'Intel 80386' little || exit 0
 
 # The shape, read without the program.  Arguments: vmcore, pae (0 or 1),
-# ELF class, then PFN=KIND checks of struct pages.
+# ELF class, PFN=KIND checks of struct pages, the log --dump-dmesg would
+# print.
 cat >"$T/layout.py" <<'PY'
 import os, struct, sys
 sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
@@ -174,12 +183,39 @@ for pfn, kind in checks:
           "hugetlb": flags >> 16 & 1 and page(pfn + 1)[2] & 0xff == 2,
           }[kind]
     need(ok, "pfn %#x: not %s: %s" % (pfn, kind, " ".join("%#x" % x for x in p)))
-print("; ".join(bad) if bad else "leaves " + " ".join(sorted(leaves)))
+# The printk ring as the kernel leaves it, in 32-bit longs: prb ->
+# printk_ringbuffer (desc_ring count_bits, descs, infos, head_id, tail_id at
+# 0-16, text_data_ring size_bits, data at 24, 28), 12-byte prb_desc
+# (state_var with the state in bits 31:30, text_blk_lpos), data blocks of
+# a 4-byte id and the text; clear_seq: latch, then val[2] from 4.
+r32 = lambda va: u32(walk(va))
+rb = r32(sym("SYMBOL(prb)"))
+count, descs, infos = 1 << r32(rb), r32(rb + 4), r32(rb + 8)
+head, tail = r32(rb + 12), r32(rb + 16)
+size, data = 1 << r32(rb + 24), r32(rb + 28)
+mask = (1 << 30) - 1
+lines = []
+for i in range((head - tail & mask) + 1):
+    rid = tail + i & mask; slot = rid & count - 1
+    sv = r32(descs + 12 * slot)
+    if sv & mask != rid or sv >> 30 not in (1, 2):
+        continue
+    begin = r32(descs + 12 * slot + 4)
+    seq, ts, tlen = struct.unpack("<QQH", rpa(walk(infos + 88 * slot), 18))
+    fl = rpa(walk(infos + 88 * slot) + 19, 1)[0]
+    need(fl >> 5 == 6 and fl & 31 == 2, "record %d: flags/level byte %#x" % (seq, fl))
+    blk = data + (begin & size - 1)
+    need(r32(blk) == rid, "record %d: block id %#x, want %#x" % (seq, r32(blk), rid))
+    lines.append("[%5d.%06d] %s" % (ts // 10**9, ts % 10**9 // 1000, rpa(walk(blk) + 4, tlen).decode()))
+need(lines == open(sys.argv[5]).read().splitlines(), "log %s" % lines[:2])
+cs = walk(sym("SYMBOL(clear_seq)"))
+need(struct.unpack("<Q", rpa(cs + 4 + 8 * (u32(cs) & 1), 8))[0] == 1, "clear_seq")
+print("; ".join(bad) if bad else "leaves %s, %d log lines" % (" ".join(sorted(leaves)), len(lines)))
 PY
 layout() { # NAME VMCORE PAE CLASS PFN=KIND,...
 	if [ -z "$HAVE_PY" ]; then skip "$1" "no python3"; return; fi
 	local why
-	why=$(python3 "$T/layout.py" "$2" "$3" "$4" "$5" 2>&1)
+	why=$(python3 "$T/layout.py" "$2" "$3" "$4" "$5" "$T/dmesg.want" 2>&1)
 	if [[ "$why" == leaves* ]]; then ok "$1 ($why)"; else notok "$1" "$why"; fi
 }
 CHECKS=0x3000=anon,0x3200=cache,0x3800=thp,0x4000=slab,0x4010=hwpoison,0x4400=hugetlb,0x5000=free,0x1000=kernel,0x40000=anon,0x40400=cache,0x41000=thp,0x50000=free
@@ -229,6 +265,12 @@ if ! grep -q "EM_386.*not supported" "$T/probe.log"; then
 	genarch_l_d31 x86-pae64 "$T/v.pae64" i686
 	genarch_E_d31 x86 "$V" 'Intel 80386'
 	genarch_mem_usage x86 "$V" "$WANT_ROWS"
+	for v in "$V" "$T/v.pae64"; do
+		rm -f "$T/dm.out"
+		if "$MDF" --dump-dmesg "$v" "$T/dm.out" >"$T/dm.log" 2>&1 && cmp -s "$T/dm.out" "$T/dmesg.want"
+		then ok "x86-dump-dmesg ${v##*/}"
+		else notok "x86-dump-dmesg ${v##*/}" "$(diff "$T/dmesg.want" "$T/dm.out" 2>&1 | head -n3 | tr '\n' ' ')"; fi
+	done
 else
 	skip gen-x86-program "the reader does not read i386 dumps yet"
 fi

@@ -179,12 +179,10 @@
 #define LOG_PRB_OFF 0x600
 #define LOG_RB_OFF 0x640
 #define LOG_CLEAR_OFF 0x6c0
-#define LOG_DESC_SIZE 24
 #define LOG_INFO_SIZE 88
 #define LOG_DATA_BITS_MIN 17             /* CONFIG_LOG_BUF_SHIFT: 128 KiB */
 #define LOG_AVG_BITS 5                   /* PRB_AVGBITS: a descriptor per 32 bytes */
 #define LOG_SV_SHIFT 62                  /* state_var: state in the top 2 bits */
-#define LOG_ID_MASK ((UINT64_C(1) << LOG_SV_SHIFT) - 1)
 #define LOG_FINALIZED UINT64_C(2)
 #define LOG_REUSABLE UINT64_C(3)
 #define LOG_FAILED_LPOS UINT64_C(1)
@@ -904,11 +902,20 @@ static bool log_enabled(const struct gen_spec *s)
 	return s->nlogs || s->log_clear_line;
 }
 
+/* The kernel's long: the ring's ids, lpos and pointers (4 bytes on i386,
+ * whose prb_desc is 12 bytes, printk_ringbuffer 44, latched_seq 20). */
+static unsigned log_word(const struct gen_spec *s)
+{
+	return s->arch == GEN_ARCH_X86 ? 4 : 8;
+}
+
 /* A record's data block: its id (an unsigned long), then the text,
  * rounded up to a long (to_blk_size()). */
-static uint64_t log_block_size(const struct gen_log *l)
+static uint64_t log_block_size(const struct gen_spec *s, const struct gen_log *l)
 {
-	return align_up(8 + strlen(l->text), 8);
+	const uint64_t w = log_word(s);
+
+	return align_up(w + strlen(l->text), w);
 }
 
 /*
@@ -925,7 +932,7 @@ static enum mdf_status plan_log(const struct gen_spec *s, struct gen_kernel *k,
 	enum mdf_status st = MDF_OK;
 
 	for (size_t i = 0; i < s->nlogs; i++)
-		total += log_block_size(&s->logs[i]);
+		total += log_block_size(s, &s->logs[i]);
 	while ((UINT64_C(1) << dbits) <= total)
 		dbits++;
 	cbits = dbits - LOG_AVG_BITS;
@@ -933,7 +940,7 @@ static enum mdf_status plan_log(const struct gen_spec *s, struct gen_kernel *k,
 		cbits++;
 	k->log_data_bits = dbits;
 	k->log_count_bits = cbits;
-	const uint64_t bytes[3] = { LOG_DESC_SIZE << cbits, LOG_INFO_SIZE << cbits,
+	const uint64_t bytes[3] = { (uint64_t)(3 * log_word(s)) << cbits, LOG_INFO_SIZE << cbits,
 				    UINT64_C(1) << dbits };
 	for (size_t i = 0; i < 3 && !st; i++)
 		st = alloc_pages(k, div_round_up(bytes[i], k->page_size), 1, "the printk ring",
@@ -1587,18 +1594,32 @@ static uint64_t uts_va(const struct gen_kernel *k)
  * little-endian kernel, MSB first on a big-endian one), at (i + 1) * 0.1 s
  * + i us.  The variables go into @page (the page of init_uts_ns).
  */
+/* A long of the kernel (@w bytes) at @off. */
+static void put_long(bool big, uint8_t *p, unsigned off, uint64_t v, unsigned w)
+{
+	if (w == 4)
+		gen_store32(big, p + off, (uint32_t)v);
+	else
+		gen_store64(big, p + off, v);
+}
+
 static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kernel *k,
 				 gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				 struct mdf_err *err)
 {
 	const bool be = k->big_endian;
+	/* longs: state_var keeps the state in its top 2 bits, the id below;
+	 * lpos and ids wrap at the long's width. */
+	const unsigned w = log_word(s), dsz = 3 * w, sv_shift = 8 * w - 2;
+	const uint64_t wmask = w == 8 ? UINT64_MAX : UINT32_MAX;
+	const uint64_t id_mask = (UINT64_C(1) << sv_shift) - 1;
 	const uint64_t count = UINT64_C(1) << k->log_count_bits;
 	const uint64_t size = UINT64_C(1) << k->log_data_bits;
-	const uint64_t desc0 = (UINT64_C(0) - count - 1) & LOG_ID_MASK;
+	const uint64_t desc0 = (UINT64_C(0) - count - 1) & id_mask;
 	const uint8_t fl = be ? LOG_NEWLINE << 3 | LOG_LEVEL_INFO : LOG_LEVEL_INFO << 5 | LOG_NEWLINE;
-	uint8_t *descs = calloc(count, LOG_DESC_SIZE), *infos = calloc(count, LOG_INFO_SIZE);
+	uint8_t *descs = calloc(count, dsz), *infos = calloc(count, LOG_INFO_SIZE);
 	uint8_t *data = calloc(1, size), *rb = page + LOG_RB_OFF;
-	uint64_t lpos = UINT64_C(0) - size, head = desc0;
+	uint64_t lpos = (UINT64_C(0) - size) & wmask, head = desc0;
 	enum mdf_status st;
 
 	if (!descs || !infos || !data) {
@@ -1606,22 +1627,22 @@ static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kern
 		goto out;
 	}
 	/* DESC0: reusable, no data; the first info's seq as initialised. */
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE), LOG_REUSABLE << LOG_SV_SHIFT | desc0);
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 8), LOG_FAILED_LPOS);
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 16), LOG_FAILED_LPOS);
+	put_long(be, descs, (unsigned)((count - 1) * dsz), LOG_REUSABLE << sv_shift | desc0, w);
+	put_long(be, descs, (unsigned)((count - 1) * dsz + w), LOG_FAILED_LPOS, w);
+	put_long(be, descs, (unsigned)((count - 1) * dsz + 2 * w), LOG_FAILED_LPOS, w);
 	put64(be, infos, 0, UINT64_C(0) - count);
 	for (size_t i = 0; i < s->nlogs; i++) {
 		const char *text = s->logs[i].text;
-		uint64_t id = (desc0 + 1 + i) & LOG_ID_MASK, slot = id & (count - 1);
-		uint64_t next = lpos + log_block_size(&s->logs[i]);
-		uint8_t *d = descs + slot * LOG_DESC_SIZE, *in = infos + slot * LOG_INFO_SIZE;
+		uint64_t id = (desc0 + 1 + i) & id_mask, slot = id & (count - 1);
+		uint64_t next = (lpos + log_block_size(s, &s->logs[i])) & wmask;
+		uint8_t *d = descs + slot * dsz, *in = infos + slot * LOG_INFO_SIZE;
 		uint8_t *blk = data + (lpos & (size - 1));
 
-		put64(be, blk, 0, id);
-		memcpy(blk + 8, text, strlen(text));
-		put64(be, d, 0, LOG_FINALIZED << LOG_SV_SHIFT | id);   /* state_var */
-		put64(be, d, 8, lpos);                                  /* text_blk_lpos */
-		put64(be, d, 16, next);
+		put_long(be, blk, 0, id, w);
+		memcpy(blk + w, text, strlen(text));
+		put_long(be, d, 0, LOG_FINALIZED << sv_shift | id, w);    /* state_var */
+		put_long(be, d, w, lpos, w);                                /* text_blk_lpos */
+		put_long(be, d, 2 * w, next, w);
 		put64(be, in, 0, i);                                    /* seq */
 		put64(be, in, 8, UINT64_C(100000000) * (i + 1) + UINT64_C(1000) * i);
 		gen_store16(be, in + 16, (uint16_t)strlen(text));       /* text_len */
@@ -1632,22 +1653,24 @@ static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kern
 	}
 	/* prb, printk_rb_static: desc_ring (count_bits, descs, infos, head_id,
 	 * tail_id, last_finalized_id), text_data_ring (size_bits, data,
-	 * head_lpos, tail_lpos), fail; clear_seq: latch, val[2]. */
-	put64(be, page, LOG_PRB_OFF, uts_va(k) + LOG_RB_OFF);
+	 * head_lpos, tail_lpos), fail, a long each but the unsigned ints;
+	 * clear_seq: latch (an unsigned int), val[2] (u64s, 4-byte aligned
+	 * on i386). */
+	put_long(be, page, LOG_PRB_OFF, uts_va(k) + LOG_RB_OFF, w);
 	put32(be, rb, 0, k->log_count_bits);
-	put64(be, rb, 8, linear_va(s, k->log_descs_pa));
-	put64(be, rb, 16, linear_va(s, k->log_infos_pa));
-	put64(be, rb, 24, head);
-	put64(be, rb, 32, desc0);
-	put64(be, rb, 40, head);
-	put32(be, rb, 48, k->log_data_bits);
-	put64(be, rb, 56, linear_va(s, k->log_data_pa));
-	put64(be, rb, 64, lpos);
-	put64(be, rb, 72, UINT64_C(0) - size);
+	put_long(be, rb, w, linear_va(s, k->log_descs_pa), w);
+	put_long(be, rb, 2 * w, linear_va(s, k->log_infos_pa), w);
+	put_long(be, rb, 3 * w, head, w);
+	put_long(be, rb, 4 * w, desc0, w);
+	put_long(be, rb, 5 * w, head, w);
+	put32(be, rb, 6 * w, k->log_data_bits);
+	put_long(be, rb, 7 * w, linear_va(s, k->log_data_pa), w);
+	put_long(be, rb, 8 * w, lpos, w);
+	put_long(be, rb, 9 * w, (UINT64_C(0) - size) & wmask, w);
 	put32(be, page, LOG_CLEAR_OFF, 2);
-	put64(be, page, LOG_CLEAR_OFF + 8, s->log_clear);
-	put64(be, page, LOG_CLEAR_OFF + 16, s->log_clear);
-	st = wr(ctx, k->log_descs_pa, descs, count * LOG_DESC_SIZE, err);
+	put64(be, page, LOG_CLEAR_OFF + w, s->log_clear);
+	put64(be, page, LOG_CLEAR_OFF + w + 8, s->log_clear);
+	st = wr(ctx, k->log_descs_pa, descs, count * dsz, err);
 	if (!st)
 		st = wr(ctx, k->log_infos_pa, infos, count * LOG_INFO_SIZE, err);
 	if (!st)

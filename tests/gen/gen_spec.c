@@ -860,10 +860,6 @@ static enum mdf_status finish_x86(struct gen_spec *s, struct mdf_err *err)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec: the x86 image (kaslr 0x%" PRIx64 ", text 0x%" PRIx64
 				   ") must lie in lowmem", s->kaslr, s->text_size);
-	if (s->nlogs || s->log_clear_line)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "spec:%u: dmesg: the i386 printk ring (32-bit words) is not made yet",
-				   s->nlogs ? s->logs[0].line : s->log_clear_line);
 	if (s->preset) {
 		const struct gen_preset *p = gen_preset_find_x86(s->preset->name, s->x86_pae);
 
