@@ -160,6 +160,7 @@ lst = sym("SYMBOL(vmap_area_list)")
 area = walk(u32(walk(lst)) - 20)
 high = PAGE_OFFSET + min(maxmem, (top + 0xfff) & ~0xfff)
 need(area is not None and u32(area) == high + 0x800000, "vmalloc_start %#x" % (u32(area) if area else 0))
+r32 = lambda va: u32(walk(va))
 mem_map = u32(walk(sym("SYMBOL(mem_map)")))
 need(mem_map >= PAGE_OFFSET, "mem_map %#x" % mem_map)
 def page(pfn):
@@ -183,12 +184,39 @@ for pfn, kind in checks:
           "hugetlb": flags >> 16 & 1 and page(pfn + 1)[2] & 0xff == 2,
           }[kind]
     need(ok, "pfn %#x: not %s: %s" % (pfn, kind, " ".join("%#x" % x for x in p)))
+# contig_page_data: node_mem_map is mem_map (pfn 0 is not RAM but
+# ARCH_PFN_OFFSET is 0: the first RAM pfn's), and the free lists of its
+# zones (through page.lru at 4, MIGRATE_MOVABLE's only) hold exactly the
+# buddy heads of the struct page array, each with its order in private.
+pgdat = sym("SYMBOL(contig_page_data)")
+start = r32(pgdat + 3124)
+need(r32(pgdat + 3116) == mem_map + 40 * start, "node_mem_map %#x" % r32(pgdat + 3116))
+need(r32(pgdat + 3112) == (3 if top > maxmem else 2), "nr_zones %d" % r32(pgdat + 3112))
+npfn = (top >> 12) + 1023 & ~1023
+arr = rpa(walk(mem_map), 40 * npfn)
+heads = {p: struct.unpack_from("<I", arr, 40 * p + 20)[0] for p in range(npfn)
+         if struct.unpack_from("<i", arr, 40 * p + 24)[0] == -129}
+listed, nfree = {}, 0
+for z in range(4):
+    for o in range(11):
+        fa = pgdat + 768 * z + 128 + 44 * o
+        for m in range(5):
+            lh, n = fa + 8 * m, 0
+            e = r32(lh)
+            while e != lh and n < 1 << 20:
+                need(m == 1, "zone %d order %d: a page on list %d" % (z, o, m))
+                listed[(e - 4 - mem_map) // 40] = o
+                n += 1; e = r32(e)
+            need(r32(r32(lh) + 4) == lh, "zone %d order %d list %d: first's prev" % (z, o, m))
+        need(r32(fa + 40) == sum(1 for p, q in listed.items() if q == o and
+                                 (0 if p < 0x1000 else 1 if p << 12 < maxmem else 2) == z),
+             "zone %d order %d: nr_free %d" % (z, o, r32(fa + 40)))
+need(listed == heads and len(heads) > 0, "free lists: %d listed, %d buddy heads" % (len(listed), len(heads)))
 # The printk ring as the kernel leaves it, in 32-bit longs: prb ->
 # printk_ringbuffer (desc_ring count_bits, descs, infos, head_id, tail_id at
 # 0-16, text_data_ring size_bits, data at 24, 28), 12-byte prb_desc
 # (state_var with the state in bits 31:30, text_blk_lpos), data blocks of
 # a 4-byte id and the text; clear_seq: latch, then val[2] from 4.
-r32 = lambda va: u32(walk(va))
 rb = r32(sym("SYMBOL(prb)"))
 count, descs, infos = 1 << r32(rb), r32(rb + 4), r32(rb + 8)
 head, tail = r32(rb + 12), r32(rb + 16)
@@ -210,7 +238,8 @@ for i in range((head - tail & mask) + 1):
 need(lines == open(sys.argv[5]).read().splitlines(), "log %s" % lines[:2])
 cs = walk(sym("SYMBOL(clear_seq)"))
 need(struct.unpack("<Q", rpa(cs + 4 + 8 * (u32(cs) & 1), 8))[0] == 1, "clear_seq")
-print("; ".join(bad) if bad else "leaves %s, %d log lines" % (" ".join(sorted(leaves)), len(lines)))
+print("; ".join(bad) if bad else "leaves %s, %d free blocks on lists, %d log lines" %
+      (" ".join(sorted(leaves)), len(listed), len(lines)))
 PY
 layout() { # NAME VMCORE PAE CLASS PFN=KIND,...
 	if [ -z "$HAVE_PY" ]; then skip "$1" "no python3"; return; fi

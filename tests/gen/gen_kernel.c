@@ -112,6 +112,29 @@
 #define X86_VMAP_AREA_OFF 0x4c0
 #define X86_VMAP_AREA_LIST 20
 #define X86_VMALLOC_OFFSET UINT64_C(0x800000)
+/* contig_page_data, the only node's struct pglist_data (6.1 -686, gdb):
+ * 4416 bytes, node_zones[4] of 768 (DMA, NORMAL, HIGHMEM, MOVABLE),
+ * nr_zones 3112, node_mem_map 3116, node_start_pfn 3124,
+ * node_present_pages 3128, node_spanned_pages 3132; a zone's zone_pgdat
+ * 40, zone_start_pfn 64, spanned_pages 72, present_pages 76, free_area[11]
+ * at 128 (44 bytes: free_list[MIGRATE_TYPES 5] of list_heads, nr_free at
+ * 40), vm_stat[NR_FREE_PAGES = 0] at 704. */
+#define X86_PGDAT_SIZE 4416
+#define X86_NR_ZONES 4
+#define X86_ZONE_SIZE 768
+#define X86_PGDAT_NR_ZONES 3112
+#define X86_PGDAT_MEM_MAP 3116
+#define X86_PGDAT_START_PFN 3124
+#define X86_ZONE_PGDAT 40
+#define X86_ZONE_START_PFN 64
+#define X86_ZONE_SPANNED 72
+#define X86_ZONE_PRESENT 76
+#define X86_ZONE_FREE_AREA 128
+#define X86_FREE_AREA_SIZE 44
+#define X86_FREE_AREA_NR_FREE 40
+#define X86_ZONE_VM_STAT 704
+#define X86_MIGRATE_TYPES 5
+#define X86_MIGRATE_MOVABLE 1
 /* arm64, 4 KiB granule: table = next | 0x3; page (last level) = pa | 0x3 and
  * block (PMD/PUD) = pa | 0x1, both with AF, inner shareable, DBM, PXN and
  * UXN (the kernel's PAGE_KERNEL / PROT_SECT_NORMAL); address bits 47:12. */
@@ -1138,6 +1161,25 @@ static enum mdf_status plan_sadump(const struct gen_spec *s, struct gen_kernel *
 				     "per-cpu areas", &k->percpu_pa, err);
 }
 
+/* i386: contig_page_data, a variable of the image: two pages of it the
+ * spec leaves alone. */
+static enum mdf_status plan_x86_pgdat(const struct gen_spec *s, struct gen_kernel *k,
+				      struct mdf_err *err)
+{
+	uint64_t tfirst = k->text_pa >> k->page_shift;
+	uint64_t n = div_round_up(X86_PGDAT_SIZE, k->page_size);
+	uint64_t run = text_run(k, tfirst, tfirst + (s->text_size >> k->page_shift), n, 1);
+
+	if (run == UINT64_MAX)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kernel text: no %" PRIu64 " unclaimed pages in a row for "
+				   "contig_page_data", n);
+	for (uint64_t p = run; p < run + n; p++)
+		gen_bit_set(k->meta, p);
+	k->pgdat_pa = run << k->page_shift;
+	return MDF_OK;
+}
+
 enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 				struct mdf_err *err)
 {
@@ -1221,6 +1263,8 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
+	if (!st && s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
+		st = plan_x86_pgdat(s, k, err);
 	if (!st && log_enabled(s))
 		st = plan_log(s, k, err);
 	if (!st && gen_spec_sadump(s))
@@ -1886,6 +1930,106 @@ static enum mdf_status x86_write_memmap(const struct gen_spec *s, const struct g
 	return st;
 }
 
+/* i386: the zone of @pfn (DMA, NORMAL, HIGHMEM), as build_page32() sets it. */
+static unsigned x86_zone_of(const struct gen_kernel *k, uint64_t pfn)
+{
+	uint64_t pa = pfn << k->page_shift;
+
+	return pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
+}
+
+/*
+ * i386: contig_page_data with its zones' free lists, for a reader that
+ * walks them: every buddy head on free_area[order].free_list[MIGRATE_MOVABLE]
+ * of its zone, in pfn order, through page.lru (offset 4); the other lists
+ * empty (pointing at themselves); nr_free, vm_stat[NR_FREE_PAGES], the
+ * zones' spans and the node's, node_mem_map = mem_map.  32-bit words.
+ */
+static enum mdf_status x86_pgdat_write(const struct gen_spec *s, const struct gen_kernel *k,
+				       gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	const uint32_t pgdat = (uint32_t)(k->text_va + (k->pgdat_pa - k->text_pa));
+	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
+	uint32_t last[X86_NR_ZONES][GEN_MAX_BUDDY_ORDER + 1] = { { 0 } };
+	uint64_t lo[X86_NR_ZONES], hi[X86_NR_ZONES] = { 0 }, present[X86_NR_ZONES] = { 0 };
+	uint64_t first = UINT64_MAX, end = 0, total = 0;
+	unsigned nr_zones = 0;
+	uint8_t *pg = calloc(1, X86_PGDAT_SIZE);
+	enum mdf_status st = MDF_OK;
+
+	if (!pg)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "contig_page_data: out of memory");
+	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+		lo[z] = UINT64_MAX;
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PGDAT, pgdat);
+		for (unsigned o = 0; o <= GEN_MAX_BUDDY_ORDER; o++)
+			for (unsigned m = 0; m < X86_MIGRATE_TYPES; m++) {
+				unsigned off = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA +
+					       o * X86_FREE_AREA_SIZE + m * 8;
+				put32(false, pg, off, pgdat + off);
+				put32(false, pg, off + 4, pgdat + off);
+			}
+	}
+	for (uint64_t p = 0; p < k->max_pfn && !st; p++) {
+		unsigned z = x86_zone_of(k, p);
+
+		if (gen_bit_test(k->ram, p)) {
+			lo[z] = MDF_MIN(lo[z], p);
+			hi[z] = p + 1;
+			present[z]++;
+			nr_zones = MDF_MAX(nr_zones, z + 1);
+			first = MDF_MIN(first, p);
+			end = p + 1;
+			total++;
+		}
+		if (k->kind[p] != GEN_K_FREE || !(k->info[p] & GEN_INFO_HEAD))
+			continue;
+		/* Link the head after the last of its list: prev = that one
+		 * (or the list head), next = the list head until another
+		 * comes. */
+		unsigned o = k->info[p] & GEN_INFO_ORDER;
+		unsigned area = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA + o * X86_FREE_AREA_SIZE;
+		uint32_t head = pgdat + area + X86_MIGRATE_MOVABLE * 8;
+		uint32_t lru = mem_map + (uint32_t)(p * GEN_X86_STRUCT_PAGE) + 4, prev = head;
+		uint8_t links[8];
+
+		if (last[z][o]) {
+			prev = last[z][o];
+			gen_store32(false, links, lru);
+			st = wr(ctx, k->memmap_pa + (prev - mem_map), links, 4, err);
+		} else {
+			put32(false, pg, area + X86_MIGRATE_MOVABLE * 8, lru);
+		}
+		put32(false, pg, area + X86_MIGRATE_MOVABLE * 8 + 4, lru);
+		gen_store32(false, links, head);
+		gen_store32(false, links + 4, prev);
+		if (!st)
+			st = wr(ctx, k->memmap_pa + (lru - mem_map), links, 8, err);
+		last[z][o] = lru;
+		put32(false, pg, area + X86_FREE_AREA_NR_FREE,
+		      load_le32(pg + area + X86_FREE_AREA_NR_FREE) + 1);
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_VM_STAT,
+		      load_le32(pg + z * X86_ZONE_SIZE + X86_ZONE_VM_STAT) + (1u << o));
+	}
+	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+		if (!hi[z])
+			continue;
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_START_PFN, (uint32_t)lo[z]);
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_SPANNED, (uint32_t)(hi[z] - lo[z]));
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PRESENT, (uint32_t)present[z]);
+	}
+	/* nr_zones (int), node_mem_map, then node_start_pfn, present, spanned */
+	put32(false, pg, X86_PGDAT_NR_ZONES, nr_zones);
+	put32(false, pg, X86_PGDAT_MEM_MAP, mem_map + (uint32_t)(first * GEN_X86_STRUCT_PAGE));
+	put32(false, pg, X86_PGDAT_START_PFN, (uint32_t)first);
+	put32(false, pg, X86_PGDAT_START_PFN + 4, (uint32_t)total);
+	put32(false, pg, X86_PGDAT_START_PFN + 8, (uint32_t)(end - first));
+	if (!st)
+		st = wr(ctx, k->pgdat_pa, pg, X86_PGDAT_SIZE, err);
+	free(pg);
+	return st ? mdf_err_push(err, "contig_page_data") : MDF_OK;
+}
+
 /* i386: high_memory, the end of the direct map (max_low_pfn). */
 static uint64_t x86_high_memory(const struct gen_spec *s, const struct gen_kernel *k)
 {
@@ -1991,8 +2135,10 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 			return st;
 	}
 
-	if (s->arch == GEN_ARCH_X86)
-		return x86_write_memmap(s, k, wr, ctx, err);
+	if (s->arch == GEN_ARCH_X86) {
+		st = x86_write_memmap(s, k, wr, ctx, err);
+		return st ? st : x86_pgdat_write(s, k, wr, ctx, err);
+	}
 
 	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
 	uint8_t *pages = malloc(chunk);
@@ -2066,6 +2212,8 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
 	if (strcmp(v, "@mem_map") == 0)
 		return xasprintf("%" PRIx64, uts_va(k) + X86_MEM_MAP_OFF);
+	if (strcmp(v, "@contig_page_data") == 0)
+		return xasprintf("%" PRIx64, k->text_va + (k->pgdat_pa - k->text_pa));
 	if (strcmp(v, "@vmap_area_list") == 0)
 		return xasprintf("%" PRIx64, uts_va(k) + X86_VMAP_LIST_OFF);
 	if (strcmp(v, "@memsec") == 0)

@@ -18,7 +18,8 @@
  *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
  *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
  *   "radix_number yes"), s390x's @lowcore_ptr, @high_memory, @samode31
- *   and @eamode31, i386's @mem_map and @vmap_area_list, and @T+HEX =
+ *   and @eamode31, i386's @mem_map, @vmap_area_list and
+ *   @contig_page_data, and @T+HEX =
  *   start of the text + HEX (wrapped into the text).
  */
 #include <stddef.h>
@@ -890,7 +891,8 @@ static const char *const vmi_6_1_s390x[] = {
  * node_data only with NUMA and CONFIG_X86_PAE=y only with PAE; no
  * KERNELOFFSET, phys_base or VMALLOC_START on i386 6.1.  vmap_area_list
  * and mem_map are variables of the generator's page of init_uts_ns
- * (@vmap_area_list, @mem_map), the other SYMBOLs at the real offsets.
+ * (@vmap_area_list, @mem_map), contig_page_data two pages of the image it
+ * owns (@contig_page_data), the other SYMBOLs at the real offsets.
  */
 static const char *const vmi_6_1_x86[] = {
 	"OSRELEASE=@osrelease",
@@ -903,7 +905,7 @@ static const char *const vmi_6_1_x86[] = {
 	"SYMBOL(_stext)=@stext",
 	"SYMBOL(vmap_area_list)=@vmap_area_list",
 	"SYMBOL(mem_map)=@mem_map",
-	"SYMBOL(contig_page_data)=@T+d55200",
+	"SYMBOL(contig_page_data)=@contig_page_data",
 	"SIZE(page)=40",
 	"SIZE(pglist_data)=4416",
 	"SIZE(zone)=768",
@@ -1009,7 +1011,7 @@ static const char *const vmi_6_1_x86_pae[] = {
 	"SYMBOL(_stext)=@stext",
 	"SYMBOL(vmap_area_list)=@vmap_area_list",
 	"SYMBOL(mem_map)=@mem_map",
-	"SYMBOL(contig_page_data)=@T+d70480",
+	"SYMBOL(contig_page_data)=@contig_page_data",
 	"SIZE(page)=40",
 	"SIZE(pglist_data)=4416",
 	"SIZE(zone)=768",
