@@ -49,10 +49,12 @@ genarch_big() {
 }
 
 # genarch_pages KDUMP VMCORE: the independent page check of a kdump file
-# against its ELF ("... N differ"): kdump.py for a little-endian dump,
-# kdump_pages.py for a big-endian one (kdump.py reads only the former).
+# against its ELF ("... N differ"): kdump.py for a little-endian ELF64
+# dump, kdump_pages.py for a big-endian or ELF32 one (kdump.py reads only
+# the former).
 genarch_pages() {
-	if genarch_big "$2"; then python3 "$KPAGES" pages "$1" "$2"
+	if genarch_big "$2" || [ "$(od -An -tu1 -j4 -N1 "$2" 2>/dev/null | tr -d ' ')" = 1 ]; then
+		python3 "$KPAGES" pages "$1" "$2"
 	else python3 "$KPY" pages "$1" "$2"; fi
 }
 
@@ -100,10 +102,16 @@ import mmap, struct, sys
 def loads(path):
     f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     e = "<" if d[5] == 1 else ">"
-    phoff, = struct.unpack_from(e + "Q", d, 32); n, = struct.unpack_from(e + "H", d, 56)
+    if d[4] == 1:    # ELF32 (i386)
+        phoff, = struct.unpack_from(e + "I", d, 28); n, = struct.unpack_from(e + "H", d, 44)
+    else:
+        phoff, = struct.unpack_from(e + "Q", d, 32); n, = struct.unpack_from(e + "H", d, 56)
     out = []
     for i in range(n):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
+        if d[4] == 1:
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", d, phoff + 32 * i)
+        else:
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
         if t == 1: out.append((va, pa, fs, off))
     return d, out
 od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])
