@@ -8,8 +8,10 @@
  *                 page array, mem_section, page tables (x86_64 4-level,
  *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
  *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages,
- *                 s390x DAT with 3 to 5 levels), the printk ring
- *   gen_elf.c     ELF64 core layout, sparse output, page contents, breakage
+ *                 s390x DAT with 3 to 5 levels, i386 2-level and PAE),
+ *                 the printk ring
+ *   gen_elf.c     ELF64 (i386: ELF32) core layout, sparse output, page
+ *                 contents, breakage
  *   gen_sadump.c  the same machine as a Fujitsu sadump file (single
  *                 partition, diskset, media backup)
  *   gen_ref.c     reference bitmaps (an oracle computed from declared kinds)
@@ -53,6 +55,22 @@
 #define GEN_PPC64_VMALLOC_PAGES 4          /* ppc64: pages mapped at vmalloc_start */
 #define GEN_S390X_IMAGE UINT64_C(0x100000)   /* s390x: the image's link address (va = pa) */
 #define GEN_MAX_PT_LEVELS 5                /* riscv64 Sv57 */
+/* i386 (Debian bookworm 6.1.0-57-686 and -686-pae, see gen_preset.c): the
+ * direct map at PAGE_OFFSET (VMSPLIT_3G), the image at
+ * CONFIG_PHYSICAL_START, struct page of 40 bytes in a FLATMEM mem_map,
+ * lowmem up to MAXMEM (arch/x86/include/asm/pgtable_32_areas.h, computed
+ * from the vmlinux's fixmap and cpu_entry_area sizes), and the split
+ * kexec-tools makes at its own X86_MAXMEM (kexec/arch/i386/crashdump-x86.h):
+ * PT_LOADs above it have p_vaddr -1. */
+#define GEN_X86_PAGE_OFFSET UINT64_C(0xc0000000)
+#define GEN_X86_PHYSICAL_START UINT64_C(0x1000000)
+#define GEN_X86_PHYSICAL_ALIGN UINT64_C(0x1000000)
+#define GEN_X86_STRUCT_PAGE 40
+#define GEN_X86_MAXMEM UINT64_C(0x36bfe000)       /* 686: 4 MiB PMD_MASK */
+#define GEN_X86_MAXMEM_PAE UINT64_C(0x36ffe000)   /* 686-pae: 2 MiB */
+#define GEN_X86_KEXEC_LOWMEM UINT64_C(0x38000000) /* kexec-tools' X86_MAXMEM */
+#define GEN_X86_TEXT_SIZE UINT64_C(0x1018000)     /* _end - _text, 686 */
+#define GEN_X86_TEXT_SIZE_PAE UINT64_C(0x1143000) /* 686-pae */
 #define GEN_MAX_LEVELS 32
 
 /* Page kinds a spec can declare for pfn ranges. */
@@ -84,6 +102,7 @@ enum gen_arch {
 	GEN_ARCH_RISCV64,
 	GEN_ARCH_PPC64,
 	GEN_ARCH_S390X,
+	GEN_ARCH_X86,       /* i386: 2-level tables, or 3 with spec->x86_pae */
 };
 
 /*
@@ -201,6 +220,12 @@ struct gen_spec {
 	 * third table on top, 4: region-second, 5: region-first). */
 	unsigned levels;
 	unsigned levels_line;
+	/* x86 (i386) only: PAE ("arch x86 pae"), and the ELF class of the
+	 * core: kexec-tools writes ELF32 unless RAM ends above 4 GiB
+	 * ("elfclass 32|64" forces one); its line, 0 if none. */
+	bool x86_pae;
+	bool elf32;
+	unsigned elfclass_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
 	 * and 24), set by the arch. */
 	unsigned page_shift;
@@ -303,6 +328,9 @@ struct gen_preset {
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big);
 /** Names of the presets of @arch, space separated (for messages). */
 const char *gen_preset_names(enum gen_arch arch);
+/** The x86 (i386) preset @name of the -686 (@pae false) or -686-pae
+ *  kernel, or NULL: 6.1 only. */
+const struct gen_preset *gen_preset_find_x86(const char *name, bool pae);
 
 /* ---- gen_kernel.c ---- */
 
@@ -321,7 +349,15 @@ struct gen_kernel {
 	enum gen_arch arch;       /* page-table format, layout */
 	bool big_endian;          /* the kernel's data (spec->big_endian) */
 	bool pt_big_endian;       /* page-table entries: ppc64's always BE */
-	unsigned levels;          /* page-table levels: 4, riscv64 and s390x 3 to 5 */
+	unsigned levels;          /* page-table levels: 4, riscv64 and s390x 3 to 5,
+				     x86 2 (PAE 3) */
+	unsigned pte_size;        /* bytes of a table entry: 8, x86 without PAE 4 */
+	unsigned struct_page;     /* SIZE(page): 64, x86 40 */
+	uint64_t leaf_extra;      /* ORed into the leaves being mapped (x86 PAE: NX) */
+	/* x86 (FLATMEM): the struct page array mem_map (pfn 0 on, for
+	 * npfn pfns) and the end of lowmem (max_low_pfn, in bytes). */
+	uint64_t memmap_pa;
+	uint64_t lowmem_end;
 	/* Per level, 0 = the top: the va bits its index starts at, and how
 	 * many (9 everywhere but on ppc64). */
 	unsigned shift[GEN_MAX_PT_LEVELS];

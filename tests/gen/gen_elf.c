@@ -13,6 +13,15 @@
  *   NT_PRSTATUS, NT_PRFPREG and the "LINUX" notes of the s390 registers.
  *   Every multi-byte field is in the target's byte order.
  *
+ * i386 ("arch x86") is what kexec-tools (kexec/arch/i386/crashdump-x86.c,
+ * kexec/crashdump-elf.c; i386 has no kexec_file_load) prepares and the
+ * capture kernel's /proc/vmcore passes on: an ELF32 core (ELF64 when RAM
+ * ends above 4 GiB: get_core_type()), EM_386, no image PT_LOAD, the RAM
+ * ranges split at kexec-tools' X86_MAXMEM (0x38000000), p_vaddr =
+ * PAGE_OFFSET + paddr below it and -1 (all ones) for a range that ends
+ * above it, highmem; NT_PRSTATUS of the i386 struct elf_prstatus (144
+ * bytes, pr_pid at 24, pr_reg 17 longs at 72).
+ *
  * The file is sized with ftruncate() and only non-zero bytes are written,
  * so a machine of 64 GiB mostly free is a sparse file.  A write to a
  * physical address goes to every segment that maps it.
@@ -47,6 +56,10 @@
 /* s390x: 112 bytes, s390_regs (psw 16, gprs 128, acrs 64, orig_gpr2 8 =
  * ELF_NGREG 27 longs, as x86_64's), pr_fpvalid and padding. */
 #define PRSTATUS_SIZE_S390X 336
+/* i386 (gdb of the 6.1 -686 vmlinux): elf_prstatus_common of 72 bytes
+ * (32-bit longs and timevals), elf_gregset_t of 17 longs, pr_fpvalid. */
+#define PRSTATUS_SIZE_X86 144
+#define PRSTATUS_PID_OFF_X86 24
 #define PRSTATUS_MAX PRSTATUS_SIZE_PPC64
 #define PRSTATUS_PID_OFF 32
 /* s390x's other notes: NT_PRPSINFO (struct elf_prpsinfo, 136 bytes:
@@ -61,6 +74,7 @@
 
 struct seg {
 	uint64_t paddr, vaddr, filesz, memsz, offset;
+	uint64_t gap;  /* bytes before its data in the file */
 	bool nophys;   /* kcore's vmalloc, modules, vmemmap: p_paddr -1 */
 };
 
@@ -158,6 +172,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_PPC64;
 	case GEN_ARCH_S390X:
 		return EM_S390;
+	case GEN_ARCH_X86:
+		return EM_386;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -175,6 +191,8 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_PPC64;
 	case GEN_ARCH_S390X:
 		return PRSTATUS_SIZE_S390X;
+	case GEN_ARCH_X86:
+		return PRSTATUS_SIZE_X86;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -212,6 +230,49 @@ static void put_phdr(uint8_t *b, bool big, const Elf64_Phdr *ph)
 	gen_store64(big, b + offsetof(Elf64_Phdr, p_align), ph->p_align);
 }
 
+/* The same in ELF32 (i386's core without RAM above 4 GiB). */
+static void put_ehdr32(uint8_t *b, const Elf64_Ehdr *eh)
+{
+	memcpy(b, eh->e_ident, EI_NIDENT);
+	b[EI_CLASS] = ELFCLASS32;
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_type), (uint16_t)eh->e_type);
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_machine), (uint16_t)eh->e_machine);
+	store_le32(b + offsetof(Elf32_Ehdr, e_version), eh->e_version);
+	store_le32(b + offsetof(Elf32_Ehdr, e_entry), (uint32_t)eh->e_entry);
+	store_le32(b + offsetof(Elf32_Ehdr, e_phoff), (uint32_t)eh->e_phoff);
+	store_le32(b + offsetof(Elf32_Ehdr, e_shoff), (uint32_t)eh->e_shoff);
+	store_le32(b + offsetof(Elf32_Ehdr, e_flags), eh->e_flags);
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_ehsize), (uint16_t)sizeof(Elf32_Ehdr));
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_phentsize), (uint16_t)sizeof(Elf32_Phdr));
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_phnum), (uint16_t)eh->e_phnum);
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_shentsize), (uint16_t)eh->e_shentsize);
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_shnum), (uint16_t)eh->e_shnum);
+	gen_store16(false, b + offsetof(Elf32_Ehdr, e_shstrndx), (uint16_t)eh->e_shstrndx);
+}
+
+static void put_phdr32(uint8_t *b, const Elf64_Phdr *ph)
+{
+	store_le32(b + offsetof(Elf32_Phdr, p_type), ph->p_type);
+	store_le32(b + offsetof(Elf32_Phdr, p_offset), (uint32_t)ph->p_offset);
+	store_le32(b + offsetof(Elf32_Phdr, p_vaddr), (uint32_t)ph->p_vaddr);
+	store_le32(b + offsetof(Elf32_Phdr, p_paddr), (uint32_t)ph->p_paddr);
+	store_le32(b + offsetof(Elf32_Phdr, p_filesz), (uint32_t)ph->p_filesz);
+	store_le32(b + offsetof(Elf32_Phdr, p_memsz), (uint32_t)ph->p_memsz);
+	store_le32(b + offsetof(Elf32_Phdr, p_flags), ph->p_flags);
+	store_le32(b + offsetof(Elf32_Phdr, p_align), (uint32_t)ph->p_align);
+}
+
+/* The sizes of the ELF header and a program header of the spec's class. */
+static size_t ehdr_size(const struct gen_spec *spec)
+{
+	return spec->elf32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+}
+
+static size_t phdr_size(const struct gen_spec *spec)
+{
+	return spec->elf32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
+}
+
 static void put_note(uint8_t **p, bool big, const char *name, uint32_t type,
 		     const void *desc, uint32_t descsz, uint32_t descsz_field)
 {
@@ -233,6 +294,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 {
 	size_t nph = 1 + o->nsegs;
 	const bool big = spec->big_endian;
+	const size_t esz = ehdr_size(spec), psz = phdr_size(spec);
 	uint8_t ehb[sizeof(Elf64_Ehdr)];
 	Elf64_Ehdr eh;
 	memset(&eh, 0, sizeof(eh));
@@ -246,7 +308,7 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 	eh.e_version = EV_CURRENT;
 	/* ppc64el's ELFv2; a big-endian ppc64 kernel is ELFv1 (0). */
 	eh.e_flags = spec->arch == GEN_ARCH_PPC64 && !big ? PPC64_EF_ELFV2 : 0;
-	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : sizeof(eh);
+	eh.e_phoff = spec->phoff_past_eof ? file_size + GEN_PAGE_SIZE : esz;
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
 	eh.e_phnum = (Elf64_Half)nph;
@@ -279,12 +341,19 @@ static enum mdf_status write_headers(const struct gen_spec *spec, struct out *o,
 		p->p_filesz += 0x100000;
 		p->p_memsz = MDF_MAX(p->p_memsz, p->p_filesz);
 	}
-	put_ehdr(ehb, big, &eh);
-	for (size_t i = 0; i < nph; i++)
-		put_phdr(phb + i * sizeof(*ph), big, &ph[i]);
-	enum mdf_status st = util_pwrite_full(o->fd, ehb, sizeof(ehb), 0, err);
+	for (size_t i = 0; i < nph; i++) {
+		if (spec->elf32)
+			put_phdr32(phb + i * psz, &ph[i]);
+		else
+			put_phdr(phb + i * psz, big, &ph[i]);
+	}
+	if (spec->elf32)
+		put_ehdr32(ehb, &eh);
+	else
+		put_ehdr(ehb, big, &eh);
+	enum mdf_status st = util_pwrite_full(o->fd, ehb, esz, 0, err);
 	if (!st && !spec->phoff_past_eof)
-		st = util_pwrite_full(o->fd, phb, nph * sizeof(*ph), sizeof(eh), err);
+		st = util_pwrite_full(o->fd, phb, nph * psz, esz, err);
 	free(ph);
 	free(phb);
 	if (!st)
@@ -378,7 +447,8 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 	}
 	for (unsigned c = 0; c < spec->cpus; c++) {
 		memset(prs, 0, sizeof(prs));
-		gen_store32(big, prs + PRSTATUS_PID_OFF, c + 1);
+		gen_store32(big, prs + (spec->arch == GEN_ARCH_X86 ? PRSTATUS_PID_OFF_X86
+								   : PRSTATUS_PID_OFF), c + 1);
 		put_note(&p, big, "CORE", NT_PRSTATUS, prs, prsz, prsz);
 		for (size_t i = 0; s390x && i < sizeof(s390x_notes) / sizeof(s390x_notes[0]); i++) {
 			memset(prs, 0, sizeof(prs));
@@ -400,6 +470,36 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 	return MDF_OK;
 }
 
+/*
+ * i386: the last segment (a ram line) as kexec-tools makes it:
+ * segregate_lowmem_region() cuts a range across its X86_MAXMEM in two, and
+ * crash_create_elf32/64_headers() give a range ending above X86_MAXMEM
+ * p_vaddr -1 (HIGHMEM), the others PAGE_OFFSET + paddr.  The cut keeps the
+ * bytes: the file part goes to the first half as far as it reaches.
+ */
+static void x86_split(const struct gen_spec *spec, struct seg *segs, size_t *n)
+{
+	const uint64_t lim = GEN_X86_KEXEC_LOWMEM;
+	const uint64_t minus1 = spec->elf32 ? UINT32_MAX : UINT64_MAX;
+	struct seg *a = &segs[*n - 1];
+
+	if (a->paddr < lim && a->paddr + a->memsz > lim) {
+		struct seg *b = &segs[(*n)++];
+		uint64_t head = lim - a->paddr;
+
+		*b = *a;
+		b->gap = 0;
+		b->paddr = lim;
+		b->memsz = a->memsz - head;
+		b->filesz = a->filesz > head ? a->filesz - head : 0;
+		a->memsz = head;
+		a->filesz = MDF_MIN(a->filesz, head);
+		b->vaddr = minus1;
+	}
+	if (a->paddr + a->memsz > lim)
+		a->vaddr = minus1;
+}
+
 enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
 			      const char *path, struct mdf_err *err)
 {
@@ -408,7 +508,8 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	uint64_t notesz = 0;
 	enum mdf_status st;
 
-	o.segs = calloc(spec->nram + 1 + KCORE_EXTRA, sizeof(*o.segs));
+	/* x86 may split each range in two (lowmem, highmem). */
+	o.segs = calloc(2 * spec->nram + 1 + KCORE_EXTRA, sizeof(*o.segs));
 	if (!o.segs)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "segments: out of memory");
 	if (spec->text_phdr) {
@@ -424,8 +525,10 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 		sg->vaddr = spec->page_offset + spec->ram[i].start - spec->phys_ram_base;
 		sg->filesz = spec->ram[i].filesz;
 		sg->memsz = spec->ram[i].memsz;
+		sg->gap = spec->ram[i].gap;
+		if (spec->arch == GEN_ARCH_X86)
+			x86_split(spec, o.segs, &o.nsegs);
 	}
-	size_t nmem = o.nsegs; /* the segments with file offsets from the gaps */
 	if (spec->kcore) {
 		/* vmemmap from the struct page of pfn 0 (riscv64: of
 		 * phys_ram_base's pfn, VMEMMAP_START). */
@@ -444,13 +547,12 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 	if (st)
 		goto out;
 
-	uint64_t note_off = align_up(sizeof(Elf64_Ehdr) + (1 + o.nsegs) * sizeof(Elf64_Phdr),
+	uint64_t note_off = align_up(ehdr_size(spec) + (1 + o.nsegs) * phdr_size(spec),
 				     GEN_PAGE_SIZE);
 	uint64_t off = align_up(note_off + notesz, GEN_PAGE_SIZE);
 	for (size_t i = 0; i < o.nsegs; i++) {
 		/* The gap of a ram range (text has none): unaligned offsets. */
-		if (i < nmem && (!spec->text_phdr || i > 0))
-			off += spec->ram[i - (spec->text_phdr ? 1 : 0)].gap;
+		off += o.segs[i].gap;
 		o.segs[i].offset = off;
 		off += o.segs[i].filesz;
 	}

@@ -58,6 +58,17 @@
  * unused entry holds the kernel's empty value (invalid bit and table
  * type), not 0.  mem_section has 2048 roots.  Everything is big-endian.
  *
+ * With "arch x86" (Debian bookworm 6.1 -686, i386) the kernel is FLATMEM
+ * with 32-bit words: SYMBOL(mem_map) is a variable holding the address of
+ * one array of 40-byte struct pages for pfns 0 to max_pfn (rounded up to
+ * 1024), taken from lowmem top-down as memblock does; lowmem (up to MAXMEM)
+ * is direct-mapped at 0xc0000000 and holds the image (pa 0x1000000 +
+ * kaslr, va = pa + PAGE_OFFSET), highmem has struct pages but no mapping.
+ * swapper_pg_dir is a two-level table of 4-byte entries with 4 MiB PSE
+ * leaves, or with "arch x86 pae" a four-entry PDPT over tables of 8-byte
+ * entries with 2 MiB leaves (NX on all but the image's); 4 KiB pages at
+ * unaligned edges.  No mem_section.
+ *
  * "dmesg" lines give any of them a printk ring (the lockless one of 5.10
  * on): SYMBOL(prb), SYMBOL(printk_rb_static) and SYMBOL(clear_seq) move
  * into the page of init_uts_ns, the arrays are taken from RAM.
@@ -75,6 +86,55 @@
 #define PTE_LEAF_4K UINT64_C(0x8000000000000163)     /* P RW A D G NX */
 #define PTE_LEAF_BIG UINT64_C(0x80000000000001e3)    /* ... PS */
 #define PTE_ADDR_MASK UINT64_C(0x000ffffffffff000)
+/* i386 (arch/x86/include/asm/pgtable_types.h): a kernel table entry is
+ * _KERNPG_TABLE (P RW A D); a PAE PDPT entry P only (pud_populate():
+ * everything else is reserved there); leaves __PAGE_KERNEL_LARGE (P RW A D
+ * PSE G) and __PAGE_KERNEL (P RW A D G), with _PAGE_NX (bit 63) under PAE
+ * but on the image, which is executable. */
+#define X86_KERNPG_TABLE UINT64_C(0x063)
+#define X86_PDPT UINT64_C(0x001)
+#define X86_LEAF_4K UINT64_C(0x163)
+#define X86_LEAF_BIG UINT64_C(0x1e3)
+#define X86_NX (UINT64_C(1) << 63)
+/* i386 struct page (6.1, gdb of the -686 and -686-pae vmlinux): flags 0,
+ * lru / compound_head 4, mapping 12, index 16, private 20, _mapcount 24,
+ * _refcount 28, memcg_data 32; page[1]: compound_dtor 8, compound_order 9,
+ * compound_mapcount 12, compound_pincount 16.  page->flags: ZONES_SHIFT 2
+ * at the top (FLATMEM, no node or cpupid bits); zones DMA (< 16 MiB),
+ * NORMAL (lowmem), HIGHMEM. */
+#define X86_ZONE_SHIFT 30
+/* The variables of an i386 kernel in the page of init_uts_ns: mem_map (a
+ * pointer to the struct page array), vmap_area_list (a list_head) and the
+ * vmap_area on it (va_start = VMALLOC_START = high_memory + 8 MiB, list at
+ * 20), which is where a reader finds vmalloc_start. */
+#define X86_MEM_MAP_OFF 0x400
+#define X86_VMAP_LIST_OFF 0x480
+#define X86_VMAP_AREA_OFF 0x4c0
+#define X86_VMAP_AREA_LIST 20
+#define X86_VMALLOC_OFFSET UINT64_C(0x800000)
+/* contig_page_data, the only node's struct pglist_data (6.1 -686, gdb):
+ * 4416 bytes, node_zones[4] of 768 (DMA, NORMAL, HIGHMEM, MOVABLE),
+ * nr_zones 3112, node_mem_map 3116, node_start_pfn 3124,
+ * node_present_pages 3128, node_spanned_pages 3132; a zone's zone_pgdat
+ * 40, zone_start_pfn 64, spanned_pages 72, present_pages 76, free_area[11]
+ * at 128 (44 bytes: free_list[MIGRATE_TYPES 5] of list_heads, nr_free at
+ * 40), vm_stat[NR_FREE_PAGES = 0] at 704. */
+#define X86_PGDAT_SIZE 4416
+#define X86_NR_ZONES 4
+#define X86_ZONE_SIZE 768
+#define X86_PGDAT_NR_ZONES 3112
+#define X86_PGDAT_MEM_MAP 3116
+#define X86_PGDAT_START_PFN 3124
+#define X86_ZONE_PGDAT 40
+#define X86_ZONE_START_PFN 64
+#define X86_ZONE_SPANNED 72
+#define X86_ZONE_PRESENT 76
+#define X86_ZONE_FREE_AREA 128
+#define X86_FREE_AREA_SIZE 44
+#define X86_FREE_AREA_NR_FREE 40
+#define X86_ZONE_VM_STAT 704
+#define X86_MIGRATE_TYPES 5
+#define X86_MIGRATE_MOVABLE 1
 /* arm64, 4 KiB granule: table = next | 0x3; page (last level) = pa | 0x3 and
  * block (PMD/PUD) = pa | 0x1, both with AF, inner shareable, DBM, PXN and
  * UXN (the kernel's PAGE_KERNEL / PROT_SECT_NORMAL); address bits 47:12. */
@@ -142,12 +202,10 @@
 #define LOG_PRB_OFF 0x600
 #define LOG_RB_OFF 0x640
 #define LOG_CLEAR_OFF 0x6c0
-#define LOG_DESC_SIZE 24
 #define LOG_INFO_SIZE 88
 #define LOG_DATA_BITS_MIN 17             /* CONFIG_LOG_BUF_SHIFT: 128 KiB */
 #define LOG_AVG_BITS 5                   /* PRB_AVGBITS: a descriptor per 32 bytes */
 #define LOG_SV_SHIFT 62                  /* state_var: state in the top 2 bits */
-#define LOG_ID_MASK ((UINT64_C(1) << LOG_SV_SHIFT) - 1)
 #define LOG_FINALIZED UINT64_C(2)
 #define LOG_REUSABLE UINT64_C(3)
 #define LOG_FAILED_LPOS UINT64_C(1)
@@ -185,6 +243,8 @@ static const char *const vmi_none[] = {
 
 static uint64_t text_start_va(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_X86)   /* in the direct map */
+		return GEN_X86_PAGE_OFFSET + GEN_X86_PHYSICAL_START + s->kaslr;
 	if (s->arch == GEN_ARCH_PPC64)
 		return GEN_PPC64_PAGE_OFFSET;
 	if (s->arch == GEN_ARCH_S390X)
@@ -200,6 +260,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
  * only the va; s390x's (6.1) moves the image physically. */
 static uint64_t text_start_pa(const struct gen_spec *s)
 {
+	if (s->arch == GEN_ARCH_X86)
+		return GEN_X86_PHYSICAL_START + s->kaslr;
 	if (s->arch == GEN_ARCH_PPC64)
 		return 0;
 	if (s->arch == GEN_ARCH_S390X)
@@ -231,6 +293,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return s->vmalloc_start;   /* Book3S-64 loads modules into vmalloc */
 	case GEN_ARCH_S390X:
 		return s->vmalloc_start;   /* unused: s390x refuses "kcore" */
+	case GEN_ARCH_X86:
+		return s->vmalloc_start;   /* unused: x86 refuses "kcore" */
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -388,6 +452,10 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 		return (pa & ARM64_ADDR_MASK) | (last ? ARM64_PAGE : ARM64_BLOCK);
 	case GEN_ARCH_RISCV64:
 		return (pa >> GEN_PAGE_SHIFT) << RV_PPN_SHIFT | (leaf ? RV_LEAF : RV_TABLE);
+	case GEN_ARCH_X86:
+		if (!leaf)   /* a PAE PDPT entry, or a kernel page table */
+			return pa | (k->levels == 3 && level == 0 ? X86_PDPT : X86_KERNPG_TABLE);
+		return pa | (last ? X86_LEAF_4K : X86_LEAF_BIG) | k->leaf_extra;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -402,7 +470,7 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 static enum mdf_status table_alloc(struct gen_kernel *k, unsigned level, uint64_t *pa,
 				   struct mdf_err *err)
 {
-	uint64_t bytes = UINT64_C(8) << k->bits[level], n;
+	uint64_t bytes = (uint64_t)k->pte_size << k->bits[level], n;
 	enum mdf_status st;
 
 	if (k->arch == GEN_ARCH_S390X && bytes < k->page_size) {
@@ -712,6 +780,60 @@ static enum mdf_status plan_identity(const struct gen_spec *s, struct gen_kernel
 	return st ? mdf_err_push(err, "identity map") : MDF_OK;
 }
 
+/*
+ * x86 (i386, FLATMEM): the struct page array for pfns [0, npfn) from
+ * lowmem (alloc_node_mem_map() via memblock, below max_low_pfn), and the
+ * direct map of the RAM below MAXMEM (the crashkernel's too), as
+ * kernel_physical_mapping_init() makes it: a PSE leaf (4 MiB, PAE 2 MiB)
+ * where one is aligned and inside RAM, 4 KiB pages at the edges; under PAE
+ * with NX but where a leaf maps the image.
+ */
+static enum mdf_status plan_x86(const struct gen_spec *s, struct gen_kernel *k,
+				struct mdf_err *err)
+{
+	const uint64_t big = UINT64_C(1) << k->shift[k->levels - 2];
+	const uint64_t ts = k->text_pa, te = k->text_pa + s->text_size;
+	struct span64 *sp = calloc(s->nram + 1, sizeof(*sp));
+	size_t n = 0, m = 0;
+	enum mdf_status st;
+
+	if (!sp)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "direct map: out of memory");
+	st = alloc_pages(k, div_round_up(k->npfn * k->struct_page, k->page_size), 1,
+			 "mem_map (struct pages in lowmem)", &k->memmap_pa, err);
+	if (st) {
+		free(sp);
+		return st;
+	}
+	for (size_t i = 0; i < s->nram; i++)
+		sp[n++] = (struct span64){ align_down(s->ram[i].start, GEN_PAGE_SIZE),
+					   align_up(s->ram[i].start + s->ram[i].memsz, GEN_PAGE_SIZE) };
+	if (s->crash_size)
+		sp[n++] = (struct span64){ s->crash_start, s->crash_start + s->crash_size };
+	qsort(sp, n, sizeof(*sp), span_cmp);
+	for (size_t i = 0; i < n; i++) {
+		sp[i].end = MDF_MIN(sp[i].end, k->lowmem_end);
+		if (sp[i].start >= sp[i].end)
+			continue;
+		if (m && sp[i].start <= sp[m - 1].end)
+			sp[m - 1].end = MDF_MAX(sp[m - 1].end, sp[i].end);
+		else
+			sp[m++] = sp[i];
+	}
+	for (size_t i = 0; i < m && !st; i++) {
+		for (uint64_t pa = sp[i].start; pa < sp[i].end && !st;) {
+			uint64_t leaf = !(pa & (big - 1)) && sp[i].end - pa >= big ? big : GEN_PAGE_SIZE;
+
+			k->leaf_extra = s->x86_pae && (pa + leaf <= ts || pa >= te) ? X86_NX : 0;
+			st = pt_map(k, s->page_offset + pa, pa, leaf, err);
+			pa += leaf;
+		}
+	}
+	k->leaf_extra = 0;
+	free(sp);
+	return st ? mdf_err_push(err, "direct map") : MDF_OK;
+}
+
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
 				   struct mdf_err *err)
 {
@@ -721,6 +843,8 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	st = table_new(k, k->pgd_pa, 0, &pgd, err);
 	if (st)
 		return st;
+	if (s->arch == GEN_ARCH_X86)
+		return plan_x86(s, k, err);
 
 	k->nsections = k->npfn / k->pfn_per_section;
 	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
@@ -801,11 +925,20 @@ static bool log_enabled(const struct gen_spec *s)
 	return s->nlogs || s->log_clear_line;
 }
 
+/* The kernel's long: the ring's ids, lpos and pointers (4 bytes on i386,
+ * whose prb_desc is 12 bytes, printk_ringbuffer 44, latched_seq 20). */
+static unsigned log_word(const struct gen_spec *s)
+{
+	return s->arch == GEN_ARCH_X86 ? 4 : 8;
+}
+
 /* A record's data block: its id (an unsigned long), then the text,
  * rounded up to a long (to_blk_size()). */
-static uint64_t log_block_size(const struct gen_log *l)
+static uint64_t log_block_size(const struct gen_spec *s, const struct gen_log *l)
 {
-	return align_up(8 + strlen(l->text), 8);
+	const uint64_t w = log_word(s);
+
+	return align_up(w + strlen(l->text), w);
 }
 
 /*
@@ -822,7 +955,7 @@ static enum mdf_status plan_log(const struct gen_spec *s, struct gen_kernel *k,
 	enum mdf_status st = MDF_OK;
 
 	for (size_t i = 0; i < s->nlogs; i++)
-		total += log_block_size(&s->logs[i]);
+		total += log_block_size(s, &s->logs[i]);
 	while ((UINT64_C(1) << dbits) <= total)
 		dbits++;
 	cbits = dbits - LOG_AVG_BITS;
@@ -830,7 +963,7 @@ static enum mdf_status plan_log(const struct gen_spec *s, struct gen_kernel *k,
 		cbits++;
 	k->log_data_bits = dbits;
 	k->log_count_bits = cbits;
-	const uint64_t bytes[3] = { LOG_DESC_SIZE << cbits, LOG_INFO_SIZE << cbits,
+	const uint64_t bytes[3] = { (uint64_t)(3 * log_word(s)) << cbits, LOG_INFO_SIZE << cbits,
 				    UINT64_C(1) << dbits };
 	for (size_t i = 0; i < 3 && !st; i++)
 		st = alloc_pages(k, div_round_up(bytes[i], k->page_size), 1, "the printk ring",
@@ -890,6 +1023,18 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 						 : GEN_MAX_BUDDY_ORDER;
 	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
+	k->pte_size = 8;
+	k->struct_page = GEN_STRUCT_PAGE;
+	if (s->arch == GEN_ARCH_X86) {
+		/* 686: pgd (10 bits from 22) and pte (10 from 12), 4 bytes;
+		 * PAE: PDPT (2 from 30), pmd and pte (9), 8 bytes, and
+		 * swapper_pg_dir is pgd_t[1024] (two pages) either way. */
+		k->levels = s->x86_pae ? 3 : 2;
+		k->pte_size = s->x86_pae ? 8 : 4;
+		k->pgd_pages = s->x86_pae ? 2 : 1;
+		k->struct_page = GEN_X86_STRUCT_PAGE;
+		k->lowmem_end = s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM;
+	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
 		k->levels = s->levels;
@@ -899,6 +1044,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	for (unsigned l = k->levels; l-- > 0;) {
 		if (s->arch == GEN_ARCH_S390X)
 			k->bits[l] = l == k->levels - 1 ? S390X_PT_BITS : S390X_CRST_BITS;
+		else if (s->arch == GEN_ARCH_X86)
+			k->bits[l] = !s->x86_pae ? 10 : l == 0 ? 2 : 9;
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -911,7 +1058,10 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
  * image start: in the image, whatever its size, 8-byte aligned. */
 static uint64_t text_offset_va(const struct gen_spec *s, const struct gen_kernel *k, uint64_t off)
 {
-	return k->text_va + ((off % s->text_size) & ~UINT64_C(7));
+	/* i386 longs are 4 bytes (node_online_map is node_states + 4). */
+	uint64_t align = s->arch == GEN_ARCH_X86 ? 3 : 7;
+
+	return k->text_va + ((off % s->text_size) & ~align);
 }
 
 /* ---- sadump: what a reader without VMCOREINFO finds the kernel by ---- */
@@ -1011,6 +1161,25 @@ static enum mdf_status plan_sadump(const struct gen_spec *s, struct gen_kernel *
 				     "per-cpu areas", &k->percpu_pa, err);
 }
 
+/* i386: contig_page_data, a variable of the image: two pages of it the
+ * spec leaves alone. */
+static enum mdf_status plan_x86_pgdat(const struct gen_spec *s, struct gen_kernel *k,
+				      struct mdf_err *err)
+{
+	uint64_t tfirst = k->text_pa >> k->page_shift;
+	uint64_t n = div_round_up(X86_PGDAT_SIZE, k->page_size);
+	uint64_t run = text_run(k, tfirst, tfirst + (s->text_size >> k->page_shift), n, 1);
+
+	if (run == UINT64_MAX)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kernel text: no %" PRIu64 " unclaimed pages in a row for "
+				   "contig_page_data", n);
+	for (uint64_t p = run; p < run + n; p++)
+		gen_bit_set(k->meta, p);
+	k->pgdat_pa = run << k->page_shift;
+	return MDF_OK;
+}
+
 enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 				struct mdf_err *err)
 {
@@ -1019,7 +1188,9 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (s->arch == GEN_ARCH_PPC64) {
+	if (s->arch == GEN_ARCH_X86) {
+		k->nroots = 0;   /* FLATMEM; finish_x86() put the image in lowmem */
+	} else if (s->arch == GEN_ARCH_PPC64) {
 		/* The image at physical 0: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_PPC64;
 	} else if (s->arch == GEN_ARCH_S390X) {
@@ -1086,9 +1257,14 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	set_span(k->sysram, s->crash_start >> k->page_shift,
 		 (s->crash_start + s->crash_size) >> k->page_shift);
 	k->alloc_cursor = k->npfn;
+	/* i386: memblock allocates below max_low_pfn (the direct map). */
+	if (s->arch == GEN_ARCH_X86)
+		k->alloc_cursor = MDF_MIN(k->npfn, k->lowmem_end >> k->page_shift);
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
+	if (!st && s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
+		st = plan_x86_pgdat(s, k, err);
 	if (!st && log_enabled(s))
 		st = plan_log(s, k, err);
 	if (!st && gen_spec_sadump(s))
@@ -1250,6 +1426,115 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	put32(be, pg, 52, refcount);
 }
 
+/*
+ * i386 struct page (40 bytes, 32-bit words; X86_* above): the kinds of
+ * build_page() with the 6.1 semantics, the zone at the top of flags and
+ * no poison delta (CONFIG_ILLEGAL_POINTER_VALUE is 0 on i386: LIST_POISON2
+ * is 0x122, TAIL_MAPPING 0x400).  6.1 has no compound_nr on 32-bit.
+ */
+static void build_page32(const struct gen_spec *s, const struct gen_kernel *k, uint64_t pfn,
+			 uint8_t *pg)
+{
+	const struct gen_preset *ps = s->preset;
+	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
+	const uint32_t va = mem_map + (uint32_t)(pfn * GEN_X86_STRUCT_PAGE);
+	const uint64_t pa = pfn << k->page_shift, po = s->page_offset;
+	uint32_t zone = pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
+	uint32_t flags = zone << X86_ZONE_SHIFT, refcount = 1;
+	int32_t mapcount = -1;
+	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
+	bool head = (k->info[pfn] & GEN_INFO_HEAD) != 0;
+	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
+
+	memset(pg, 0, GEN_X86_STRUCT_PAGE);
+	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
+		uint64_t h = block_head(k, pfn);
+
+		put32(false, pg, 4, (mem_map + (uint32_t)(h * GEN_X86_STRUCT_PAGE)) | 1);
+		refcount = 0;
+		if (pfn == h + 1) {
+			pg[8] = (uint8_t)(kind == GEN_K_HUGETLB ? ps->hugetlb_dtor : COMPOUND_DTOR_THP);
+			pg[9] = (uint8_t)order;
+			put32(false, pg, 12, UINT32_MAX);   /* compound_mapcount -1 */
+		} else {
+			put32(false, pg, 12, (uint32_t)TAIL_MAPPING);
+		}
+		put32(false, pg, 0, flags);
+		put32(false, pg, 24, (uint32_t)mapcount);
+		put32(false, pg, 28, refcount);
+		return;
+	}
+	switch (kind) {
+	case GEN_K_UNSET:
+	case GEN_K_KERNEL:
+		flags |= (uint32_t)bit(ps->pg_reserved);
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		break;
+	case GEN_K_FREE:
+		refcount = 0;
+		if (head) {
+			put32(false, pg, 4, va + 4);
+			put32(false, pg, 8, va + 4);
+			put32(false, pg, 20, order);
+			mapcount = ps->buddy_mapcount;
+		} else {
+			put32(false, pg, 8, (uint32_t)LIST_POISON2);
+		}
+		break;
+	case GEN_K_CACHE:
+	case GEN_K_CACHE_PRIVATE:
+		flags |= (uint32_t)(bit(ps->pg_lru) | bit(ps->pg_uptodate) | bit(ps->pg_referenced));
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_ADDRESS_SPACE));
+		put32(false, pg, 16, (uint32_t)(pfn & 0xffff));
+		if (kind == GEN_K_CACHE_PRIVATE) {
+			flags |= (uint32_t)bit(ps->pg_private);
+			put32(false, pg, 20, (uint32_t)(po + FAKE_BUFFER_HEADS + (pfn & 0xff) * 0x40));
+			refcount = 2;
+		}
+		break;
+	case GEN_K_SWAPCACHE:
+		flags |= (uint32_t)(bit(ps->pg_swapcache) | bit(ps->pg_swapbacked) |
+				    bit(ps->pg_uptodate));
+		put32(false, pg, 20, (uint32_t)((pfn & 0xffff) << 8));   /* swp_entry_t */
+		break;
+	case GEN_K_ANON:
+	case GEN_K_THP:
+		flags |= (uint32_t)(bit(ps->pg_lru) | bit(ps->pg_swapbacked) | bit(ps->pg_uptodate));
+		if (kind == GEN_K_THP)
+			flags |= (uint32_t)bit(ps->pg_head);
+		put32(false, pg, 4, va + 4);
+		put32(false, pg, 8, va + 4);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_ANON_VMA) | 1);   /* PAGE_MAPPING_ANON */
+		put32(false, pg, 16, (uint32_t)pfn);
+		mapcount = 0;
+		break;
+	case GEN_K_HUGETLB:
+		flags |= (uint32_t)(bit(ps->pg_head) | bit(ps->pg_uptodate));
+		put32(false, pg, 12, (uint32_t)(po + FAKE_HUGETLBFS_MAPPING));
+		break;
+	case GEN_K_SLAB:
+		flags |= (uint32_t)bit(ps->pg_slab);
+		put32(false, pg, 12, (uint32_t)(po + FAKE_KMEM_CACHE));
+		put32(false, pg, 4, (uint32_t)LIST_POISON1);
+		put32(false, pg, 8, (uint32_t)LIST_POISON2);
+		break;
+	case GEN_K_HWPOISON:
+		flags |= (uint32_t)bit(ps->pg_hwpoison);
+		break;
+	case GEN_K_OFFLINE:
+		mapcount = ps->offline_mapcount;
+		break;
+	case GEN_K_COUNT:
+		break;
+	}
+	put32(false, pg, 0, flags);
+	put32(false, pg, 24, (uint32_t)mapcount);
+	put32(false, pg, 28, refcount);
+}
+
 /* utsname.machine, as uname -m prints it. */
 static const char *uts_machine(const struct gen_spec *s)
 {
@@ -1262,6 +1547,10 @@ static const char *uts_machine(const struct gen_spec *s)
 		return s->big_endian ? "ppc64" : "ppc64le";
 	case GEN_ARCH_S390X:
 		return "s390x";
+	case GEN_ARCH_X86:
+		/* UTS_MACHINE i386, made "i686" by check_bugs() (bugs.c, 6.1)
+		 * on a family 6 or later cpu */
+		return "i686";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -1349,18 +1638,32 @@ static uint64_t uts_va(const struct gen_kernel *k)
  * little-endian kernel, MSB first on a big-endian one), at (i + 1) * 0.1 s
  * + i us.  The variables go into @page (the page of init_uts_ns).
  */
+/* A long of the kernel (@w bytes) at @off. */
+static void put_long(bool big, uint8_t *p, unsigned off, uint64_t v, unsigned w)
+{
+	if (w == 4)
+		gen_store32(big, p + off, (uint32_t)v);
+	else
+		gen_store64(big, p + off, v);
+}
+
 static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kernel *k,
 				 gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				 struct mdf_err *err)
 {
 	const bool be = k->big_endian;
+	/* longs: state_var keeps the state in its top 2 bits, the id below;
+	 * lpos and ids wrap at the long's width. */
+	const unsigned w = log_word(s), dsz = 3 * w, sv_shift = 8 * w - 2;
+	const uint64_t wmask = w == 8 ? UINT64_MAX : UINT32_MAX;
+	const uint64_t id_mask = (UINT64_C(1) << sv_shift) - 1;
 	const uint64_t count = UINT64_C(1) << k->log_count_bits;
 	const uint64_t size = UINT64_C(1) << k->log_data_bits;
-	const uint64_t desc0 = (UINT64_C(0) - count - 1) & LOG_ID_MASK;
+	const uint64_t desc0 = (UINT64_C(0) - count - 1) & id_mask;
 	const uint8_t fl = be ? LOG_NEWLINE << 3 | LOG_LEVEL_INFO : LOG_LEVEL_INFO << 5 | LOG_NEWLINE;
-	uint8_t *descs = calloc(count, LOG_DESC_SIZE), *infos = calloc(count, LOG_INFO_SIZE);
+	uint8_t *descs = calloc(count, dsz), *infos = calloc(count, LOG_INFO_SIZE);
 	uint8_t *data = calloc(1, size), *rb = page + LOG_RB_OFF;
-	uint64_t lpos = UINT64_C(0) - size, head = desc0;
+	uint64_t lpos = (UINT64_C(0) - size) & wmask, head = desc0;
 	enum mdf_status st;
 
 	if (!descs || !infos || !data) {
@@ -1368,22 +1671,22 @@ static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kern
 		goto out;
 	}
 	/* DESC0: reusable, no data; the first info's seq as initialised. */
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE), LOG_REUSABLE << LOG_SV_SHIFT | desc0);
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 8), LOG_FAILED_LPOS);
-	put64(be, descs, (unsigned)((count - 1) * LOG_DESC_SIZE + 16), LOG_FAILED_LPOS);
+	put_long(be, descs, (unsigned)((count - 1) * dsz), LOG_REUSABLE << sv_shift | desc0, w);
+	put_long(be, descs, (unsigned)((count - 1) * dsz + w), LOG_FAILED_LPOS, w);
+	put_long(be, descs, (unsigned)((count - 1) * dsz + 2 * w), LOG_FAILED_LPOS, w);
 	put64(be, infos, 0, UINT64_C(0) - count);
 	for (size_t i = 0; i < s->nlogs; i++) {
 		const char *text = s->logs[i].text;
-		uint64_t id = (desc0 + 1 + i) & LOG_ID_MASK, slot = id & (count - 1);
-		uint64_t next = lpos + log_block_size(&s->logs[i]);
-		uint8_t *d = descs + slot * LOG_DESC_SIZE, *in = infos + slot * LOG_INFO_SIZE;
+		uint64_t id = (desc0 + 1 + i) & id_mask, slot = id & (count - 1);
+		uint64_t next = (lpos + log_block_size(s, &s->logs[i])) & wmask;
+		uint8_t *d = descs + slot * dsz, *in = infos + slot * LOG_INFO_SIZE;
 		uint8_t *blk = data + (lpos & (size - 1));
 
-		put64(be, blk, 0, id);
-		memcpy(blk + 8, text, strlen(text));
-		put64(be, d, 0, LOG_FINALIZED << LOG_SV_SHIFT | id);   /* state_var */
-		put64(be, d, 8, lpos);                                  /* text_blk_lpos */
-		put64(be, d, 16, next);
+		put_long(be, blk, 0, id, w);
+		memcpy(blk + w, text, strlen(text));
+		put_long(be, d, 0, LOG_FINALIZED << sv_shift | id, w);    /* state_var */
+		put_long(be, d, w, lpos, w);                                /* text_blk_lpos */
+		put_long(be, d, 2 * w, next, w);
 		put64(be, in, 0, i);                                    /* seq */
 		put64(be, in, 8, UINT64_C(100000000) * (i + 1) + UINT64_C(1000) * i);
 		gen_store16(be, in + 16, (uint16_t)strlen(text));       /* text_len */
@@ -1394,22 +1697,24 @@ static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kern
 	}
 	/* prb, printk_rb_static: desc_ring (count_bits, descs, infos, head_id,
 	 * tail_id, last_finalized_id), text_data_ring (size_bits, data,
-	 * head_lpos, tail_lpos), fail; clear_seq: latch, val[2]. */
-	put64(be, page, LOG_PRB_OFF, uts_va(k) + LOG_RB_OFF);
+	 * head_lpos, tail_lpos), fail, a long each but the unsigned ints;
+	 * clear_seq: latch (an unsigned int), val[2] (u64s, 4-byte aligned
+	 * on i386). */
+	put_long(be, page, LOG_PRB_OFF, uts_va(k) + LOG_RB_OFF, w);
 	put32(be, rb, 0, k->log_count_bits);
-	put64(be, rb, 8, linear_va(s, k->log_descs_pa));
-	put64(be, rb, 16, linear_va(s, k->log_infos_pa));
-	put64(be, rb, 24, head);
-	put64(be, rb, 32, desc0);
-	put64(be, rb, 40, head);
-	put32(be, rb, 48, k->log_data_bits);
-	put64(be, rb, 56, linear_va(s, k->log_data_pa));
-	put64(be, rb, 64, lpos);
-	put64(be, rb, 72, UINT64_C(0) - size);
+	put_long(be, rb, w, linear_va(s, k->log_descs_pa), w);
+	put_long(be, rb, 2 * w, linear_va(s, k->log_infos_pa), w);
+	put_long(be, rb, 3 * w, head, w);
+	put_long(be, rb, 4 * w, desc0, w);
+	put_long(be, rb, 5 * w, head, w);
+	put32(be, rb, 6 * w, k->log_data_bits);
+	put_long(be, rb, 7 * w, linear_va(s, k->log_data_pa), w);
+	put_long(be, rb, 8 * w, lpos, w);
+	put_long(be, rb, 9 * w, (UINT64_C(0) - size) & wmask, w);
 	put32(be, page, LOG_CLEAR_OFF, 2);
-	put64(be, page, LOG_CLEAR_OFF + 8, s->log_clear);
-	put64(be, page, LOG_CLEAR_OFF + 16, s->log_clear);
-	st = wr(ctx, k->log_descs_pa, descs, count * LOG_DESC_SIZE, err);
+	put64(be, page, LOG_CLEAR_OFF + w, s->log_clear);
+	put64(be, page, LOG_CLEAR_OFF + w + 8, s->log_clear);
+	st = wr(ctx, k->log_descs_pa, descs, count * dsz, err);
 	if (!st)
 		st = wr(ctx, k->log_infos_pa, infos, count * LOG_INFO_SIZE, err);
 	if (!st)
@@ -1603,6 +1908,151 @@ void gen_kernel_cpu_state(const struct gen_spec *s, const struct gen_kernel *k,
 	cs->tr = GDT_TSS;
 }
 
+/* i386: the struct page array, 1024 at a time. */
+static enum mdf_status x86_write_memmap(const struct gen_spec *s, const struct gen_kernel *k,
+					gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	const uint64_t batch = UINT64_C(1) << GEN_MAX_BUDDY_ORDER;
+	uint8_t *pages = malloc(batch * GEN_X86_STRUCT_PAGE);
+	enum mdf_status st = MDF_OK;
+
+	if (!pages)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
+	for (uint64_t p0 = 0; p0 < k->npfn && !st; p0 += batch) {
+		uint64_t n = MDF_MIN(batch, k->npfn - p0);
+
+		for (uint64_t i = 0; i < n; i++)
+			build_page32(s, k, p0 + i, pages + i * GEN_X86_STRUCT_PAGE);
+		st = wr(ctx, k->memmap_pa + p0 * GEN_X86_STRUCT_PAGE, pages,
+			(size_t)(n * GEN_X86_STRUCT_PAGE), err);
+	}
+	free(pages);
+	return st;
+}
+
+/* i386: the zone of @pfn (DMA, NORMAL, HIGHMEM), as build_page32() sets it. */
+static unsigned x86_zone_of(const struct gen_kernel *k, uint64_t pfn)
+{
+	uint64_t pa = pfn << k->page_shift;
+
+	return pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
+}
+
+/*
+ * i386: contig_page_data with its zones' free lists, for a reader that
+ * walks them: every buddy head on free_area[order].free_list[MIGRATE_MOVABLE]
+ * of its zone, in pfn order, through page.lru (offset 4); the other lists
+ * empty (pointing at themselves); nr_free, vm_stat[NR_FREE_PAGES], the
+ * zones' spans and the node's, node_mem_map = mem_map.  32-bit words.
+ */
+static enum mdf_status x86_pgdat_write(const struct gen_spec *s, const struct gen_kernel *k,
+				       gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+{
+	const uint32_t pgdat = (uint32_t)(k->text_va + (k->pgdat_pa - k->text_pa));
+	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
+	uint32_t last[X86_NR_ZONES][GEN_MAX_BUDDY_ORDER + 1] = { { 0 } };
+	uint64_t lo[X86_NR_ZONES], hi[X86_NR_ZONES] = { 0 }, present[X86_NR_ZONES] = { 0 };
+	uint64_t first = UINT64_MAX, end = 0, total = 0;
+	unsigned nr_zones = 0;
+	uint8_t *pg = calloc(1, X86_PGDAT_SIZE);
+	enum mdf_status st = MDF_OK;
+
+	if (!pg)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "contig_page_data: out of memory");
+	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+		lo[z] = UINT64_MAX;
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PGDAT, pgdat);
+		for (unsigned o = 0; o <= GEN_MAX_BUDDY_ORDER; o++)
+			for (unsigned m = 0; m < X86_MIGRATE_TYPES; m++) {
+				unsigned off = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA +
+					       o * X86_FREE_AREA_SIZE + m * 8;
+				put32(false, pg, off, pgdat + off);
+				put32(false, pg, off + 4, pgdat + off);
+			}
+	}
+	for (uint64_t p = 0; p < k->max_pfn && !st; p++) {
+		unsigned z = x86_zone_of(k, p);
+
+		if (gen_bit_test(k->ram, p)) {
+			lo[z] = MDF_MIN(lo[z], p);
+			hi[z] = p + 1;
+			present[z]++;
+			nr_zones = MDF_MAX(nr_zones, z + 1);
+			first = MDF_MIN(first, p);
+			end = p + 1;
+			total++;
+		}
+		if (k->kind[p] != GEN_K_FREE || !(k->info[p] & GEN_INFO_HEAD))
+			continue;
+		/* Link the head after the last of its list: prev = that one
+		 * (or the list head), next = the list head until another
+		 * comes. */
+		unsigned o = k->info[p] & GEN_INFO_ORDER;
+		unsigned area = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA + o * X86_FREE_AREA_SIZE;
+		uint32_t head = pgdat + area + X86_MIGRATE_MOVABLE * 8;
+		uint32_t lru = mem_map + (uint32_t)(p * GEN_X86_STRUCT_PAGE) + 4, prev = head;
+		uint8_t links[8];
+
+		if (last[z][o]) {
+			prev = last[z][o];
+			gen_store32(false, links, lru);
+			st = wr(ctx, k->memmap_pa + (prev - mem_map), links, 4, err);
+		} else {
+			put32(false, pg, area + X86_MIGRATE_MOVABLE * 8, lru);
+		}
+		put32(false, pg, area + X86_MIGRATE_MOVABLE * 8 + 4, lru);
+		gen_store32(false, links, head);
+		gen_store32(false, links + 4, prev);
+		if (!st)
+			st = wr(ctx, k->memmap_pa + (lru - mem_map), links, 8, err);
+		last[z][o] = lru;
+		put32(false, pg, area + X86_FREE_AREA_NR_FREE,
+		      load_le32(pg + area + X86_FREE_AREA_NR_FREE) + 1);
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_VM_STAT,
+		      load_le32(pg + z * X86_ZONE_SIZE + X86_ZONE_VM_STAT) + (1u << o));
+	}
+	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+		if (!hi[z])
+			continue;
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_START_PFN, (uint32_t)lo[z]);
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_SPANNED, (uint32_t)(hi[z] - lo[z]));
+		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PRESENT, (uint32_t)present[z]);
+	}
+	/* nr_zones (int), node_mem_map, then node_start_pfn, present, spanned */
+	put32(false, pg, X86_PGDAT_NR_ZONES, nr_zones);
+	put32(false, pg, X86_PGDAT_MEM_MAP, mem_map + (uint32_t)(first * GEN_X86_STRUCT_PAGE));
+	put32(false, pg, X86_PGDAT_START_PFN, (uint32_t)first);
+	put32(false, pg, X86_PGDAT_START_PFN + 4, (uint32_t)total);
+	put32(false, pg, X86_PGDAT_START_PFN + 8, (uint32_t)(end - first));
+	if (!st)
+		st = wr(ctx, k->pgdat_pa, pg, X86_PGDAT_SIZE, err);
+	free(pg);
+	return st ? mdf_err_push(err, "contig_page_data") : MDF_OK;
+}
+
+/* i386: high_memory, the end of the direct map (max_low_pfn). */
+static uint64_t x86_high_memory(const struct gen_spec *s, const struct gen_kernel *k)
+{
+	return s->page_offset + MDF_MIN(k->max_pfn << k->page_shift, k->lowmem_end);
+}
+
+/* i386: mem_map, vmap_area_list and its one vmap_area (from VMALLOC_START
+ * for 8 KiB, a made-up first allocation) in the page of init_uts_ns. */
+static void x86_vars(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *page)
+{
+	const uint32_t list = (uint32_t)(uts_va(k) + X86_VMAP_LIST_OFF);
+	const uint32_t area = (uint32_t)(uts_va(k) + X86_VMAP_AREA_OFF);
+	const uint32_t vstart = (uint32_t)(x86_high_memory(s, k) + X86_VMALLOC_OFFSET);
+
+	put32(false, page, X86_MEM_MAP_OFF, (uint32_t)linear_va(s, k->memmap_pa));
+	put32(false, page, X86_VMAP_LIST_OFF, area + X86_VMAP_AREA_LIST);
+	put32(false, page, X86_VMAP_LIST_OFF + 4, area + X86_VMAP_AREA_LIST);
+	put32(false, page, X86_VMAP_AREA_OFF, vstart);
+	put32(false, page, X86_VMAP_AREA_OFF + 4, vstart + 0x2000);
+	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST, list);
+	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST + 4, list);
+}
+
 static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
 				    gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				    struct mdf_err *err)
@@ -1622,6 +2072,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		ppc64_vmemmap_vars(s, k, page);
 	if (s->arch == GEN_ARCH_S390X)   /* high_memory: the end of RAM */
 		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
+	if (s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
+		x86_vars(s, k, page);
 	if (log_enabled(s))
 		st = log_write(s, k, wr, ctx, page, err);
 	if (!st)
@@ -1636,9 +2088,14 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		const struct gen_table *t = &k->tables[i];
 		uint64_t empty = pt_empty(k, t->level);
 
-		for (unsigned j = 0; j < t->n; j++)
-			gen_store64(k->pt_big_endian, page + 8 * j, t->e[j] ? t->e[j] : empty);
-		st = wr(ctx, t->pa, page, t->n * 8, err);
+		for (unsigned j = 0; j < t->n; j++) {
+			if (k->pte_size == 4)   /* i386 without PAE */
+				gen_store32(false, page + 4 * j, (uint32_t)t->e[j]);
+			else
+				gen_store64(k->pt_big_endian, page + 8 * j,
+					    t->e[j] ? t->e[j] : empty);
+		}
+		st = wr(ctx, t->pa, page, t->n * k->pte_size, err);
 		if (st)
 			return st;
 	}
@@ -1676,6 +2133,11 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		st = wr(ctx, k->root_pa[r], page, psz, err);
 		if (st)
 			return st;
+	}
+
+	if (s->arch == GEN_ARCH_X86) {
+		st = x86_write_memmap(s, k, wr, ctx, err);
+		return st ? st : x86_pgdat_write(s, k, wr, ctx, err);
 	}
 
 	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
@@ -1748,6 +2210,12 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, k->text_va + (k->pgd_pa - k->text_pa));
 	if (strcmp(v, "@uts") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
+	if (strcmp(v, "@mem_map") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + X86_MEM_MAP_OFF);
+	if (strcmp(v, "@contig_page_data") == 0)
+		return xasprintf("%" PRIx64, k->text_va + (k->pgdat_pa - k->text_pa));
+	if (strcmp(v, "@vmap_area_list") == 0)
+		return xasprintf("%" PRIx64, uts_va(k) + X86_VMAP_LIST_OFF);
 	if (strcmp(v, "@memsec") == 0)
 		return xasprintf("%" PRIx64, linear_va(s, k->roots_pa));
 	if (strcmp(v, "@vmemmap") == 0)
@@ -1840,6 +2308,14 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 	case GEN_POKE_PAGE: {
 		uint64_t sec = p->addr / k->pfn_per_section;
 
+		if (s->arch == GEN_ARCH_X86) {   /* FLATMEM */
+			if (s->no_struct_pages || p->addr >= k->npfn ||
+			    p->off + p->len > GEN_X86_STRUCT_PAGE)
+				break;
+			*pa = k->memmap_pa + p->addr * GEN_X86_STRUCT_PAGE + p->off;
+			return MDF_OK;
+		}
+
 		if (s->no_struct_pages || sec >= k->nsections || !k->section_map_pa[sec])
 			break;
 		*pa = k->section_map_pa[sec] + (p->addr % k->pfn_per_section) * GEN_STRUCT_PAGE +
@@ -1853,7 +2329,7 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 			unsigned i = pt_index(k, level, p->addr);
 
 			if (level == p->off) {
-				*pa = k->tables[t].pa + 8 * i;
+				*pa = k->tables[t].pa + k->pte_size * i;
 				return MDF_OK;
 			}
 			t = k->tables[t].child[i];

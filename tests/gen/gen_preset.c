@@ -6,7 +6,9 @@
  * struct page semantics that go with it.  arm64 and ppc64 have only 6.1,
  * riscv64 only 6.12.  s390x has 6.1, written from the kernel's sources
  * (no lab dump): see vmi_6_1_s390x.  ppc64 big-endian ("arch ppc64be")
- * reuses the ppc64el text.
+ * reuses the ppc64el text.  i386 ("arch x86 [pae]") has 6.1 (-686 and
+ * -686-pae), written from the sources and the kernels' debug info: see
+ * vmi_6_1_x86.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
@@ -16,8 +18,9 @@
  *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
  *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
  *   "radix_number yes"), s390x's @lowcore_ptr, @high_memory, @samode31
- *   and @eamode31, and @T+HEX = start of the text + HEX (wrapped into the
- *   text).
+ *   and @eamode31, i386's @mem_map, @vmap_area_list and
+ *   @contig_page_data, and @T+HEX =
+ *   start of the text + HEX (wrapped into the text).
  */
 #include <stddef.h>
 #include <string.h>
@@ -870,6 +873,237 @@ static const char *const vmi_6_1_s390x[] = {
 	NULL,
 };
 
+/*
+ * i386, Debian bookworm 6.1.0-57-686 (6.1.192-3), as its crash_save_vmcoreinfo_init()
+ * (kernel/crash_core.c of 6.1) writes it: no lab dump exists, so the lines
+ * come from the source and every number from the kernel's debug info
+ * (linux-image-6.1.0-57-686-dbg: gdb 'ptype /o' of struct page, pglist_data,
+ * zone, free_area, list_head, vmap_area, uts_namespace and the printk ring,
+ * enum pageflags, compound_dtor_id, migratetype; nm for the symbols' offsets
+ * from _stext = 0xc1000000; readelf -n for the BUILD-ID) and its
+ * /boot/config: FLATMEM without NUMA, so SYMBOL(mem_map) and
+ * SYMBOL(contig_page_data) and OFFSET(pglist_data.node_mem_map) instead of
+ * mem_section, and node_online_map is &node_states[N_ONLINE]
+ * (node_states + 4); 32-bit words: SIZE(page) 40 (8-byte aligned,
+ * memcg_data at 32), list_head 8, atomic_long_t 4.  The page flags, the
+ * mapcount values and the dtors are the x86_64 6.1 ones.  No arch lines:
+ * arch_crash_save_vmcoreinfo() (arch/x86/kernel/crash_core_32.c) writes
+ * node_data only with NUMA and CONFIG_X86_PAE=y only with PAE; no
+ * KERNELOFFSET, phys_base or VMALLOC_START on i386 6.1.  vmap_area_list
+ * and mem_map are variables of the generator's page of init_uts_ns
+ * (@vmap_area_list, @mem_map), contig_page_data two pages of the image it
+ * owns (@contig_page_data), the other SYMBOLs at the real offsets.
+ */
+static const char *const vmi_6_1_x86[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=5046c0977c15e9ffa5e4da98e95385ea9274694d",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+d78734",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@vmap_area_list",
+	"SYMBOL(mem_map)=@mem_map",
+	"SYMBOL(contig_page_data)=@contig_page_data",
+	"SIZE(page)=40",
+	"SIZE(pglist_data)=4416",
+	"SIZE(zone)=768",
+	"SIZE(free_area)=44",
+	"SIZE(list_head)=8",
+	"SIZE(nodemask_t)=4",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=28",
+	"OFFSET(page.mapping)=12",
+	"OFFSET(page.lru)=4",
+	"OFFSET(page._mapcount)=24",
+	"OFFSET(page.private)=20",
+	"OFFSET(page.compound_dtor)=8",
+	"OFFSET(page.compound_order)=9",
+	"OFFSET(page.compound_head)=4",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=3112",
+	"OFFSET(pglist_data.node_mem_map)=3116",
+	"OFFSET(pglist_data.node_start_pfn)=3124",
+	"OFFSET(pglist_data.node_spanned_pages)=3132",
+	"OFFSET(pglist_data.node_id)=3136",
+	"OFFSET(zone.free_area)=128",
+	"OFFSET(zone.vm_stat)=704",
+	"OFFSET(zone.spanned_pages)=72",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=4",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=20",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+c6d144",
+	"SYMBOL(printk_rb_static)=@T+c6d160",
+	"SYMBOL(clear_seq)=@T+eba26c",
+	"SIZE(printk_ringbuffer)=44",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=24",
+	"OFFSET(printk_ringbuffer.fail)=40",
+	"SIZE(prb_desc_ring)=24",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=4",
+	"OFFSET(prb_desc_ring.infos)=8",
+	"OFFSET(prb_desc_ring.head_id)=12",
+	"OFFSET(prb_desc_ring.tail_id)=16",
+	"SIZE(prb_desc)=12",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=4",
+	"SIZE(prb_data_blk_lpos)=8",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=4",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=16",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=4",
+	"OFFSET(prb_data_ring.head_lpos)=8",
+	"OFFSET(prb_data_ring.tail_lpos)=12",
+	"SIZE(atomic_long_t)=4",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=20",
+	"OFFSET(latched_seq.val)=4",
+	"LENGTH(free_area.free_list)=5",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_hwpoison)=23",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+a4d0a4",
+	"SYMBOL(kallsyms_num_syms)=@T+a4d0a0",
+	"SYMBOL(kallsyms_token_table)=@T+af7a9c",
+	"SYMBOL(kallsyms_token_index)=@T+af7de8",
+	"SYMBOL(kallsyms_offsets)=@T+a20d44",
+	"SYMBOL(kallsyms_relative_base)=@T+a4d09c",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
+/* i386 PAE, Debian bookworm 6.1.0-57-686-pae: the -686 text with its own
+ * symbol offsets and BUILD-ID (linux-image-6.1.0-57-686-pae-dbg; the
+ * structures are the same), and CONFIG_X86_PAE=y. */
+static const char *const vmi_6_1_x86_pae[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=bda531541fcff2af524ee5d39463eac207c2b9ac",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+d93d34",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@vmap_area_list",
+	"SYMBOL(mem_map)=@mem_map",
+	"SYMBOL(contig_page_data)=@contig_page_data",
+	"SIZE(page)=40",
+	"SIZE(pglist_data)=4416",
+	"SIZE(zone)=768",
+	"SIZE(free_area)=44",
+	"SIZE(list_head)=8",
+	"SIZE(nodemask_t)=4",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=28",
+	"OFFSET(page.mapping)=12",
+	"OFFSET(page.lru)=4",
+	"OFFSET(page._mapcount)=24",
+	"OFFSET(page.private)=20",
+	"OFFSET(page.compound_dtor)=8",
+	"OFFSET(page.compound_order)=9",
+	"OFFSET(page.compound_head)=4",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=3112",
+	"OFFSET(pglist_data.node_mem_map)=3116",
+	"OFFSET(pglist_data.node_start_pfn)=3124",
+	"OFFSET(pglist_data.node_spanned_pages)=3132",
+	"OFFSET(pglist_data.node_id)=3136",
+	"OFFSET(zone.free_area)=128",
+	"OFFSET(zone.vm_stat)=704",
+	"OFFSET(zone.spanned_pages)=72",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=4",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=20",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+c87304",
+	"SYMBOL(printk_rb_static)=@T+c87320",
+	"SYMBOL(clear_seq)=@T+ee226c",
+	"SIZE(printk_ringbuffer)=44",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=24",
+	"OFFSET(printk_ringbuffer.fail)=40",
+	"SIZE(prb_desc_ring)=24",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=4",
+	"OFFSET(prb_desc_ring.infos)=8",
+	"OFFSET(prb_desc_ring.head_id)=12",
+	"OFFSET(prb_desc_ring.tail_id)=16",
+	"SIZE(prb_desc)=12",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=4",
+	"SIZE(prb_data_blk_lpos)=8",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=4",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=16",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=4",
+	"OFFSET(prb_data_ring.head_lpos)=8",
+	"OFFSET(prb_data_ring.tail_lpos)=12",
+	"SIZE(atomic_long_t)=4",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=20",
+	"OFFSET(latched_seq.val)=4",
+	"LENGTH(free_area.free_list)=5",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_hwpoison)=23",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+a62010",
+	"SYMBOL(kallsyms_num_syms)=@T+a6200c",
+	"SYMBOL(kallsyms_token_table)=@T+b0e03c",
+	"SYMBOL(kallsyms_token_index)=@T+b0e38c",
+	"SYMBOL(kallsyms_offsets)=@T+a35748",
+	"SYMBOL(kallsyms_relative_base)=@T+a62008",
+	"CONFIG_X86_PAE=y",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
 static const char *const vmi_7_1[] = {
 	"OSRELEASE=@osrelease",
@@ -1082,6 +1316,28 @@ static const struct gen_preset presets[] = {
 		.slab_mapcount = -184549376, .hugetlb_mapcount = -201326592,
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
+	{
+		/* i386 6.1 (-686): the x86_64 6.1 page flags (gdb). */
+		.name = "6.1", .arch = GEN_ARCH_X86, .osrelease = "6.1.0-57-686",
+		.vmcoreinfo = vmi_6_1_x86,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+};
+
+static const struct gen_preset preset_6_1_x86_pae = {
+	.name = "6.1", .arch = GEN_ARCH_X86, .osrelease = "6.1.0-57-686-pae",
+	.vmcoreinfo = vmi_6_1_x86_pae,
+	.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+	.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+	.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
+	.buddy_mapcount = -129, .offline_mapcount = -257,
+	.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+	.order_in_flags1 = false, .slab_odd_mapping = false,
 };
 
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big)
@@ -1105,9 +1361,17 @@ const char *gen_preset_names(enum gen_arch arch)
 		return "6.12 none";
 	case GEN_ARCH_PPC64:
 	case GEN_ARCH_S390X:
+	case GEN_ARCH_X86:
 		return "6.1 none";
 	case GEN_ARCH_X86_64:
 		break;
 	}
 	return "5.10 6.1 6.12 7.1 none";
+}
+
+const struct gen_preset *gen_preset_find_x86(const char *name, bool pae)
+{
+	if (pae)
+		return strcmp(name, preset_6_1_x86_pae.name) == 0 ? &preset_6_1_x86_pae : NULL;
+	return gen_preset_find(name, GEN_ARCH_X86, false);
 }

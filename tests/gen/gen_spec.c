@@ -196,11 +196,21 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 						   line, w[1], gen_preset_names(GEN_ARCH_X86_64));
 		}
 	} else if (strcmp(d, "arch") == 0) {
+		/* "arch x86 pae": the only arch with a second word. */
+		if (nw == 3 && strcmp(w[1], "x86") == 0 && strcmp(w[2], "pae") == 0) {
+			s->arch = GEN_ARCH_X86;
+			s->x86_pae = true;
+			s->big_endian = false;
+			return MDF_OK;
+		}
 		NEED(2);
 		/* The byte order goes with the arch: s390x and ppc64be are
 		 * big-endian. */
 		s->big_endian = false;
-		if (strcmp(w[1], "x86_64") == 0) {
+		s->x86_pae = false;
+		if (strcmp(w[1], "x86") == 0) {
+			s->arch = GEN_ARCH_X86;
+		} else if (strcmp(w[1], "x86_64") == 0) {
 			s->arch = GEN_ARCH_X86_64;
 		} else if (strcmp(w[1], "arm64") == 0) {
 			s->arch = GEN_ARCH_ARM64;
@@ -214,8 +224,15 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->big_endian = true;
 		} else {
 			return bad(err, line,
-				   "arch is x86_64, arm64, riscv64, ppc64, ppc64be or s390x, not", w[1]);
+				   "arch is x86_64, x86 [pae], arm64, riscv64, ppc64, ppc64be or s390x, not",
+				   w[1]);
 		}
+	} else if (strcmp(d, "elfclass") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "32") != 0 && strcmp(w[1], "64") != 0)
+			return bad(err, line, "elfclass is 32 or 64, not", w[1]);
+		s->elf32 = w[1][0] == '3';
+		s->elfclass_line = line;
 	} else if (strcmp(d, "mmu") == 0) {
 		NEED(2);
 		if (strcmp(w[1], "radix") != 0 && strcmp(w[1], "hash") != 0)
@@ -787,6 +804,74 @@ static enum mdf_status finish_s390x(struct gen_spec *s, struct mdf_err *err)
 	return swap_preset(s, "s390x", err);
 }
 
+/*
+ * x86 (i386), as Debian bookworm's 6.1.0-57-686 and -686-pae: VMSPLIT_3G
+ * (PAGE_OFFSET 0xc0000000), the image in the direct map at
+ * CONFIG_PHYSICAL_START + kaslr (CONFIG_RANDOMIZE_BASE moves it
+ * physically, in CONFIG_PHYSICAL_ALIGN steps, va = pa + PAGE_OFFSET), no
+ * image PT_LOAD (kexec-tools' get_kernel_vaddr_and_size() and
+ * get_kernel_paddr() do nothing but on x86_64), FLATMEM (no sections: the
+ * struct pages of pfns 0 to max_pfn rounded up to MAX_ORDER_NR_PAGES, 1024),
+ * RAM below 4 GiB without PAE (MAX_PHYSMEM_BITS 32), 64 GiB with it (36).
+ * The ELF class is kexec-tools' get_core_type(): 64 when RAM ends above
+ * 4 GiB, else 32.
+ */
+static enum mdf_status finish_x86(struct gen_spec *s, struct mdf_err *err)
+{
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: i386 has PAGE_OFFSET 0xc0000000 (VMSPLIT_3G)" },
+		{ s->phys_base_line, "phys_base: i386 has none (its KASLR moves the image physically)" },
+		{ s->kcore_line, "kcore: not made for x86" },
+		{ s->vmemmap_pte_line, "vmemmap_pte: i386 is FLATMEM, it has no vmemmap" },
+	};
+	uint64_t top = s->crash_start + s->crash_size;
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	if (s->vmemmap_set || s->vmalloc_set)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: vmemmap and vmalloc_start are not for x86 (FLATMEM; "
+				   "vmalloc follows high_memory)");
+	if (s->kaslr % GEN_X86_PHYSICAL_ALIGN)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: x86 kaslr must be a multiple of CONFIG_PHYSICAL_ALIGN "
+				   "(0x%" PRIx64 ")", s->kaslr_line, GEN_X86_PHYSICAL_ALIGN);
+	/* FLATMEM: npfn is max_pfn rounded up to MAX_ORDER_NR_PAGES. */
+	s->section_shift = GEN_PAGE_SHIFT + GEN_MAX_BUDDY_ORDER;
+	s->page_offset = GEN_X86_PAGE_OFFSET;
+	s->text_phdr = false;
+	if (!s->text_line)
+		s->text_size = s->x86_pae ? GEN_X86_TEXT_SIZE_PAE : GEN_X86_TEXT_SIZE;
+	for (size_t i = 0; i < s->nram; i++)
+		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
+	if (!s->elfclass_line)
+		s->elf32 = top <= (UINT64_C(1) << 32);
+	else if (s->elf32 && top > (UINT64_C(1) << 32))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: elfclass 32 cannot hold RAM above 4 GiB (up to 0x%" PRIx64
+				   ")", s->elfclass_line, top);
+	if (GEN_X86_PHYSICAL_START + s->kaslr + s->text_size >
+	    (s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: the x86 image (kaslr 0x%" PRIx64 ", text 0x%" PRIx64
+				   ") must lie in lowmem", s->kaslr, s->text_size);
+	if (s->preset) {
+		const struct gen_preset *p = gen_preset_find_x86(s->preset->name, s->x86_pae);
+
+		if (!p)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: arch x86 has no kernel '%s' (one of: %s)",
+					   s->kernel_line, s->preset->name, gen_preset_names(s->arch));
+		s->preset = p;
+	}
+	return MDF_OK;
+}
+
 /* thp and hugetlb without order=: the arch's PMD leaf (2 MiB; ppc64 hash
  * 16 MiB, radix 2 MiB of 64 KiB pages; s390x 1 MiB), whole blocks of it. */
 static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
@@ -797,6 +882,8 @@ static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
 		order = s->ppc64_hash ? 24 - GEN_PPC64_PAGE_SHIFT : 21 - GEN_PPC64_PAGE_SHIFT;
 	if (s->arch == GEN_ARCH_S390X)
 		order = 20 - GEN_PAGE_SHIFT;   /* a 1 MiB segment */
+	if (s->arch == GEN_ARCH_X86 && !s->x86_pae)
+		order = 22 - GEN_PAGE_SHIFT;   /* a 4 MiB PSE page (HPAGE_PMD_ORDER 10) */
 	for (size_t i = 0; i < s->npages; i++) {
 		struct gen_pages *p = &s->pages[i];
 		uint64_t n = UINT64_C(1) << order;
@@ -861,7 +948,16 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = s->levels;
+	} else if (s->arch == GEN_ARCH_X86) {
+		phys_bits = s->x86_pae ? 36 : 32;
+		st = finish_x86(s, err);
+		if (st)
+			return st;
+		levels = s->x86_pae ? 3 : 2;
 	}
+	if (s->elfclass_line && s->arch != GEN_ARCH_X86)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: elfclass is for arch x86 only",
+				   s->elfclass_line);
 	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_HWPOISON)
 			return mdf_err_set(err, MDF_ERR_FORMAT,

@@ -1,5 +1,6 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
-# (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh)
+# (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh,
+# gen_x86.sh)
 # after lib.sh: the checks every architecture's synthetic dump gets once
 # its own shape is checked, and the names they share: GEN (the generator)
 # and genspec_kinds (genspec.sh), KPY (the independent kdump reader;
@@ -48,10 +49,12 @@ genarch_big() {
 }
 
 # genarch_pages KDUMP VMCORE: the independent page check of a kdump file
-# against its ELF ("... N differ"): kdump.py for a little-endian dump,
-# kdump_pages.py for a big-endian one (kdump.py reads only the former).
+# against its ELF ("... N differ"): kdump.py for a little-endian ELF64
+# dump, kdump_pages.py for a big-endian or ELF32 one (kdump.py reads only
+# the former).
 genarch_pages() {
-	if genarch_big "$2"; then python3 "$KPAGES" pages "$1" "$2"
+	if genarch_big "$2" || [ "$(od -An -tu1 -j4 -N1 "$2" 2>/dev/null | tr -d ' ')" = 1 ]; then
+		python3 "$KPAGES" pages "$1" "$2"
 	else python3 "$KPY" pages "$1" "$2"; fi
 }
 
@@ -99,10 +102,16 @@ import mmap, struct, sys
 def loads(path):
     f = open(path, "rb"); d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     e = "<" if d[5] == 1 else ">"
-    phoff, = struct.unpack_from(e + "Q", d, 32); n, = struct.unpack_from(e + "H", d, 56)
+    if d[4] == 1:    # ELF32 (i386)
+        phoff, = struct.unpack_from(e + "I", d, 28); n, = struct.unpack_from(e + "H", d, 44)
+    else:
+        phoff, = struct.unpack_from(e + "Q", d, 32); n, = struct.unpack_from(e + "H", d, 56)
     out = []
     for i in range(n):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
+        if d[4] == 1:
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", d, phoff + 32 * i)
+        else:
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
         if t == 1: out.append((va, pa, fs, off))
     return d, out
 od, ol = loads(sys.argv[1]); idata, il = loads(sys.argv[2])

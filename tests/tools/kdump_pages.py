@@ -12,7 +12,8 @@ big-endian), told from header_version; the bitmaps are byte arrays, bit i of
 byte i / 8 for pfn i.  Read from the format's published layout, independent
 of the project's C code: disk_dump_header (464 bytes), kdump_sub_header at
 one block, the two bitmaps, then a 24-byte page_desc per dumpable page;
-zlib with Python's zlib, lzo, snappy and zstd through ctypes.
+zlib with Python's zlib, lzo, snappy and zstd through ctypes.  The ELF may
+be ELF32 (an i386 core).
 """
 import mmap, os, struct, sys
 
@@ -42,11 +43,19 @@ def elf_loads(path):
     with open(path, "rb") as f:
         m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     e = "<" if m[5] == 1 else ">"
-    phoff, = struct.unpack_from(e + "Q", m, 32)
-    phent, phnum = struct.unpack_from(e + "HH", m, 54)
+    elf32 = m[4] == 1    # i386's cores below 4 GiB
+    if elf32:
+        phoff, = struct.unpack_from(e + "I", m, 28)
+        phent, phnum = struct.unpack_from(e + "HH", m, 42)
+    else:
+        phoff, = struct.unpack_from(e + "Q", m, 32)
+        phent, phnum = struct.unpack_from(e + "HH", m, 54)
     loads = []
     for i in range(phnum):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", m, phoff + i * phent)
+        if elf32:
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", m, phoff + i * phent)
+        else:
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", m, phoff + i * phent)
         if t == 1 and pa != (1 << 64) - 1:
             loads.append((pa, off, fs, ms))
     return m, loads

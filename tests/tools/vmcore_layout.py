@@ -8,7 +8,9 @@ read_vmcore(path) -> (data, loads, vmcoreinfo, prstatus_sizes):
 byte_order(data) -> "<" or ">": the file's EI_DATA, for struct formats.
 ELF64 of either byte order: the headers and notes are read in the file's
 own (little-endian for most, big-endian for s390x and ppc64 BE); the
-kernel's data in memory has the same order.
+kernel's data in memory has the same order.  ELF32 too (i386's cores):
+p_vaddr -1 is then 0xffffffff.
+elf_class(data) -> 32 or 64.
 """
 import mmap, struct
 
@@ -16,20 +18,32 @@ NT_PRSTATUS = 1
 
 
 def byte_order(d):
-    if d[4] != 2 or d[5] not in (1, 2):
-        raise ValueError("not an ELF64 file of a known byte order")
+    if d[4] not in (1, 2) or d[5] not in (1, 2):
+        raise ValueError("not an ELF32 or ELF64 file of a known byte order")
     return "<" if d[5] == 1 else ">"
+
+
+def elf_class(d):
+    byte_order(d)
+    return 32 if d[4] == 1 else 64
 
 
 def read_vmcore(path):
     f = open(path, "rb")
     d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     e = byte_order(d)
-    phoff, = struct.unpack_from(e + "Q", d, 32)
-    phnum, = struct.unpack_from(e + "H", d, 56)
+    if elf_class(d) == 32:
+        phoff, = struct.unpack_from(e + "I", d, 28)
+        phnum, = struct.unpack_from(e + "H", d, 44)
+    else:
+        phoff, = struct.unpack_from(e + "Q", d, 32)
+        phnum, = struct.unpack_from(e + "H", d, 56)
     loads, vmi, prs = [], {}, []
     for i in range(phnum):
-        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
+        if elf_class(d) == 32:
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", d, phoff + 32 * i)
+        else:
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
         if t == 1:
             loads.append((va, pa, fs, off))
         elif t == 4:
