@@ -56,7 +56,7 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 	foreign_upstream "$c"
 	echo "# $arch staged in $((SECONDS - t0)) s"
 	# Our program cross-built, to run in the capture kernel too.
-	CAPTURE_BIN="" CAPTURE_SYSROOT=""
+	CAPTURE_BIN="" CAPTURE_SYSROOT="" XWHY="" XSAID=0
 	t0=$SECONDS
 	# (cross.sh exits 0 when it skips: its "ok" line says it built)
 	if MDF_CROSS_BUILD_ONLY=1 bash "$MDF_SRC/tests/cross.sh" "$DEB_ARCH" "$MDF_BUILD" \
@@ -66,7 +66,8 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 		CAPTURE_BIN=$xb CAPTURE_SYSROOT=${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/$DEB_ARCH/sysroot
 		echo "# $arch cross build in $((SECONDS - t0)) s"
 	else
-		needfail "$arch-capture" "cross build: $(grep -v '^[0-9]* passed' "$T/cross-build-$arch.log" | tail -n 2 |
+		# said once the dump shows whether our program reads it at all
+		XWHY="cross build: $(grep -v '^[0-9]* passed' "$T/cross-build-$arch.log" | tail -n 2 |
 			sed 's/ (MDF_REAL_REQUIRED=1: .*//' | tr '\n' ' ')"
 	fi
 	vms=""
@@ -82,6 +83,17 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 		# into a failure after the run)
 		[ -n "${MDF_FOREIGN_KEEP:-}" ] && mkdir -p "$MDF_FOREIGN_KEEP" &&
 			cp "$elf" "$MDF_FOREIGN_KEEP/" && echo "# kept $MDF_FOREIGN_KEEP/$name.elf"
+		# i386: until the reader reads its dumps, the oracles alone (the
+		# page classes and bytes of Debian's makedumpfile, drgn); then
+		# the checks below, as on the other architectures
+		if ! ours_reads "$elf"; then
+			skip "foreign-$arch-ours" "the reader does not read $arch dumps yet"
+			[ -n "$XWHY" ] && [ $XSAID = 0 ] && echo "# $arch: $XWHY" && XSAID=1
+			check_oracle "$elf" "$arch-$v"
+			rm -f "$T"/d.* "$T"/*.l
+			continue
+		fi
+		[ -n "$XWHY" ] && [ $XSAID = 0 ] && needfail "$arch-capture" "$XWHY" && XSAID=1
 		if [ "$BIG_ENDIAN" = 1 ]; then
 			# The Python readers of ELF and kdump files assume
 			# little-endian ones: tests/lab/foreign/py/usercustomize.py.
@@ -107,6 +119,8 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x}; do
 		fi
 		rm -f "$T"/d.* "$T"/*.l
 	done
+	# (no lab run got as far as saying it)
+	[ -n "$XWHY" ] && [ $XSAID = 0 ] && needfail "$arch-capture" "$XWHY"
 	# Our own code built for the architecture, on its own dumps.
 	if [ -n "$vms" ]; then
 		t0=$SECONDS
