@@ -105,6 +105,53 @@ foreign_machine() {
 	esac
 }
 
+# More of the first kernel's command line for a variant: i386 "nokaslr",
+# the kernel where its vmlinux links it, for crash (foreign_crash).
+foreign_append() {
+	case "$FA/$1" in
+	i386/nokaslr) echo " nokaslr" ;;
+	esac
+}
+
+# foreign_crash CACHE: FCRASH = the command of a crash that reads ARCH's
+# dumps, or empty with FCRASH_WHY.  i386: sid's crash of i386 (9.0.2), its
+# libraries and their interpreter dpkg -x'd into CACHE/crash (bookworm's
+# 8.0.2 fails the same ways), run directly where this host runs i386
+# programs, else under qemu-user.  It reads only the kernel's log and
+# memory (--minimal: without it, "cannot resolve \"sys_open\"", a
+# symbol 6.1's i386 has as __ia32_sys_open), and only without KASLR: 32-bit
+# KASLR moves the kernel physically too, and crash's --reloc moves only
+# the virtual addresses ("cannot read linux_banner string").
+# shellcheck disable=SC2034 # FCRASH(_WHY): read by labcheck.sh's check_oracle
+foreign_crash() {
+	local c=$1 p pkgs=() ld="" log=$T/apt-crash-$FA.log
+	FCRASH=() FCRASH_WHY=""
+	[ "$FA" = i386 ] || { FCRASH_WHY="no crash of $FA here"; return 0; }
+	if [ ! -f "$c/crash-staged" ]; then
+		apt_state "$c/apt-sid" "$log" sid || { FCRASH_WHY="apt-get update of sid failed: $(tail -n 1 "$log")"; return 1; }
+		for p in crash libc6 libncursesw6 libtinfo6 zlib1g liblzo2-2 libsnappy1v5 libzstd1 \
+			libstdc++6 libgcc-s1 libgmp10 libmpfr6; do
+			apt_has "$p" && pkgs+=("$p")
+		done
+		rm -rf "$c/crashdebs" "$c/crash"
+		mkdir -p "$c/crashdebs"
+		apt_download "$log" "$c/crashdebs" "${pkgs[@]}" ||
+			{ FCRASH_WHY="cannot fetch sid's crash:$DEB_ARCH: $(tail -n 1 "$log")"; return 1; }
+		for p in "$c"/crashdebs/*.deb; do dpkg -x "$p" "$c/crash" || return 1; done
+		rm -rf "$c/crashdebs"
+		touch "$c/crash-staged"
+	fi
+	for p in "$c"/crash/usr/lib/ld-linux.so.2 "$c"/crash/lib/ld-linux.so.2; do
+		[ -e "$p" ] && ld=$p && break
+	done
+	if [ -n "$ld" ] && "$ld" --library-path "$c/crash/usr/lib/$MULTIARCH" "$c/crash/usr/bin/crash" -v >/dev/null 2>&1; then
+		FCRASH=("$ld" --library-path "$c/crash/usr/lib/$MULTIARCH" "$c/crash/usr/bin/crash")
+	else
+		[ -e "$c/crash/lib" ] || ln -s usr/lib "$c/crash/lib"
+		FCRASH=("$QEMU_USER" -L "$c/crash" "$c/crash/usr/bin/crash")
+	fi
+}
+
 # foreign_libs ROOT: the lab copies a foreign binary's libraries from ROOT's
 # /lib and /usr/lib only (and its multiarch directories of arm64): put
 # copies there, and the ELF interpreter where the binary asks for it.
@@ -283,7 +330,7 @@ foreign_lab() {
 		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/$KDIR" --name "$name" --mem 1G --crashkernel "$CK" \
-		--append "console=$CONSOLE" --capture-append "console=$CONSOLE" \
+		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
 	echo "# lab run $name: rc $rc in $((SECONDS - t0)) s"

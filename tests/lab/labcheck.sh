@@ -226,13 +226,15 @@ ours_reads() {
 # its -l -d 31 and -l -d 1 holding the vmcore's pages
 # (tests/tools/kdump_pages.py, which reads the ILP32 headers a 32-bit
 # makedumpfile writes), its --dump-dmesg finding the lab's marker; drgn
-# reading the raw vmcore (DRGN_ARCH).
+# reading the raw vmcore (DRGN_ARCH); with MDF_READERS_TEST=1, crash
+# (FCRASH, foreign_crash) finding the marker in the log of both.
 check_oracle() {
-	local ELF=$1 TAG=$2 OUTDIR NAME machine why ver opt out uts marker f
+	local ELF=$1 TAG=$2 OUTDIR NAME machine why ver opt out uts marker="" f
 	OUTDIR=$(dirname "$ELF")
 	NAME=$(basename "$ELF" .elf)
 	machine=$(readelf -h "$ELF" 2>/dev/null | sed -n 's/^ *Class: *//p; s/^ *Machine: *//p' | tr '\n' ' ')
 	ok "$TAG-lab-run ($(stat -c %s "$ELF") byte vmcore, ${machine% }, kernel $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("kernel_version", "?"))' "$OUTDIR/$NAME.json" 2>/dev/null))"
+	marker=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["marker"])' "$OUTDIR/$NAME.json" 2>/dev/null)
 	rm -f "$T/kpf.json"
 	if ! LAB_DATA=$(dirname "$OUTDIR") python3 "$LABDIR/kpf-oracle.py" "$NAME" --json >"$T/kpf.json" 2>"$T/kpf.err"; then
 		rm -f "$T/kpf.json"
@@ -257,22 +259,48 @@ check_oracle() {
 					sed 's/The number of pages is reduced/pages reduced/'); $(tail -n 1 <<<"$out"), $ver)"
 			else notok "$TAG-upstream ${opt// /}" "$(tail -n 2 <<<"$out" | tr '\n' ' ')"; fi
 		done
-		if [ -s "$T/kpf.json" ] && [ -s "$T/up-ld31.log" ]; then
-			why=$(python3 "$MDF_SRC/tests/tools/kpf_classes.py" "$T/kpf.json" "$T/up-ld31.log" \
+		if [ -s "$T/kpf.json" ] && [ -s "$T/up-l-d31.log" ]; then
+			why=$(python3 "$MDF_SRC/tests/tools/kpf_classes.py" "$T/kpf.json" "$T/up-l-d31.log" \
 				"$OUTDIR/$NAME.d/stage1/kpf-zoneinfo.txt")
 			case "$why" in
 			BAD*) notok "$TAG-upstream-classes-vs-kpageflags" "$ver: ${why#BAD }" ;;
 			*) ok "$TAG-upstream-classes-vs-kpageflags ($why, $ver)" ;;
 			esac
 		fi
-		marker=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["marker"])' "$OUTDIR/$NAME.json" 2>/dev/null)
 		rm -f "$T/up.dmesg"
 		if "${UP[@]}" --dump-dmesg "$ELF" "$T/up.dmesg" >"$T/up-dm.log" 2>&1 &&
 			{ [ -z "$marker" ] || grep -qF "$marker stage=crash" "$T/up.dmesg"; }; then
 			ok "$TAG-upstream-dump-dmesg-marker ($ver)"
 		else notok "$TAG-upstream-dump-dmesg-marker" "$(tail -n 1 "$T/up-dm.log") marker '$marker'"; fi
-		rm -f "$T"/up-l* "$T/up.dmesg"
+		rm -f "$T/up.dmesg"
 	fi
+	# crash (FCRASH: foreign_crash), with MDF_READERS_TEST=1 (it needs the
+	# -dbg package's vmlinux, about 0.8 GB once): the lab's marker in the
+	# kernel log of the raw vmcore and of 1.7.2's -l -d 31 file.
+	if [ "${MDF_READERS_TEST:-0}" = 1 ]; then
+		local krel vml cmdline
+		krel=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel_version"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+		cmdline=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["first_kernel_cmdline"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+		if [ ${#FCRASH[@]} = 0 ]; then
+			needfail "$TAG-crash" "$FCRASH_WHY"
+		elif [ -z "$marker" ]; then
+			notok "$TAG-crash" "no marker in $NAME.json"
+		elif [[ " $cmdline " != *" nokaslr "* ]]; then
+			ok "$TAG-crash (n/a: crash cannot place a 32-bit kernel that KASLR moved, physically and virtually: --reloc moves only its virtual addresses; the nokaslr variant is read)"
+		elif ! vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" 2>"$T/dbg.err"); then
+			needfail "$TAG-crash" "$(cat "$T/dbg.err")"
+		else
+			printf 'log\nq\n' >"$T/crash.in"
+			for f in "$ELF" "$T/up-l-d31"; do
+				[ -s "$f" ] || continue
+				out=$("${FCRASH[@]}" -s --minimal "$vml" "$f" -i "$T/crash.in" 2>&1)
+				if grep -qF "$marker stage=crash" <<<"$out"; then
+					ok "$TAG-crash-log ${f##*/} ($("${FCRASH[@]}" -v 2>/dev/null | grep -m 1 "^crash ") --minimal)"
+				else notok "$TAG-crash-log ${f##*/}" "$(tail -n 3 <<<"$out" | tr '\n' ' ')"; fi
+			done
+		fi
+	fi
+	rm -f "$T"/up-l*
 	uts=$(strings -n 8 "$ELF" | head -c 2000000 | sed -n 's/^SYMBOL(init_uts_ns)=//p' | head -n 1)
 	if ! /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
 		needfail "$TAG-drgn-reads-vmcore" "python3-drgn not installed"
