@@ -18,7 +18,7 @@
 # (libkdumpfile, drgn) where they know the architecture; threads,
 # refiltering, -F | -R, --dump-dmesg and --mem-usage; and byte for byte
 # against Debian's makedumpfile of that architecture under qemu-user
-# (1.7.2 for ppc64el and s390x; sid's for riscv64, only where its own classes agree
+# (1.7.2 for ppc64el, s390x and i386; sid's for riscv64, only where its own classes agree
 # with kpageflags).  Our program cross-built for the architecture also runs
 # in its capture kernel on the live /proc/vmcore (the lab's hook, through
 # tests/lab/foreign/cpio) and writes the same -l file and dmesg as ours on
