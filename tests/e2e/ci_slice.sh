@@ -35,7 +35,7 @@ for start in $(seq 20440 20500); do
 	got=" "
 	for d in $(seq "$start" $((start + 6))); do
 		ci_slice "$d"
-		got="$got f:$SLICE_FOREIGN b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL r:$SLICE_READERS "
+		got="$got f:${SLICE_FOREIGN//+/ f:} b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL r:$SLICE_READERS "
 	done
 	for w in $arches; do [[ $got == *" f:$w "* ]] || bad="$bad day $start: no $w;"; done
 	for w in $sizes; do [[ $got == *" b:$w "* ]] || bad="$bad day $start: no big guest $w;"; done
@@ -49,7 +49,7 @@ if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; big guest
 else notok "ci-slice-week-covers-all" "$(cut -c1-300 <<<"$bad")"; fi
 # The slice lists name nothing the tests do not know.
 extra=""
-for w in $CI_FOREIGN; do [[ " $arches " == *" $w "* ]] || extra="$extra foreign $w"; done
+for w in ${CI_FOREIGN//+/ }; do [[ " $arches " == *" $w "* ]] || extra="$extra foreign $w"; done
 for w in $CI_BIGGUEST; do [[ " $sizes " == *" $w "* ]] || extra="$extra size $w"; done
 for w in $CI_KDT; do [[ " $variants " == *" $w "* ]] || extra="$extra variant $w"; done
 for w in $CI_MATRIX_CASES; do [[ " $cases " == *" $w "* ]] || extra="$extra case $w"; done

@@ -2,7 +2,7 @@
 # tests/lab/all.sh - `make lab`: every real-kernel test in full,
 # the tier that CI runs one slice of a day (.ci/slice.sh): the capture
 # kernel, every big guest (4-512 GiB), every foreign architecture (arm64's
-# two kernels, ppc64el radix and hash, riscv64, s390x, each with its cross
+# two kernels, ppc64el radix and hash, riscv64, s390x, i386, each with its cross
 # build under qemu-user), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels), crash with the
 # debug vmlinux, and the readers' gate on every kernel (sid's crash and
@@ -45,7 +45,8 @@ stage deps 1800 stage_install lab build-essential pkg-config zlib1g-dev liblzo2-
 	busybox-static kexec-tools cpio e2fsprogs dpkg-dev debhelper lintian debootstrap fakeroot \
 	qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user gcc-aarch64-linux-gnu \
 	libc6-dev-arm64-cross gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross gcc-riscv64-linux-gnu \
-	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross flex bison bc libssl-dev kmod ||
+	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross \
+	flex bison bc libssl-dev kmod ||
 	exit 1
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT (with uncommitted changes)"
@@ -75,7 +76,7 @@ READERS_TSV=$SRC/$STAGE_LOGS/readers.tsv
 rm -f "$READERS_TSV"
 # the foreign architectures' dumps go through the readers' gate too
 lab arm64 5400 check MDF_ARM64_TEST=1 MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" arm64
-lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x" MDF_FOREIGN_KDEBUG=1 \
+lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x i386" MDF_FOREIGN_KDEBUG=1 \
 	MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" foreign
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools

@@ -1,7 +1,7 @@
 # tests/lab/foreign.sh - sourced by tests/e2e/foreign.sh (after
 # tests/lib/lib.sh and tests/lab/labcheck.sh): real kdumps of the
-# architectures ../shared/lab does not boot itself, ppc64el, riscv64 and
-# s390x.
+# architectures ../shared/lab does not boot itself, ppc64el, riscv64,
+# s390x and i386.
 #
 # The lab's arm64 path (mkvmcore.sh --arch arm64) is a virt-style machine:
 # -M virt, -kernel and -initrd, virtio-blk-pci disks, a workload
@@ -10,7 +10,8 @@
 # tests/lab/foreign/ holds stand-ins for qemu-system-aarch64 and
 # aarch64-linux-gnu-gcc, first on PATH, that run the architecture's qemu
 # (with its machine and CPU arguments, and s390x's virtio-ccw disks) and
-# cross compiler instead, and a cpio stand-in that fixes what kexec-tools
+# cross compiler instead (i386: qemu-system-i386 -M pc, whose PCI takes the
+# same virtio-blk-pci disks), and a cpio stand-in that fixes what kexec-tools
 # gets wrong on riscv64.  s390x is big-endian: the lab's Python step reads
 # its vmcore through tests/lab/foreign/py/usercustomize.py, and foreign_lab
 # turns the guest's kpageflags snapshot into the lab's little-endian files.
@@ -29,7 +30,7 @@
 
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
-	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0
+	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0 ELF32=0 MULTIARCH=
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -65,8 +66,31 @@ foreign_arch() {
 		# THP and no hugetlbfs ("hugetlbfs: disabling because there are
 		# no supported hugepage sizes"), labwork's hugetlb part fails.
 		;;
+	i386)
+		DEB_ARCH=i386 TRIPLET=i686-linux-gnu MULTIARCH=i386-linux-gnu QEMU_USER=qemu-i386
+		QEMU_SYS=qemu-system-i386 CONSOLE=ttyS0 DRGN_ARCH=I386
+		SUITES=(bookworm bookworm-security)
+		# (measured on the lab's dump and 1.7.2's -l -d 31 of it)
+		LK_WHY="libkdumpfile $(dpkg-query -W -f '${Version}' libkdumpfile-dev 2>/dev/null) cannot translate i386 PAE kernel addresses in a kdump file, not even in 1.7.2's (\"Cannot read 64-bit PTE at\" swapper_pg_dir: \"Infinite recursion loop\"; physical reads work)"
+		DRGN_FILES="E" DRGN_WHY="drgn reads kdump files through libkdumpfile"
+		# PAE (3-level page tables, 64-bit PTEs; HIGHMEM64G, FLATMEM):
+		# bookworm's 686-pae has KEXEC, CRASH_DUMP and PROC_VMCORE (no
+		# KEXEC_FILE: that is x86_64's), so Debian's own kernel.
+		KPAT='^linux-image-6\.1\.0-[0-9]*-686-pae$'
+		# kexec-tools writes the elfcorehdr (kexec_load): ELF32 below
+		# 4 GiB of RAM (get_core_type), which the lab's NAME.json step
+		# reads through tests/lab/foreign/py/usercustomize.py.
+		ELF32=1
+		# 32-bit KASLR moves the kernel physically and virtually alike
+		# (PAGE_OFFSET + physical) and VMCOREINFO has no KERNELOFFSET:
+		# only its SYMBOL()s say where the kernel went.  Until our
+		# reader reads EM_386 dumps, tests/e2e/foreign.sh runs the
+		# oracles alone (check_oracle).
+		;;
 	*) return 1 ;;
 	esac
+	# Debian's library directory: the triplet, except i386's
+	MULTIARCH=${MULTIARCH:-$TRIPLET}
 }
 
 # The qemu machine of a variant: ppc64el "radix" (POWER9) or "hash" (POWER8).
@@ -76,7 +100,56 @@ foreign_machine() {
 	ppc64el/hash) echo "-M pseries -cpu power8" ;;
 	ppc64el/*) echo "-M pseries -cpu power9" ;;
 	s390x/*) echo "-M s390-ccw-virtio -cpu max" ;;
+	# qemu32 (the default CPU): a 686 with PAE
+	i386/*) echo "-M pc" ;;
 	esac
+}
+
+# More of the first kernel's command line for a variant: i386 "nokaslr",
+# the kernel where its vmlinux links it, for crash (foreign_crash).
+foreign_append() {
+	case "$FA/$1" in
+	i386/nokaslr) echo " nokaslr" ;;
+	esac
+}
+
+# foreign_crash CACHE: FCRASH = the command of a crash that reads ARCH's
+# dumps, or empty with FCRASH_WHY.  i386: sid's crash of i386 (9.0.2), its
+# libraries and their interpreter dpkg -x'd into CACHE/crash (bookworm's
+# 8.0.2 fails the same ways), run directly where this host runs i386
+# programs, else under qemu-user.  It reads only the kernel's log and
+# memory (--minimal: without it, "cannot resolve \"sys_open\"", a
+# symbol 6.1's i386 has as __ia32_sys_open), and only without KASLR: 32-bit
+# KASLR moves the kernel physically too, and crash's --reloc moves only
+# the virtual addresses ("cannot read linux_banner string").
+# shellcheck disable=SC2034 # FCRASH(_WHY): read by labcheck.sh's check_oracle
+foreign_crash() {
+	local c=$1 p pkgs=() ld="" log=$T/apt-crash-$FA.log
+	FCRASH=() FCRASH_WHY=""
+	[ "$FA" = i386 ] || { FCRASH_WHY="no crash of $FA here"; return 0; }
+	if [ ! -f "$c/crash-staged" ]; then
+		apt_state "$c/apt-sid" "$log" sid || { FCRASH_WHY="apt-get update of sid failed: $(tail -n 1 "$log")"; return 1; }
+		for p in crash libc6 libncursesw6 libtinfo6 zlib1g liblzo2-2 libsnappy1v5 libzstd1 \
+			libstdc++6 libgcc-s1 libgmp10 libmpfr6; do
+			apt_has "$p" && pkgs+=("$p")
+		done
+		rm -rf "$c/crashdebs" "$c/crash"
+		mkdir -p "$c/crashdebs"
+		apt_download "$log" "$c/crashdebs" "${pkgs[@]}" ||
+			{ FCRASH_WHY="cannot fetch sid's crash:$DEB_ARCH: $(tail -n 1 "$log")"; return 1; }
+		for p in "$c"/crashdebs/*.deb; do dpkg -x "$p" "$c/crash" || return 1; done
+		rm -rf "$c/crashdebs"
+		touch "$c/crash-staged"
+	fi
+	for p in "$c"/crash/usr/lib/ld-linux.so.2 "$c"/crash/lib/ld-linux.so.2; do
+		[ -e "$p" ] && ld=$p && break
+	done
+	if [ -n "$ld" ] && "$ld" --library-path "$c/crash/usr/lib/$MULTIARCH" "$c/crash/usr/bin/crash" -v >/dev/null 2>&1; then
+		FCRASH=("$ld" --library-path "$c/crash/usr/lib/$MULTIARCH" "$c/crash/usr/bin/crash")
+	else
+		[ -e "$c/crash/lib" ] || ln -s usr/lib "$c/crash/lib"
+		FCRASH=("$QEMU_USER" -L "$c/crash" "$c/crash/usr/bin/crash")
+	fi
 }
 
 # foreign_libs ROOT: the lab copies a foreign binary's libraries from ROOT's
@@ -84,7 +157,7 @@ foreign_machine() {
 # copies there, and the ELF interpreter where the binary asks for it.
 foreign_libs() {
 	local root=$1 f d
-	for d in "$root/lib/$TRIPLET" "$root/usr/lib/$TRIPLET"; do
+	for d in "$root/lib/$MULTIARCH" "$root/usr/lib/$MULTIARCH"; do
 		for f in "$d"/*.so*; do
 			# not the interpreter: the lab copies it on its own, and its
 			# NEEDED walk trips on a library that needs nothing
@@ -254,10 +327,10 @@ foreign_lab() {
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
 		MDF_FOREIGN_IOMEM=$IOMEM MDF_FOREIGN_VIRTIO=$VIRTIO LAB_DATA="$T/lab-$FA" \
 		MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
-		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
+		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/$KDIR" --name "$name" --mem 1G --crashkernel "$CK" \
-		--append "console=$CONSOLE" --capture-append "console=$CONSOLE" \
+		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
 	echo "# lab run $name: rc $rc in $((SECONDS - t0)) s"

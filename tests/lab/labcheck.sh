@@ -42,8 +42,13 @@ check_dump() {
 	"$MDF" -l -d 31 "$ELF" "$T/d.l" >"$T/l.log" 2>&1 || notok "$TAG-l" "$(tail -n 1 "$T/l.log")"
 	"$MDF" -c -d 31 "$ELF" "$T/d.c" >"$T/c.log" 2>&1 || notok "$TAG-c" "$(tail -n 1 "$T/c.log")"
 	"$MDF" -E -d 31 "$ELF" "$T/d.E" >"$T/E.log" 2>&1 || notok "$TAG-E" "$(tail -n 1 "$T/E.log")"
+	# ../shared/tools/kdump.py reads ELF64 vmcores only: an ELF32 one
+	# (i386) goes to tests/tools/kdump_pages.py
+	local kpages=$MDF_SHARED/tools/kdump.py
+	[ "$(head -c 5 "$ELF" | od -An -tx1 | tr -d ' \n')" = 7f454c4601 ] &&
+		kpages=$MDF_SRC/tests/tools/kdump_pages.py
 	for f in l c; do
-		if out=$(python3 "$MDF_SHARED/tools/kdump.py" pages "$T/d.$f" "$ELF" 2>&1) &&
+		if out=$(python3 "$kpages" pages "$T/d.$f" "$ELF" 2>&1) &&
 			[[ "$out" == *" 0 differ"* ]]; then ok "$TAG-$f-pages-equal-vmcore ($(tail -n 1 <<<"$out"))"
 		else notok "$TAG-$f-pages-equal-vmcore" "$(tail -n 2 <<<"$out" | tr '\n' ' ')"; fi
 	done
@@ -205,4 +210,108 @@ check_keep_task() {
 		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: $plain)"
 	else notok "$TAG-keep-task" "raw $raw, kept $kept, plain -d 31 $plain: $(tail -n 1 "$T/kt.log")"; fi
 	rm -f "$T/kt.E" "$T/pl.E"
+}
+
+# ours_reads ELF: 0 unless our program says it cannot read the dump's
+# architecture ("architecture EM_386 (3) is not supported").
+ours_reads() {
+	! "$MDF" --dry-run -d 31 "$1" 2>&1 | grep -q 'architecture EM_[A-Z0-9_]* ([0-9]*) is not supported'
+}
+
+# check_oracle ELF TAG: what can be checked of a lab dump whose
+# architecture our program does not read yet (ours_reads): the oracles
+# check_dump compares ours with, once it does.  Debian's makedumpfile of
+# that architecture (UP, as in check_dump): its page classes against the
+# guest's kpageflags (the condition for being check_dump's byte oracle),
+# its -l -d 31 and -l -d 1 holding the vmcore's pages
+# (tests/tools/kdump_pages.py, which reads the ILP32 headers a 32-bit
+# makedumpfile writes), its --dump-dmesg finding the lab's marker; drgn
+# reading the raw vmcore (DRGN_ARCH); with MDF_READERS_TEST=1, crash
+# (FCRASH, foreign_crash) finding the marker in the log of both.
+check_oracle() {
+	local ELF=$1 TAG=$2 OUTDIR NAME machine why ver opt out uts marker="" f
+	OUTDIR=$(dirname "$ELF")
+	NAME=$(basename "$ELF" .elf)
+	machine=$(readelf -h "$ELF" 2>/dev/null | sed -n 's/^ *Class: *//p; s/^ *Machine: *//p' | tr '\n' ' ')
+	ok "$TAG-lab-run ($(stat -c %s "$ELF") byte vmcore, ${machine% }, kernel $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("kernel_version", "?"))' "$OUTDIR/$NAME.json" 2>/dev/null))"
+	marker=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["marker"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+	rm -f "$T/kpf.json"
+	if ! LAB_DATA=$(dirname "$OUTDIR") python3 "$LABDIR/kpf-oracle.py" "$NAME" --json >"$T/kpf.json" 2>"$T/kpf.err"; then
+		rm -f "$T/kpf.json"
+		notok "$TAG-kpageflags" "kpf-oracle.py: $(tail -n 1 "$T/kpf.err")"
+	fi
+	if [ ${#UP[@]} = 0 ]; then
+		if [ "${UP_SETUP_FAILED:-0}" = 1 ]; then needfail "$TAG-upstream" "$UP_WHY"
+		else skip "$TAG-upstream" "$UP_WHY"; fi
+	else
+		ver=$("${UP[@]}" -v 2>&1 | head -n 1)
+		for opt in "-l -d 31" "-l -d 1"; do
+			f=$T/up${opt// /}
+			rm -f "$f"
+			# shellcheck disable=SC2086
+			if ! "${UP[@]}" $opt --message-level 16 "$ELF" "$f" >"$f.log" 2>&1; then
+				notok "$TAG-upstream ${opt// /}" "$ver: $(tail -n 2 "$f.log" | tr '\n' ' ')"
+				continue
+			fi
+			if out=$(python3 "$MDF_SRC/tests/tools/kdump_pages.py" pages "$f" "$ELF" 2>&1) &&
+				[[ "$out" == *" 0 differ"* ]]; then
+				ok "$TAG-upstream ${opt// /} ($(stat -c %s "$f") bytes, $(grep -m 1 -o 'The number of pages is reduced to [0-9]*%' "$f.log" |
+					sed 's/The number of pages is reduced/pages reduced/'); $(tail -n 1 <<<"$out"), $ver)"
+			else notok "$TAG-upstream ${opt// /}" "$(tail -n 2 <<<"$out" | tr '\n' ' ')"; fi
+		done
+		if [ -s "$T/kpf.json" ] && [ -s "$T/up-l-d31.log" ]; then
+			why=$(python3 "$MDF_SRC/tests/tools/kpf_classes.py" "$T/kpf.json" "$T/up-l-d31.log" \
+				"$OUTDIR/$NAME.d/stage1/kpf-zoneinfo.txt")
+			case "$why" in
+			BAD*) notok "$TAG-upstream-classes-vs-kpageflags" "$ver: ${why#BAD }" ;;
+			*) ok "$TAG-upstream-classes-vs-kpageflags ($why, $ver)" ;;
+			esac
+		fi
+		rm -f "$T/up.dmesg"
+		if "${UP[@]}" --dump-dmesg "$ELF" "$T/up.dmesg" >"$T/up-dm.log" 2>&1 &&
+			{ [ -z "$marker" ] || grep -qF "$marker stage=crash" "$T/up.dmesg"; }; then
+			ok "$TAG-upstream-dump-dmesg-marker ($ver)"
+		else notok "$TAG-upstream-dump-dmesg-marker" "$(tail -n 1 "$T/up-dm.log") marker '$marker'"; fi
+		rm -f "$T/up.dmesg"
+	fi
+	# crash (FCRASH: foreign_crash), with MDF_READERS_TEST=1 (it needs the
+	# -dbg package's vmlinux, about 0.8 GB once): the lab's marker in the
+	# kernel log of the raw vmcore and of 1.7.2's -l -d 31 file.
+	if [ "${MDF_READERS_TEST:-0}" = 1 ]; then
+		local krel vml cmdline
+		krel=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel_version"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+		cmdline=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["first_kernel_cmdline"])' "$OUTDIR/$NAME.json" 2>/dev/null)
+		if [ ${#FCRASH[@]} = 0 ]; then
+			needfail "$TAG-crash" "$FCRASH_WHY"
+		elif [ -z "$marker" ]; then
+			notok "$TAG-crash" "no marker in $NAME.json"
+		elif [[ " $cmdline " != *" nokaslr "* ]]; then
+			ok "$TAG-crash (n/a: crash cannot place a 32-bit kernel that KASLR moved, physically and virtually: --reloc moves only its virtual addresses; the nokaslr variant is read)"
+		elif ! vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" 2>"$T/dbg.err"); then
+			needfail "$TAG-crash" "$(cat "$T/dbg.err")"
+		else
+			printf 'log\nq\n' >"$T/crash.in"
+			for f in "$ELF" "$T/up-l-d31"; do
+				[ -s "$f" ] || continue
+				out=$("${FCRASH[@]}" -s --minimal "$vml" "$f" -i "$T/crash.in" 2>&1)
+				if grep -qF "$marker stage=crash" <<<"$out"; then
+					ok "$TAG-crash-log ${f##*/} ($("${FCRASH[@]}" -v 2>/dev/null | grep -m 1 "^crash ") --minimal)"
+				else notok "$TAG-crash-log ${f##*/}" "$(tail -n 3 <<<"$out" | tr '\n' ' ')"; fi
+			done
+		fi
+	fi
+	rm -f "$T"/up-l*
+	uts=$(strings -n 8 "$ELF" | head -c 2000000 | sed -n 's/^SYMBOL(init_uts_ns)=//p' | head -n 1)
+	if ! /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+		needfail "$TAG-drgn-reads-vmcore" "python3-drgn not installed"
+	elif out=$(/usr/bin/python3 - "$uts" "$ELF" <<-'PY' 2>&1
+	import sys, drgn
+	prog = drgn.Program()
+	prog.set_core_dump(sys.argv[2])
+	name = prog.read(int(sys.argv[1], 16), 65).split(b'\0')[0]
+	print("%s %s" % (prog.platform.arch.name, name.decode()))
+	PY
+	) && [ "$out" = "$DRGN_ARCH Linux" ]; then
+		ok "$TAG-drgn-reads-vmcore ($out)"
+	else notok "$TAG-drgn-reads-vmcore" "$out"; fi
 }

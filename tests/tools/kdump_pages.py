@@ -13,12 +13,13 @@ byte i / 8 for pfn i.  Read from the format's published layout, independent
 of the project's C code: disk_dump_header (464 bytes), kdump_sub_header at
 one block, the two bitmaps, then a 24-byte page_desc per dumpable page;
 zlib with Python's zlib, lzo, snappy and zstd through ctypes.  The ELF may
-be ELF32 (an i386 core).
+be ELF32 (an i386 core), the kdump file that of makedumpfile built for i386
+(ILP32 headers: kdump_same.layout).
 """
 import mmap, os, struct, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kdump_same import decode  # noqa: E402  (one page decoder for both tools)
+from kdump_same import decode, layout  # noqa: E402  (one page decoder for both tools)
 
 
 def kdump(path):
@@ -28,10 +29,14 @@ def kdump(path):
         raise SystemExit("%s: not a kdump-compressed file" % path)
     e = "<" if 0 < struct.unpack_from("<i", m, 8)[0] < 256 else ">"
     version, = struct.unpack_from(e + "i", m, 8)
-    bs, subs, bmblocks, mapnr32 = struct.unpack_from(e + "iiII", m, 428)
+    # LP64's structs, or those of makedumpfile built for i386 (ILP32, see
+    # kdump_same.layout): the same fields in the same order.
+    hdr_fmt, sub_fmt = layout(m, e)
+    h = struct.unpack_from(e + hdr_fmt, m, 0)
+    bs, subs, bmblocks, mapnr32 = h[11], h[12], h[13], h[14]
     maxmapnr = mapnr32
     if version >= 6:
-        maxmapnr, = struct.unpack_from(e + "Q", m, bs + 96)
+        maxmapnr = struct.unpack_from(e + sub_fmt, m, bs)[13]
     half = bmblocks * bs // 2
     b2 = m[(1 + subs) * bs + half:(1 + subs) * bs + 2 * half]
     descs = (1 + subs + bmblocks) * bs

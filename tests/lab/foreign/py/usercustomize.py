@@ -32,3 +32,29 @@ if os.environ.get('MDF_FOREIGN_BIG_ENDIAN') == '1':
             super().__init__(_big(fmt))
 
     struct.Struct = Struct
+
+# With MDF_FOREIGN_ELF32=1 (i386: kexec-tools writes an ELF32 elfcorehdr
+# when all RAM is below 4 GiB), the lab's NAME.json step reads the
+# vmcore's PT_LOADs as ELF64 ones: e_phoff as '<Q' at 32, e_phentsize and
+# e_phnum as '<HH' at 54 of a 64-byte header, each program header as
+# '<IIQQQQQQ'.  Here those three reads of an ELFCLASS32 file give the
+# ELF32 fields in the ELF64 order.  Only these three formats at these
+# offsets change, and the program headers only after an ELF32 header was
+# seen.
+if os.environ.get('MDF_FOREIGN_ELF32') == '1':
+    _uf32 = struct.unpack_from
+    _seen32 = [False]
+
+    def _elf32_unpack_from(fmt, buf, offset=0):
+        head = bytes(buf[:5]) == b'\x7fELF\x01'
+        if fmt == '<Q' and offset == 32 and head:
+            _seen32[0] = True
+            return _uf32('<I', buf, 28)            # e_phoff
+        if fmt == '<HH' and offset == 54 and head:
+            return _uf32('<HH', buf, 42)           # e_phentsize, e_phnum
+        if fmt == '<IIQQQQQQ' and _seen32[0] and not head:
+            t, off, va, pa, fsz, msz, fl, al = _uf32('<8I', buf, offset)
+            return (t, fl, off, va, pa, fsz, msz, al)
+        return _uf32(fmt, buf, offset)
+
+    struct.unpack_from = _elf32_unpack_from
