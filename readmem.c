@@ -141,17 +141,21 @@ enum mdf_status readmem_paddr(struct readmem *rm, uint64_t paddr, void *buf,
 	return read_and_retire(rm, paddr, buf, len, err);
 }
 
-enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, uint64_t *pte,
+enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, unsigned size, uint64_t *pte,
 				 struct mdf_err *err)
 {
 	struct readmem *rm = arg;
 	unsigned char b[8];
 	enum mdf_status st;
 
-	st = raw_read(rm, paddr, b, 8, err);
+	if (size != 4 && size != 8)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "page-table entry of %u bytes at paddr 0x%llx", size,
+				   (unsigned long long)paddr);
+	st = raw_read(rm, paddr, b, size, err);
 	if (st != MDF_OK)
 		return st;
-	*pte = load_t64(b, rm->big_endian);
+	*pte = size == 8 ? load_t64(b, rm->big_endian) : load_t32(b, rm->big_endian);
 	return MDF_OK;
 }
 

@@ -66,9 +66,9 @@ void readmem_init(struct readmem *rm, const struct elf_info *elf,
 /** Read from a kdump-compressed dump instead of an ELF vmcore. */
 void readmem_use_diskdump(struct readmem *rm, struct diskdump_info *dd);
 
-/** An arch_read_pte_fn (@arg the struct readmem): 8 bytes at physical
- *  @paddr in the dump's byte order. */
-enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, uint64_t *pte,
+/** An arch_read_pte_fn (@arg the struct readmem): @size bytes (4 or 8) at
+ *  physical @paddr in the dump's byte order. */
+enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, unsigned size, uint64_t *pte,
 				 struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Read physical memory; past p_filesz reads zeros; a hole is
