@@ -17,6 +17,7 @@ void readmem_init_input(struct readmem *rm, const struct input_ops *in,
 	rm->cache = cache;
 	rm->arch = arch;
 	rm->big_endian = arch && arch->big_endian;
+	rm->word_size = arch && arch->word_size == 4 ? 4 : 8;
 	rm->page_size = page_size;
 }
 
@@ -255,6 +256,18 @@ enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 
 	if (st == MDF_OK)
 		*ret = load_t64(b, rm->big_endian);
+	return st;
+}
+
+enum mdf_status readmem_ulong(struct readmem *rm, uint64_t vaddr,
+			      uint64_t *ret, struct mdf_err *err)
+{
+	unsigned char b[8];
+	unsigned w = rm->word_size == 4 ? 4 : 8;
+	enum mdf_status st = readmem_vaddr(rm, vaddr, b, w, err);
+
+	if (st == MDF_OK)
+		*ret = load_tword(b, w, rm->big_endian);
 	return st;
 }
 

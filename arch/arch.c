@@ -50,6 +50,13 @@ const struct arch_ops *arch_ops_find(uint16_t e_machine)
 	return NULL;
 }
 
+unsigned arch_word_size(uint16_t e_machine)
+{
+	const struct arch_ops *ops = arch_ops_find(e_machine);
+
+	return ops && ops->word_size ? ops->word_size : 8;
+}
+
 uint16_t arch_machine_from_uts(const char *uts_machine)
 {
 	/* 32-bit x86 says i386 to i686, as the kernel's boot CPU is */
@@ -95,6 +102,7 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 				   arch_machine_name(e_machine), (unsigned)e_machine);
 	st->ops = ops;
 	st->e_machine = e_machine;
+	st->word_size = ops->word_size ? ops->word_size : 8;
 	st->big_endian = ki->big_endian;
 	if (ops->init)
 		s = ops->init(st, ki, segs, nsegs, err);

@@ -117,6 +117,7 @@ struct arch_vmemmap_block {
 struct arch_state {
 	const struct arch_ops *ops;
 	uint16_t e_machine;
+	unsigned word_size;           /* the ops' word_size: 4 or 8 */
 
 	uint64_t page_size;           /* base page size, from PAGESIZE= */
 	bool big_endian;              /* the dump's (kinfo.big_endian): where
@@ -244,6 +245,8 @@ struct arch_ops {
 				       * kdump header's utsname.machine */
 	const char *uts_machine_be;   /* ... on a big-endian kernel, when
 				       * that differs (ppc64 for ppc64le) */
+	unsigned word_size;           /* bytes of the kernel's unsigned long
+				       * and pointers: 4 on i386; 0 means 8 */
 
 	/**
 	 * Fill @st (already zeroed, ops and e_machine set) from @ki and the
@@ -332,6 +335,10 @@ extern const struct arch_ops arch_ppc64_ops;
 extern const struct arch_ops arch_s390x_ops;
 /** The 32-bit x86 (i386) ops, PAE or not (arch/x86.c). */
 extern const struct arch_ops arch_x86_ops;
+
+/** Bytes of an unsigned long (and a pointer) of the kernel of machine
+ *  @e_machine: 4 on i386, else 8 (an unknown machine too). */
+unsigned arch_word_size(uint16_t e_machine);
 
 /** The ELF machine whose ops have @uts_machine (uname -m), or 0. */
 uint16_t arch_machine_from_uts(const char *uts_machine);

@@ -345,6 +345,7 @@ const struct arch_ops arch_x86_ops = {
 	 * i386's "i386" as i686 on a family-6 CPU) */
 	.uts_machine = "i686",
 	.e_machine = EM_386,
+	.word_size = 4,
 	.init = x86_init,
 	.walk = x86_walk,
 	.init_mem = x86_init_mem,
