@@ -1670,6 +1670,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	memset(&kp, 0, sizeof(kp));
 	kp.page_size = ctx->k.page_size;
 	kp.big_endian = ctx->k.ki.big_endian;
+	kp.abi = kinfo_word_size(&ctx->k.ki) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;
