@@ -232,15 +232,38 @@ enum kdump_abi kdump_abi_of_machine(uint16_t e_machine)
 	return arch_word_size(e_machine) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
 }
 
+/* Do block_size and sub_hdr_size read right at ABI @a's offsets? */
+static bool plausible(const unsigned char *b, enum kdump_abi a, bool big)
+{
+	uint32_t bs = load_t32(b + kdump_header_offset(a, KDUMP_HF_BLOCK_SIZE), big);
+	int32_t sub = (int32_t)load_t32(b + kdump_header_offset(a, KDUMP_HF_SUB_HDR_SIZE), big);
+
+	return bs >= 512 && bs <= 65536 && !(bs & (bs - 1)) && sub >= 1;
+}
+
 enum kdump_abi kdump_abi_of_header(const unsigned char *b, size_t len)
 {
 	const size_t at = offsetof(struct disk_dump_header, utsname) +
 			  offsetof(struct new_utsname, machine);
 	char machine[NEW_UTS_LEN + 1];
+	uint16_t m;
+	bool big;
 
-	if (len < at + sizeof(machine))
+	/* (ILP32's header is the shorter: all read below lies in it) */
+	if (len < KDUMP_HEADER_SIZE_ILP32)
 		return KDUMP_ABI_LP64;
 	memcpy(machine, b + at, sizeof(machine));
 	machine[NEW_UTS_LEN] = '\0';
-	return kdump_abi_of_machine(arch_machine_from_uts(machine));
+	m = arch_machine_from_uts(machine);
+	if (m)
+		return kdump_abi_of_machine(m);
+	/* No machine we know (an empty utsname: a dump of a kernel whose
+	 * init_uts_ns could not be read): the layout whose block size and
+	 * sub header size make sense.  An LP64 header has tv_usec's high
+	 * half (0) where ILP32's block_size is; an ILP32 one has
+	 * total_ram_blocks (0) where LP64's sub_hdr_size is. */
+	big = b[8] == 0 && b[11] != 0;
+	if (!plausible(b, KDUMP_ABI_LP64, big) && plausible(b, KDUMP_ABI_ILP32, big))
+		return KDUMP_ABI_ILP32;
+	return KDUMP_ABI_LP64;
 }

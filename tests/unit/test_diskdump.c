@@ -149,6 +149,17 @@ static void t_abi_of(void)
 	T_EQ_U64(kdump_abi_of_header(b, 464), KDUMP_ABI_LP64);
 	/* too short to say: LP64 */
 	T_EQ_U64(kdump_abi_of_header(b, 100), KDUMP_ABI_LP64);
+	/* no machine named: the layout whose block and sub header sizes
+	 * make sense, in either byte order */
+	memset(h.utsname.machine, 0, sizeof(h.utsname.machine));
+	kdump_header_put(b, &h, KDUMP_ABI_ILP32, false);
+	T_EQ_U64(kdump_abi_of_header(b, 464), KDUMP_ABI_ILP32);
+	kdump_header_put(b, &h, KDUMP_ABI_ILP32, true);
+	T_EQ_U64(kdump_abi_of_header(b, 464), KDUMP_ABI_ILP32);
+	kdump_header_put(b, &h, KDUMP_ABI_LP64, false);
+	T_EQ_U64(kdump_abi_of_header(b, 464), KDUMP_ABI_LP64);
+	kdump_header_put(b, &h, KDUMP_ABI_LP64, true);
+	T_EQ_U64(kdump_abi_of_header(b, 464), KDUMP_ABI_LP64);
 }
 
 int main(void)
