@@ -56,6 +56,8 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 	 * word of the dump little-endian (--keep-task's task list, the
 	 * erase's page tables) */
 	dk->big_endian = k->ki.big_endian;
+	/* and its word size (an i386 kernel's 4 bytes), the same way */
+	dk->word_size = k->ki.word_size;
 	st = dwarf_info_kinfo(in->vmlinux, dk, df, err);
 	if (st != MDF_OK)
 		goto out;
