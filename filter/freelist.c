@@ -233,8 +233,8 @@ static enum mdf_status vr_build(struct fl_walk *w, struct memmap *mm,
 		return vr_add(w, mm->base, 0, w->max_pfn);
 	case MEMMAP_SPARSE:
 	case MEMMAP_SPARSE_EXTREME:
+	case MEMMAP_FLAT:  /* one array (i386): the loop below makes it one range */
 		break;
-	case MEMMAP_FLAT:
 	case MEMMAP_NONE:
 		return mdf_err_set(w->err, MDF_ERR_NOTSUPP,
 				   "cannot tell the pfn of a struct page with memory model %s",
