@@ -43,6 +43,7 @@
 #define DESCS 0x103200u
 #define INFOS 0x103300u
 #define DATA 0x103800u
+#define CONTIG 0x104000u    /* contig_page_data: zone 0 at its start */
 #define PAE_PMD 0x105000u
 #define MEM_MAP 0x200000u   /* struct page[NPFN], 40 bytes each */
 #define SPS 40u
@@ -121,6 +122,24 @@ static void build_memory(bool pae)
 	memcpy(mem + DATA + 4, "hello i386", 10);
 	for (uint32_t pfn = 0; pfn < NPFN; pfn++)
 		page_struct(pfn, 0, 0, 0, -1);
+	/* one node, one zone spanning every pfn, 8 pages free by its
+	 * counter; 4 orders of 3 free lists (4-byte list_heads), empty but
+	 * for order 3's first, which holds the buddy block's page.lru */
+	store_le32(mem + CONTIG + 0x600, 1);                 /* nr_zones */
+	store_le32(mem + CONTIG + 0x10, NPFN);               /* spanned_pages */
+	store_le32(mem + CONTIG + 0x180, 8);                 /* vm_stat[NR_FREE_PAGES] */
+	for (uint32_t o = 0; o < 4; o++)
+		for (uint32_t mt = 0; mt < 3; mt++) {
+			uint32_t h = CONTIG + 0x40 + o * 0x20 + mt * 8;
+			uint32_t to = o == 3 && mt == 0 ? PO + MEM_MAP + PFN_BUDDY * SPS + 4 : PO + h;
+
+			store_le32(mem + h, to);
+			store_le32(mem + h + 4, to);
+			if (to != PO + h) {
+				store_le32(mem + MEM_MAP + PFN_BUDDY * SPS + 4, PO + h);
+				store_le32(mem + MEM_MAP + PFN_BUDDY * SPS + 8, PO + h);
+			}
+		}
 	pattern(PFN_KERNEL);
 	for (uint32_t i = 0; i < 8; i++)
 		pattern(PFN_BUDDY + i);
@@ -156,8 +175,23 @@ static const char vmcoreinfo_fmt[] =
 	"NUMBER(PG_slab)=9\n"
 	"NUMBER(PG_head_mask)=65536\n"
 	"NUMBER(HUGETLB_PAGE_DTOR)=2\n"
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
 	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n"
+	"SYMBOL(contig_page_data)=c0104000\n"
+	"SIZE(pglist_data)=2048\n"
+	"SIZE(zone)=512\n"
+	"SIZE(free_area)=32\n"
+	"SIZE(list_head)=8\n"
+	"OFFSET(pglist_data.node_zones)=0\n"
+	"OFFSET(pglist_data.nr_zones)=1536\n"
+	"OFFSET(zone.free_area)=64\n"
+	"OFFSET(zone.spanned_pages)=16\n"
+	"OFFSET(zone.vm_stat)=384\n"
+	"OFFSET(free_area.free_list)=0\n"
+	"OFFSET(list_head.next)=0\n"
+	"OFFSET(list_head.prev)=4\n"
+	"LENGTH(zone.free_area)=4\n"
+	"LENGTH(free_area.free_list)=3\n"
+	"NUMBER(NR_FREE_PAGES)=0\n"
 	"SYMBOL(prb)=c0103000\n"
 	"SIZE(printk_ringbuffer)=44\n"
 	"OFFSET(printk_ringbuffer.desc_ring)=0\n"
@@ -188,18 +222,21 @@ static const char vmcoreinfo_fmt[] =
 	"OFFSET(prb_data_ring.tail_lpos)=12\n"
 	"SIZE(atomic_long_t)=4\n"
 	"OFFSET(atomic_long_t.counter)=0\n"
-	"%s";
+	"%s%s";
 
 
 /* The ELF32 vmcore: a header page (Ehdr, PT_NOTE, two PT_LOADs, the
  * VMCOREINFO note), then RAM. */
-static bool write_core(const char *path, bool pae)
+/* @walk: no PAGE_BUDDY_MAPCOUNT_VALUE, so free pages come from a walk of
+ * the free lists. */
+static bool write_core(const char *path, bool pae, bool walk)
 {
 	unsigned char hdr[HDR];
 	char text[2048];
 	int tl = snprintf(text, sizeof(text), vmcoreinfo_fmt,
 			  pae ? "6.1.0-57-686-pae" : "6.1.0-57-686", PO + UTS, PO + SWAPPER,
-			  PO + MEM_MAP_VAR, pae ? "CONFIG_X86_PAE=y\n" : "");
+			  PO + MEM_MAP_VAR, pae ? "CONFIG_X86_PAE=y\n" : "",
+			  walk ? "" : "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n");
 	uint32_t note_len = 24 + (((uint32_t)tl + 3) & ~3u);
 	unsigned char *ph;
 	FILE *f;
@@ -327,7 +364,7 @@ static void check_kdump(const char *path, const char *release)
 	close(fd);
 }
 
-static void run_mode(bool pae)
+static void run_mode(bool pae, bool walk)
 {
 	const char *core = tpath(pae ? "pae.elf" : "nopae.elf");
 	const char *kd = tpath(pae ? "pae.kdump" : "nopae.kdump");
@@ -342,7 +379,7 @@ static void run_mode(bool pae)
 		return;
 	}
 	build_memory(pae);
-	T_ASSERT(write_core(core, pae));
+	T_ASSERT(write_core(core, pae, walk));
 	/* the kdump format, and a refilter of it */
 	T_ASSERT(mdf("-d 31", core, kd));
 	check_kdump(kd, rel);
@@ -375,12 +412,18 @@ static void run_mode(bool pae)
 
 static void t_nopae(void)
 {
-	run_mode(false);
+	run_mode(false, false);
 }
 
 static void t_pae(void)
 {
-	run_mode(true);
+	run_mode(true, false);
+}
+
+/* free pages by the free lists' walk (4-byte list_heads and longs) */
+static void t_walk(void)
+{
+	run_mode(false, true);
 }
 
 int main(int argc, char **argv)
@@ -399,6 +442,7 @@ int main(int argc, char **argv)
 		have_bin = false;
 	T_RUN(t_nopae);
 	T_RUN(t_pae);
+	T_RUN(t_walk);
 	rc = t_done();
 	if (getenv("MDF_KEEP_TMP"))
 		return rc;
