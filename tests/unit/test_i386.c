@@ -8,7 +8,8 @@
  * it), and a few pages of each class.  build/<flavour>/makedumpfile
  * (found next to this binary) filters it at -d 31 to the kdump format,
  * whose ILP32 headers the reader must take back, to ELF (-E: ELF32), and
- * refilters its own output.
+ * refilters its own output; and the same with SPARSEMEM (4-byte
+ * section_mem_map words) and with free pages found by walking the free lists.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -43,6 +44,7 @@
 #define DESCS 0x103200u
 #define INFOS 0x103300u
 #define DATA 0x103800u
+#define MEM_SECTION 0x106000u /* SPARSEMEM: mem_section[64], 8 bytes each */
 #define CONTIG 0x104000u    /* contig_page_data: zone 0 at its start */
 #define PAE_PMD 0x105000u
 #define MEM_MAP 0x200000u   /* struct page[NPFN], 40 bytes each */
@@ -101,6 +103,8 @@ static void build_memory(bool pae)
 			store_le32(mem + SWAPPER + ((PO >> 22) + i) * 4, (i << 22) | 0xe3);
 	}
 	store_le32(mem + MEM_MAP_VAR, PO + MEM_MAP);
+	/* the same array as SPARSEMEM's section 0 (present, has a mem_map) */
+	store_le32(mem + MEM_SECTION, (PO + MEM_MAP) | 0x3);
 	strcpy((char *)mem + UTS + 0 * 65, "Linux");
 	strcpy((char *)mem + UTS + 2 * 65, pae ? "6.1.0-57-686-pae" : "6.1.0-57-686");
 	strcpy((char *)mem + UTS + 4 * 65, "i686");
@@ -157,7 +161,7 @@ static const char vmcoreinfo_fmt[] =
 	"OFFSET(uts_namespace.name)=0\n"
 	"SYMBOL(swapper_pg_dir)=%x\n"
 	"SYMBOL(_stext)=c1000000\n"
-	"SYMBOL(mem_map)=%x\n"
+	"%s"
 	"SIZE(page)=40\n"
 	"OFFSET(page.flags)=0\n"
 	"OFFSET(page._refcount)=28\n"
@@ -228,14 +232,24 @@ static const char vmcoreinfo_fmt[] =
 /* The ELF32 vmcore: a header page (Ehdr, PT_NOTE, two PT_LOADs, the
  * VMCOREINFO note), then RAM. */
 /* @walk: no PAGE_BUDDY_MAPCOUNT_VALUE, so free pages come from a walk of
- * the free lists. */
-static bool write_core(const char *path, bool pae, bool walk)
+ * the free lists.  @sparse: SPARSEMEM (x86_32's static mem_section of
+ * 64 sections of 64 MiB) instead of FLATMEM. */
+static bool write_core(const char *path, bool pae, bool walk, bool sparse)
 {
 	unsigned char hdr[HDR];
-	char text[2048];
-	int tl = snprintf(text, sizeof(text), vmcoreinfo_fmt,
+	char text[4096], model[256];
+	int tl;
+
+	if (sparse)
+		snprintf(model, sizeof(model),
+			 "SYMBOL(mem_section)=%x\nLENGTH(mem_section)=64\nSIZE(mem_section)=8\n"
+			 "OFFSET(mem_section.section_mem_map)=0\nNUMBER(SECTION_SIZE_BITS)=26\n"
+			 "NUMBER(MAX_PHYSMEM_BITS)=32\n", PO + MEM_SECTION);
+	else
+		snprintf(model, sizeof(model), "SYMBOL(mem_map)=%x\n", PO + MEM_MAP_VAR);
+	tl = snprintf(text, sizeof(text), vmcoreinfo_fmt,
 			  pae ? "6.1.0-57-686-pae" : "6.1.0-57-686", PO + UTS, PO + SWAPPER,
-			  PO + MEM_MAP_VAR, pae ? "CONFIG_X86_PAE=y\n" : "",
+			  model, pae ? "CONFIG_X86_PAE=y\n" : "",
 			  walk ? "" : "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n");
 	uint32_t note_len = 24 + (((uint32_t)tl + 3) & ~3u);
 	unsigned char *ph;
@@ -331,7 +345,7 @@ static void check_kdump(const char *path, const char *release)
 	T_EQ_U64(di.block_size, PS);
 	T_EQ_U64(di.max_mapnr, NPFN);
 	T_EQ_U64(di.dump_level, 31);
-	T_ASSERT(di.vmcoreinfo && strstr(di.vmcoreinfo, "SYMBOL(mem_map)=c0101000"));
+	T_ASSERT(di.vmcoreinfo && strstr(di.vmcoreinfo, "SYMBOL(swapper_pg_dir)=c0100000"));
 	/* the raw file: header_version, then block_size at ILP32's 416 */
 	{
 		unsigned char h[452];
@@ -364,7 +378,7 @@ static void check_kdump(const char *path, const char *release)
 	close(fd);
 }
 
-static void run_mode(bool pae, bool walk)
+static void run_mode(bool pae, bool walk, bool sparse)
 {
 	const char *core = tpath(pae ? "pae.elf" : "nopae.elf");
 	const char *kd = tpath(pae ? "pae.kdump" : "nopae.kdump");
@@ -379,7 +393,7 @@ static void run_mode(bool pae, bool walk)
 		return;
 	}
 	build_memory(pae);
-	T_ASSERT(write_core(core, pae, walk));
+	T_ASSERT(write_core(core, pae, walk, sparse));
 	/* the kdump format, and a refilter of it */
 	T_ASSERT(mdf("-d 31", core, kd));
 	check_kdump(kd, rel);
@@ -412,18 +426,24 @@ static void run_mode(bool pae, bool walk)
 
 static void t_nopae(void)
 {
-	run_mode(false, false);
+	run_mode(false, false, false);
 }
 
 static void t_pae(void)
 {
-	run_mode(true, false);
+	run_mode(true, false, false);
 }
 
 /* free pages by the free lists' walk (4-byte list_heads and longs) */
 static void t_walk(void)
 {
-	run_mode(false, true);
+	run_mode(false, true, false);
+}
+
+/* SPARSEMEM: mem_section's 4-byte section_mem_map */
+static void t_sparse(void)
+{
+	run_mode(false, false, true);
 }
 
 int main(int argc, char **argv)
@@ -443,6 +463,7 @@ int main(int argc, char **argv)
 	T_RUN(t_nopae);
 	T_RUN(t_pae);
 	T_RUN(t_walk);
+	T_RUN(t_sparse);
 	rc = t_done();
 	if (getenv("MDF_KEEP_TMP"))
 		return rc;
