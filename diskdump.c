@@ -5,9 +5,11 @@
  * as they lie in its memory, so their layout is the ABI it was built for:
  * LP64 on every 64-bit machine, and ILP32 when it ran on (and read dumps
  * of) a 32-bit x86 kernel, where unsigned long and struct timeval's longs
- * are 4 bytes and 8-byte members (off_t under _FILE_OFFSET_BITS=64,
- * unsigned long long) are 4-byte aligned.  crash built for X86 reads that
- * layout.  Offsets (LP64 / ILP32):
+ * are 4 bytes (glibc's i386 time_t is 32-bit, also in Debian trixie, which
+ * left i386 out of its 64-bit time_t move) and 8-byte members (off_t:
+ * upstream's Makefile builds with -D_FILE_OFFSET_BITS=64; unsigned long
+ * long) are 4-byte aligned, as the i386 psABI has them.  crash built for
+ * X86 reads that layout.  Offsets (LP64 / ILP32):
  *
  *   disk_dump_header   signature 0/0, header_version 8/8, utsname 12/12,
  *                      timestamp 408/404 (2 x 8 / 2 x 4), status 424/412,
