@@ -10,6 +10,10 @@
  * whose ILP32 headers the reader must take back, to ELF (-E: ELF32), and
  * refilters its own output; and the same with SPARSEMEM (4-byte
  * section_mem_map words) and with free pages found by walking the free lists.
+ *
+ * MDF_I386_CORES=DIR writes the FLATMEM vmcores (nopae.elf, pae.elf,
+ * walk.elf) into DIR instead, for tests/e2e/i386_oracle.sh, which checks
+ * our output against Debian's makedumpfile 1.7.2 built for i386.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -45,6 +49,7 @@
 #define INFOS 0x103300u
 #define DATA 0x103800u
 #define MEM_SECTION 0x106000u /* SPARSEMEM: mem_section[64], 8 bytes each */
+#define NODE_STATES 0x107000u /* node_states[]: nodemask_t (4 bytes) each */
 #define CONTIG 0x104000u    /* contig_page_data: zone 0 at its start */
 #define PAE_PMD 0x105000u
 #define MEM_MAP 0x200000u   /* struct page[NPFN], 40 bytes each */
@@ -129,6 +134,7 @@ static void build_memory(bool pae)
 	/* one node, one zone spanning every pfn, 8 pages free by its
 	 * counter; 4 orders of 3 free lists (4-byte list_heads), empty but
 	 * for order 3's first, which holds the buddy block's page.lru */
+	store_le32(mem + NODE_STATES + 1 * 4, 1);             /* [N_ONLINE]: node 0 */
 	store_le32(mem + CONTIG + 0x600, 1);                 /* nr_zones */
 	store_le32(mem + CONTIG + 0x10, NPFN);               /* spanned_pages */
 	store_le32(mem + CONTIG + 0x180, 8);                 /* vm_stat[NR_FREE_PAGES] */
@@ -181,6 +187,9 @@ static const char vmcoreinfo_fmt[] =
 	"NUMBER(HUGETLB_PAGE_DTOR)=2\n"
 	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257\n"
 	"SYMBOL(contig_page_data)=c0104000\n"
+	"SYMBOL(node_states)=c0107000\n"
+	"SIZE(nodemask_t)=4\n"
+	"NUMBER(N_ONLINE)=1\n"
 	"SIZE(pglist_data)=2048\n"
 	"SIZE(zone)=512\n"
 	"SIZE(free_area)=32\n"
@@ -380,10 +389,18 @@ static void check_kdump(const char *path, const char *release)
 
 static void run_mode(bool pae, bool walk, bool sparse)
 {
-	const char *core = tpath(pae ? "pae.elf" : "nopae.elf");
-	const char *kd = tpath(pae ? "pae.kdump" : "nopae.kdump");
-	const char *re = tpath(pae ? "pae-re.kdump" : "nopae-re.kdump");
-	const char *el = tpath(pae ? "pae-E.elf" : "nopae-E.elf");
+	const char *name = sparse ? "sparse" : walk ? "walk" : pae ? "pae" : "nopae";
+	char fn[64];
+	const char *core, *kd, *re, *el;
+
+	snprintf(fn, sizeof(fn), "%s.elf", name);
+	core = tpath(fn);
+	snprintf(fn, sizeof(fn), "%s.kdump", name);
+	kd = tpath(fn);
+	snprintf(fn, sizeof(fn), "%s-re.kdump", name);
+	re = tpath(fn);
+	snprintf(fn, sizeof(fn), "%s-E.elf", name);
+	el = tpath(fn);
 	const char *rel = pae ? "6.1.0-57-686-pae" : "6.1.0-57-686";
 	unsigned char eh[52];
 	FILE *f;
@@ -452,6 +469,23 @@ int main(int argc, char **argv)
 	int rc;
 
 	(void)argc;
+	if (getenv("MDF_I386_CORES")) {
+		static const struct { const char *name; bool pae, walk; } cores[] = {
+			{ "nopae.elf", false, false }, { "pae.elf", true, false },
+			{ "walk.elf", false, true },
+		};
+		char p[PATH_MAX];
+
+		for (size_t i = 0; i < ARRAY_SIZE(cores); i++) {
+			build_memory(cores[i].pae);
+			snprintf(p, sizeof(p), "%s/%s", getenv("MDF_I386_CORES"), cores[i].name);
+			if (!write_core(p, cores[i].pae, cores[i].walk, false)) {
+				fprintf(stderr, "cannot write %s\n", p);
+				return 1;
+			}
+		}
+		return 0;
+	}
 	if (realpath(argv[0], self) && (slash = strrchr(self, '/'))) {
 		*slash = '\0';
 		snprintf(mdf_bin, sizeof(mdf_bin), "%s/../../makedumpfile", self);
