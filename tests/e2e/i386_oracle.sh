@@ -22,6 +22,7 @@ UPROOT=$CACHE/mdf172/root
 
 stage() {
 	local log=$T/apt.log
+	# shellcheck disable=SC2034  # apt.sh's functions read it
 	DEB_ARCH=i386
 	apt_state "$CACHE/apt-bookworm-i386" "$log" bookworm bookworm-security || return 1
 	mkdir -p "$CACHE/mdf172/debs" || return 1
