@@ -8,7 +8,9 @@
 # -d 1, 16 and 31 and our -E -d 31 must be its bytes (the ILP32 kdump
 # headers, the page-table walks, the 4-byte struct page words); our
 # -c -d 31 its dump but for the compressed bytes (tests/tools/kdump_same.py:
-# libdeflate writes other zlib streams).  1.7.2 refilters no i386 kdump
+# libdeflate writes other zlib streams).  1.7.2's -R of our -F stream and
+# its --reassemble of our --split set are its own -l file, and its
+# --dump-dmesg gives our text.  1.7.2 refilters no i386 kdump
 # file, its own either ("Can't convert a virtual address(c0102000)"): ours
 # does, and reads the log from it (tests/unit/test_i386.c).
 # 1.7.2 and its libraries are fetched with apt-get download into
@@ -71,4 +73,21 @@ for m in nopae pae walk; do
 		"$MDF" -c -d 31 "$T/$m.elf" "$T/ours" >"$T/ours.log" 2>&1 &&
 		why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" "$T/up" "$T/ours" 2>&1)
 	then ok "$name ($why)"; else notok "$name" "${why:-$(tail -n 2 "$T/up.log" "$T/ours.log" | tr '\n' ' ')}"; fi
+	# 1.7.2 takes our flattened stream (-R) and our split set
+	# (--reassemble) back to its own -l file; the kernel log is its text
+	rm -f "$T/up" "$T/ours" "$T/p1" "$T/p2"
+	up -l -d 31 "$T/$m.elf" "$T/up" >"$T/up.log" 2>&1
+	"$MDF" -F -l -d 31 "$T/$m.elf" 2>/dev/null | up -R "$T/ours" >"$T/r.log" 2>&1
+	if cmp -s "$T/up" "$T/ours"; then ok "i386-oracle-$m-F-then-R"
+	else notok "i386-oracle-$m-F-then-R" "$(tail -n 2 "$T/r.log" | tr '\n' ' ')"; fi
+	rm -f "$T/ours"
+	"$MDF" --split -l -d 31 "$T/$m.elf" "$T/p1" "$T/p2" >/dev/null 2>&1
+	up --reassemble "$T/p1" "$T/p2" "$T/ours" >"$T/r.log" 2>&1
+	if cmp -s "$T/up" "$T/ours"; then ok "i386-oracle-$m-split-then-reassemble"
+	else notok "i386-oracle-$m-split-then-reassemble" "$(tail -n 2 "$T/r.log" | tr '\n' ' ')"; fi
+	rm -f "$T/up" "$T/ours"
+	up --dump-dmesg "$T/$m.elf" "$T/up" >/dev/null 2>&1
+	"$MDF" --dump-dmesg "$T/$m.elf" "$T/ours" >/dev/null 2>&1
+	if [ -s "$T/up" ] && cmp -s "$T/up" "$T/ours"; then ok "i386-oracle-$m-dmesg"
+	else notok "i386-oracle-$m-dmesg" "$(diff "$T/up" "$T/ours" 2>&1 | head -n 3 | tr '\n' ' ')"; fi
 done
