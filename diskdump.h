@@ -12,8 +12,9 @@
  *   then                   page data, packed; with dump level bit 1 the
  *                          first datum is one raw zero page that every zero
  *                          page's descriptor points at
- * All integers are in the producer's byte order and C ABI (LP64 here);
- * the offsets below are LP64's.
+ * All integers are in the producer's byte order and C ABI: LP64, or ILP32
+ * for a 32-bit x86 kernel's dump (diskdump.c has both layouts; the structs
+ * below are LP64's, and the in-memory form of either).
  *
  * Flattened format (-F): a 4096-byte header {"makedumpfile", type 1,
  * version 1}, then records {int64 offset, int64 size, size bytes} saying
@@ -23,6 +24,7 @@
 #ifndef MDF_DISKDUMP_H
 #define MDF_DISKDUMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,6 +156,42 @@ static inline void kdump_page_desc_bswap(struct page_desc *pd, size_t n)
 		pd[i].page_flags = __builtin_bswap64(pd[i].page_flags);
 	}
 }
+
+/*
+ * The headers' C ABI: the producer's (diskdump.c).  The structs above are
+ * LP64's; an i386 dump's headers are ILP32 (452 and 80 bytes).
+ */
+enum kdump_abi { KDUMP_ABI_LP64, KDUMP_ABI_ILP32 };
+#define KDUMP_HEADER_SIZE_ILP32 452
+#define KDUMP_SUB_HEADER_SIZE_ILP32 80
+#define KDUMP_HEADER_SIZE_MAX 464
+
+/** The ABI of the dump of a kernel of ELF machine @e_machine. */
+enum kdump_abi kdump_abi_of_machine(uint16_t e_machine);
+/** The ABI of the header in @b (@len bytes): by its utsname.machine
+ *  (i386..i686: ILP32), at the same offset in both. */
+enum kdump_abi kdump_abi_of_header(const unsigned char *b, size_t len);
+size_t kdump_header_size(enum kdump_abi a);
+size_t kdump_sub_header_size(enum kdump_abi a);
+
+enum kdump_header_field { KDUMP_HF_STATUS, KDUMP_HF_BLOCK_SIZE, KDUMP_HF_SUB_HDR_SIZE,
+			  KDUMP_HF_BITMAP_BLOCKS, KDUMP_HF_MAX_MAPNR, KDUMP_HF_NR_CPUS };
+enum kdump_sub_field { KDUMP_SF_OFFSET_ERASEINFO, KDUMP_SF_SIZE_ERASEINFO,
+		       KDUMP_SF_MAX_MAPNR_64 };
+/** Where a field is in the header (sub header) bytes of ABI @a. */
+size_t kdump_header_offset(enum kdump_abi a, enum kdump_header_field f);
+size_t kdump_sub_header_offset(enum kdump_abi a, enum kdump_sub_field f);
+
+/** The header @h as the bytes of ABI @a in byte order @big
+ *  (kdump_header_size(@a) bytes at @b); and back. */
+void kdump_header_put(unsigned char *b, const struct disk_dump_header *h, enum kdump_abi a,
+		      bool big);
+void kdump_header_get(struct disk_dump_header *h, const unsigned char *b, enum kdump_abi a,
+		      bool big);
+void kdump_sub_header_put(unsigned char *b, const struct kdump_sub_header *s,
+			  enum kdump_abi a, bool big);
+void kdump_sub_header_get(struct kdump_sub_header *s, const unsigned char *b,
+			  enum kdump_abi a, bool big);
 
 /* Flattened format */
 #define MDF_FLAT_SIGNATURE "makedumpfile"

@@ -197,13 +197,13 @@ static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
 {
 	struct kdump_sub_header *s = &di->sub;
 	int v = di->header.header_version;
+	unsigned char b[sizeof(*s)];
 	enum mdf_status st;
 
-	st = dd_pread(di, cache, s, sizeof(*s), di->block_size, err);
+	st = dd_pread(di, cache, b, kdump_sub_header_size(di->abi), di->block_size, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: sub header", di->path);
-	if (di->swapped)
-		kdump_sub_header_bswap(s);
+	kdump_sub_header_get(s, b, di->abi, di->big_endian);
 	dd_gate_sub_header(s, v);
 	di->dump_level = s->dump_level;
 	di->phys_base = s->phys_base;
@@ -433,17 +433,20 @@ enum mdf_status diskdump_open_flags(struct diskdump_info *di, int fd,
 		s = dd_check_signature(di, head, n, err);
 	if (s != MDF_OK)
 		goto fail;
-	memcpy(&di->header, head, sizeof(di->header));
 	/* The writing machine's byte order (an s390x dump is big-endian):
 	 * a header version that is only a small number swapped (1 to 6 are
-	 * known; a later one is then refused as newer) says it is not ours. */
+	 * known; a later one is then refused as newer) says it is not ours.
+	 * Its C ABI: an i386 kernel's dump has the ILP32 headers of the
+	 * makedumpfile that ran there (diskdump.c), told by utsname.machine,
+	 * at the same place in both. */
 	{
-		int32_t v = di->header.header_version;
+		int32_t v = (int32_t)load_t32(head + 8, MDF_HOST_BIG_ENDIAN);
 		uint32_t sw = __builtin_bswap32((uint32_t)v);
 
 		di->swapped = (v < 1 || v > 0xffff) && sw >= 1 && sw <= 0xffff;
-		if (di->swapped)
-			kdump_header_bswap(&di->header);
+		di->big_endian = di->swapped != MDF_HOST_BIG_ENDIAN;
+		di->abi = kdump_abi_of_header(head, n);
+		kdump_header_get(&di->header, head, di->abi, di->big_endian);
 	}
 	for (size_t i = 0; i < 6; i++) {
 		char *f = (char *)&di->header.utsname + i * (NEW_UTS_LEN + 1);

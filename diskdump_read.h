@@ -64,6 +64,9 @@ struct diskdump_info {
 
 	bool swapped;            /* written by a host of the other byte order:
 				    the copies above are swapped to ours */
+	bool big_endian;         /* the file's byte order */
+	enum kdump_abi abi;      /* the headers' C ABI: ILP32 for an i386
+				    kernel's dump (by utsname.machine) */
 	uint32_t block_size;     /* page size of the dumped machine */
 	unsigned block_shift;    /* log2(block_size) */
 	uint64_t max_mapnr;      /* pfns 0 .. max_mapnr-1: sub.max_mapnr_64 for

@@ -25,9 +25,13 @@
 
 /* printk_ringbuffer descriptor state_var: the top two bits of an unsigned
  * long are the state, the rest is the id (kernel/printk/printk_ringbuffer.h,
- * DESC_SV_BITS, DESC_FLAGS_SHIFT; 5.10). */
-#define SV_SHIFT 62
-#define ID_MASK ((1ULL << SV_SHIFT) - 1)
+ * DESC_SV_BITS = BITS_PER_LONG, DESC_FLAGS_SHIFT = DESC_SV_BITS - 2; 5.10):
+ * bit 62 on 64-bit kernels, 30 on i386, where ids, lpos and state_var are
+ * 4-byte longs and a data block starts with a 4-byte id. */
+static unsigned sv_shift(unsigned word)
+{
+	return word * 8 - 2;
+}
 enum { DESC_RESERVED, DESC_COMMITTED, DESC_FINALIZED, DESC_REUSABLE };
 
 const char *dmesg_format_name(enum dmesg_format f)
@@ -138,6 +142,23 @@ static enum mdf_status rd_u64(const struct dmesg_mem *mem, uint64_t va,
 
 	if (st == MDF_OK)
 		*v = load_t64(b, mem->big_endian);
+	return st;
+}
+
+/* An unsigned long or a pointer of the kernel (mem->word_size bytes). */
+static unsigned mem_word(const struct dmesg_mem *mem)
+{
+	return mem->word_size == 4 ? 4 : 8;
+}
+
+static enum mdf_status rd_ulong(const struct dmesg_mem *mem, uint64_t va,
+				uint64_t *v, struct mdf_err *err)
+{
+	unsigned char b[8];
+	enum mdf_status st = rd(mem, va, b, mem_word(mem), err);
+
+	if (st == MDF_OK)
+		*v = load_tword(b, mem_word(mem), mem->big_endian);
 	return st;
 }
 
@@ -303,6 +324,9 @@ struct prb {
 	uint64_t desc_size, info_size;
 	uint64_t sv_off, begin_off, next_off;  /* inside struct prb_desc */
 	uint64_t seq_off, ts_off, len_off;     /* inside struct printk_info */
+	unsigned word;                   /* unsigned long: 8, 4 on i386 */
+	uint64_t id_mask;                /* state_var's id bits */
+	unsigned sv_shift;               /* and where its state starts */
 };
 
 static enum mdf_status prb_setup(const struct kinfo *ki,
@@ -318,11 +342,14 @@ static enum mdf_status prb_setup(const struct kinfo *ki,
 	st = check_needs(ki, what, lockless_needs, ARRAY_SIZE(lockless_needs), err);
 	if (st != MDF_OK)
 		return st;
-	if (ki->size.atomic_long_t.set && ki->size.atomic_long_t.v != 8)
-		return mdf_err_set(err, MDF_ERR_NOTSUPP,
+	r->word = mem_word(mem);
+	r->sv_shift = sv_shift(r->word);
+	r->id_mask = (1ULL << r->sv_shift) - 1;
+	if (ki->size.atomic_long_t.set && ki->size.atomic_long_t.v != r->word)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s: SIZE(atomic_long_t)=%" PRIu64
-				   ": only 64-bit kernels are supported",
-				   what, ki->size.atomic_long_t.v);
+				   " is not the kernel's long (%u bytes)",
+				   what, ki->size.atomic_long_t.v, r->word);
 	r->desc_size = ki->size.prb_desc.v;
 	r->info_size = ki->size.printk_info.v;
 	if (r->desc_size > STRUCT_MAX || r->info_size > STRUCT_MAX)
@@ -336,12 +363,13 @@ static enum mdf_status prb_setup(const struct kinfo *ki,
 	r->seq_off = ki->off.printk_info_seq.v;
 	r->ts_off = ki->off.printk_info_ts_nsec.v;
 	r->len_off = ki->off.printk_info_text_len.v;
-	st = check_field(what, "OFFSET(prb_desc.state_var)", r->sv_off, 8, r->desc_size, err);
+	st = check_field(what, "OFFSET(prb_desc.state_var)", r->sv_off, r->word, r->desc_size,
+			 err);
 	if (st == MDF_OK)
-		st = check_field(what, "OFFSET(prb_data_blk_lpos.begin)", r->begin_off, 8,
+		st = check_field(what, "OFFSET(prb_data_blk_lpos.begin)", r->begin_off, r->word,
 				 r->desc_size, err);
 	if (st == MDF_OK)
-		st = check_field(what, "OFFSET(prb_data_blk_lpos.next)", r->next_off, 8,
+		st = check_field(what, "OFFSET(prb_data_blk_lpos.next)", r->next_off, r->word,
 				 r->desc_size, err);
 	if (st == MDF_OK)
 		st = check_field(what, "OFFSET(printk_info.seq)", r->seq_off, 8,
@@ -356,7 +384,7 @@ static enum mdf_status prb_setup(const struct kinfo *ki,
 		return st;
 
 	/* SYMBOL(prb) is the pointer variable "prb", not the ring itself. */
-	st = rd_u64(mem, ki->sym.prb.v, &prb, err);
+	st = rd_ulong(mem, ki->sym.prb.v, &prb, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: reading the prb pointer at 0x%" PRIx64,
 				    what, ki->sym.prb.v);
@@ -364,26 +392,26 @@ static enum mdf_status prb_setup(const struct kinfo *ki,
 	tr = prb + ki->off.printk_ringbuffer_text_data_ring.v;
 	st = rd_u32(mem, dr + ki->off.prb_desc_ring_count_bits.v, &cbits, err);
 	if (st == MDF_OK)
-		st = rd_u64(mem, dr + ki->off.prb_desc_ring_descs.v, &r->descs, err);
+		st = rd_ulong(mem, dr + ki->off.prb_desc_ring_descs.v, &r->descs, err);
 	if (st == MDF_OK)
-		st = rd_u64(mem, dr + ki->off.prb_desc_ring_infos.v, &r->infos, err);
+		st = rd_ulong(mem, dr + ki->off.prb_desc_ring_infos.v, &r->infos, err);
 	if (st == MDF_OK)
-		st = rd_u64(mem, dr + ki->off.prb_desc_ring_head_id.v + counter,
-			    &r->head_id, err);
+		st = rd_ulong(mem, dr + ki->off.prb_desc_ring_head_id.v + counter,
+			      &r->head_id, err);
 	if (st == MDF_OK)
-		st = rd_u64(mem, dr + ki->off.prb_desc_ring_tail_id.v + counter,
-			    &r->tail_id, err);
+		st = rd_ulong(mem, dr + ki->off.prb_desc_ring_tail_id.v + counter,
+			      &r->tail_id, err);
 	if (st == MDF_OK)
 		st = rd_u32(mem, tr + ki->off.prb_data_ring_size_bits.v, &sbits, err);
 	if (st == MDF_OK)
-		st = rd_u64(mem, tr + ki->off.prb_data_ring_data.v, &r->data, err);
+		st = rd_ulong(mem, tr + ki->off.prb_data_ring_data.v, &r->data, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s at 0x%" PRIx64, what, prb);
 	if (cbits > RING_BITS_MAX)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s at 0x%" PRIx64 ": desc_ring.count_bits %" PRIu32
 				   " out of range (0-%d)", what, prb, cbits, RING_BITS_MAX);
-	/* A data block holds at least its 8-byte id. */
+	/* A data block holds at least its id (a long). */
 	if (sbits < 3 || sbits > RING_BITS_MAX)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s at 0x%" PRIx64 ": text_data_ring.size_bits %" PRIu32
@@ -391,9 +419,9 @@ static enum mdf_status prb_setup(const struct kinfo *ki,
 	r->count = 1ULL << cbits;
 	r->size_bits = sbits;
 	r->size = 1ULL << sbits;
-	r->head_id &= ID_MASK;
-	r->tail_id &= ID_MASK;
-	if (((r->head_id - r->tail_id) & ID_MASK) >= r->count)
+	r->head_id &= r->id_mask;
+	r->tail_id &= r->id_mask;
+	if (((r->head_id - r->tail_id) & r->id_mask) >= r->count)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s at 0x%" PRIx64 ": tail_id 0x%" PRIx64 " to head_id 0x%"
 				   PRIx64 " spans more than the ring's %" PRIu64 " descriptors",
@@ -450,7 +478,8 @@ static bool prb_block(const struct prb *r, uint64_t begin, uint64_t next,
 		*bad = true;
 		return false;
 	}
-	if ((begin & 7) || (next & 7) || *len < 8) {
+	/* blocks are aligned to, and start with an id of, a long */
+	if ((begin & (r->word - 1)) || (next & (r->word - 1)) || *len < r->word) {
 		*bad = true;
 		return false;
 	}
@@ -480,9 +509,9 @@ enum mdf_status dmesg_lockless(const struct kinfo *ki, const struct dmesg_mem *m
 	if (!text)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
 	/* tail_id .. head_id inclusive: at most r.count records (checked). */
-	n = ((r.head_id - r.tail_id) & ID_MASK) + 1;
+	n = ((r.head_id - r.tail_id) & r.id_mask) + 1;
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t id = (r.tail_id + i) & ID_MASK;
+		uint64_t id = (r.tail_id + i) & r.id_mask;
 		uint64_t slot = id & (r.count - 1);
 		uint64_t dva = r.descs + slot * r.desc_size;
 		uint64_t iva = r.infos + slot * r.info_size;
@@ -492,20 +521,20 @@ enum mdf_status dmesg_lockless(const struct kinfo *ki, const struct dmesg_mem *m
 		size_t tlen;
 		bool bad;
 
-		st = rd_u64(mem, dva + r.sv_off, &sv, err);
+		st = rd_ulong(mem, dva + r.sv_off, &sv, err);
 		if (st == MDF_OK)
-			st = rd_u64(mem, dva + r.begin_off, &begin, err);
+			st = rd_ulong(mem, dva + r.begin_off, &begin, err);
 		if (st == MDF_OK)
-			st = rd_u64(mem, dva + r.next_off, &next, err);
+			st = rd_ulong(mem, dva + r.next_off, &next, err);
 		if (st != MDF_OK) {
 			mdf_err_push(err, "printk_ringbuffer: descriptor %" PRIu64
 				     " at 0x%" PRIx64, slot, dva);
 			break;
 		}
-		state = (uint32_t)(sv >> SV_SHIFT);
+		state = (uint32_t)(sv >> r.sv_shift);
 		/* Another id: the slot was reused (or not yet used); a state
 		 * other than committed/finalized: being written or free. */
-		if ((sv & ID_MASK) != id ||
+		if ((sv & r.id_mask) != id ||
 		    (state != DESC_COMMITTED && state != DESC_FINALIZED))
 			continue;
 		st = rd_u64(mem, iva + r.seq_off, &seq, err);
@@ -532,8 +561,8 @@ enum mdf_status dmesg_lockless(const struct kinfo *ki, const struct dmesg_mem *m
 		}
 		/* The block starts with the record's id; the text may be cut
 		 * short (truncated messages) but never runs past the block. */
-		tlen = MDF_MIN((size_t)load_t16(l2, mem->big_endian), (size_t)(blen - 8));
-		st = rd(mem, r.data + off + 8, text, tlen, err);
+		tlen = MDF_MIN((size_t)load_t16(l2, mem->big_endian), (size_t)(blen - r.word));
+		st = rd(mem, r.data + off + r.word, text, tlen, err);
 		if (st != MDF_OK) {
 			note_bad(stats, "printk_ringbuffer: record %" PRIu64
 				 ": text unreadable: %s", seq, err->msg);
@@ -569,7 +598,7 @@ static enum mdf_status logbuf_setup(const struct kinfo *ki,
 	enum mdf_status st;
 
 	/* SYMBOL(log_buf) is the "char *log_buf" variable. */
-	st = rd_u64(mem, ki->sym.log_buf.v, &lb->buf, err);
+	st = rd_ulong(mem, ki->sym.log_buf.v, &lb->buf, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: reading the log_buf pointer at 0x%" PRIx64,
 				    what, ki->sym.log_buf.v);
@@ -910,12 +939,8 @@ enum mdf_status dmesg_run(struct mdf_ctx *ctx)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "%s: the kernel log needs virtual address translation, "
 				   "which is not available for this dump", in);
-	/* (ei_class is 0 when the input was not an ELF file.) */
-	if (ctx->elf.ei_class && ctx->elf.ei_class != ELFCLASS64)
-		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "%s: the kernel log can only be read from 64-bit dumps",
-				   in);
 	mem.big_endian = ctx->k.ki.big_endian;  /* known once the dump is open */
+	mem.word_size = kinfo_word_size(&ctx->k.ki);
 	out = calloc(1, sizeof(*out));
 	if (!out)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");

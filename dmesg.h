@@ -49,6 +49,8 @@ struct dmesg_mem {
 	dmesg_read_fn read;
 	void *arg;
 	bool big_endian;        /* the dump's byte order */
+	unsigned word_size;     /* the kernel's unsigned long and pointers:
+				 * 4 on i386, else 8 (0 means 8) */
 };
 
 /** Take @len bytes of log text (called with whole buffers, in order). */

@@ -1503,6 +1503,11 @@ static void read_utsname(struct mdf_ctx *ctx, struct new_utsname *uts)
 	memcpy(uts->sysname, "Linux", 5);
 	memcpy(uts->release, ctx->k.ki.osrelease,
 	       strnlen(ctx->k.ki.osrelease, sizeof(uts->release) - 1));
+	/* A 32-bit kernel's dump has ILP32 headers (diskdump.c), which
+	 * readers tell by the machine: name it. */
+	if (ctx->k.have_arch && ctx->k.arch.word_size == 4 && ctx->k.arch.ops)
+		memcpy(uts->machine, ctx->k.arch.ops->uts_machine,
+		       strnlen(ctx->k.arch.ops->uts_machine, NEW_UTS_LEN));
 }
 
 /* ERASEINFO: the note -E output carries eraseinfo in, after the input's
@@ -1670,6 +1675,7 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	memset(&kp, 0, sizeof(kp));
 	kp.page_size = ctx->k.page_size;
 	kp.big_endian = ctx->k.ki.big_endian;
+	kp.abi = kinfo_word_size(&ctx->k.ki) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;

@@ -234,6 +234,9 @@ struct kinfo {
 	bool big_endian;             /* the dump's byte order: from the input's
 				      * headers (ELF EI_DATA, a kdump header's
 				      * order), not from VMCOREINFO */
+	unsigned word_size;          /* the kernel's unsigned long and pointers:
+				      * 4 or 8, from the machine
+				      * (arch_word_size()); 0 means 8 */
 	char osrelease[65];          /* OSRELEASE= */
 	char build_id[129];          /* BUILD-ID= */
 	struct kinfo_u64 page_size;  /* PAGESIZE= */
@@ -258,5 +261,11 @@ struct kinfo {
 	char ignored_key[64];
 	char ignored_msg[192];
 };
+
+/** Bytes of the kernel's unsigned long and pointers: 4 or 8. */
+static inline unsigned kinfo_word_size(const struct kinfo *ki)
+{
+	return ki->word_size == 4 ? 4 : 8;
+}
 
 #endif

@@ -17,6 +17,7 @@ void readmem_init_input(struct readmem *rm, const struct input_ops *in,
 	rm->cache = cache;
 	rm->arch = arch;
 	rm->big_endian = arch && arch->big_endian;
+	rm->word_size = arch && arch->word_size == 4 ? 4 : 8;
 	rm->page_size = page_size;
 }
 
@@ -141,17 +142,21 @@ enum mdf_status readmem_paddr(struct readmem *rm, uint64_t paddr, void *buf,
 	return read_and_retire(rm, paddr, buf, len, err);
 }
 
-enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, uint64_t *pte,
+enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, unsigned size, uint64_t *pte,
 				 struct mdf_err *err)
 {
 	struct readmem *rm = arg;
 	unsigned char b[8];
 	enum mdf_status st;
 
-	st = raw_read(rm, paddr, b, 8, err);
+	if (size != 4 && size != 8)
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "page-table entry of %u bytes at paddr 0x%llx", size,
+				   (unsigned long long)paddr);
+	st = raw_read(rm, paddr, b, size, err);
 	if (st != MDF_OK)
 		return st;
-	*pte = load_t64(b, rm->big_endian);
+	*pte = size == 8 ? load_t64(b, rm->big_endian) : load_t32(b, rm->big_endian);
 	return MDF_OK;
 }
 
@@ -251,6 +256,18 @@ enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 
 	if (st == MDF_OK)
 		*ret = load_t64(b, rm->big_endian);
+	return st;
+}
+
+enum mdf_status readmem_ulong(struct readmem *rm, uint64_t vaddr,
+			      uint64_t *ret, struct mdf_err *err)
+{
+	unsigned char b[8];
+	unsigned w = rm->word_size == 4 ? 4 : 8;
+	enum mdf_status st = readmem_vaddr(rm, vaddr, b, w, err);
+
+	if (st == MDF_OK)
+		*ret = load_tword(b, w, rm->big_endian);
 	return st;
 }
 

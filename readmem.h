@@ -29,6 +29,8 @@ struct readmem {
 	uint64_t page_size;
 	bool big_endian;                 /* the dump's byte order (arch's; every
 					  * read of a target word translates) */
+	unsigned word_size;              /* the kernel's unsigned long: 4 or 8
+					  * (arch's, else 8) */
 	/* last walk: [tlb_va, tlb_va + tlb_size) -> tlb_pa */
 	uint64_t tlb_va, tlb_pa, tlb_size;
 	bool tlb_valid;
@@ -66,9 +68,9 @@ void readmem_init(struct readmem *rm, const struct elf_info *elf,
 /** Read from a kdump-compressed dump instead of an ELF vmcore. */
 void readmem_use_diskdump(struct readmem *rm, struct diskdump_info *dd);
 
-/** An arch_read_pte_fn (@arg the struct readmem): 8 bytes at physical
- *  @paddr in the dump's byte order. */
-enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, uint64_t *pte,
+/** An arch_read_pte_fn (@arg the struct readmem): @size bytes (4 or 8) at
+ *  physical @paddr in the dump's byte order. */
+enum mdf_status readmem_read_pte(void *arg, uint64_t paddr, unsigned size, uint64_t *pte,
 				 struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Read physical memory; past p_filesz reads zeros; a hole is
@@ -98,9 +100,14 @@ enum mdf_status readmem_vaddr_view(struct readmem *rm, uint64_t vaddr,
 				   const unsigned char **ret,
 				   struct mdf_err *err) MDF_MUST_CHECK;
 
-/** An unsigned long of the (little-endian, 64-bit) target at @vaddr. */
+/** A 64-bit number of the target at @vaddr, in the dump's byte order. */
 enum mdf_status readmem_u64(struct readmem *rm, uint64_t vaddr,
 			    uint64_t *ret, struct mdf_err *err) MDF_MUST_CHECK;
+
+/** An unsigned long (or a pointer) of the target at @vaddr: rm->word_size
+ *  bytes in the dump's byte order, zero-extended. */
+enum mdf_status readmem_ulong(struct readmem *rm, uint64_t vaddr,
+			      uint64_t *ret, struct mdf_err *err) MDF_MUST_CHECK;
 
 /**
  * The bytes of page @pfn.  When the page lies whole inside file data the

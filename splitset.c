@@ -71,16 +71,12 @@ void splitset_head_mark(const struct splitset_part *p0, unsigned char *head,
 {
 	struct disk_dump_header h;
 
-	memcpy(&h, head, sizeof(h));
-	if (p0->di.swapped)
-		kdump_header_bswap(&h);
+	kdump_header_get(&h, head, p0->di.abi, p0->di.big_endian);
 	if (incomplete)
 		h.status |= DUMP_DH_COMPRESSED_INCOMPLETE;
 	else
 		h.status &= ~(uint32_t)DUMP_DH_COMPRESSED_INCOMPLETE;
-	if (p0->di.swapped)
-		kdump_header_bswap(&h);
-	memcpy(head, &h, sizeof(h));
+	kdump_header_put(head, &h, p0->di.abi, p0->di.big_endian);
 }
 
 void splitset_plain_head(const struct splitset_part *pt, unsigned char *head)
@@ -90,9 +86,7 @@ void splitset_plain_head(const struct splitset_part *pt, unsigned char *head)
 
 	memcpy(head, pt->head, pt->head_len);
 	splitset_head_mark(pt, head, false);
-	memcpy(&s, head + at, sizeof(s));
-	if (pt->di.swapped)
-		kdump_sub_header_bswap(&s);
+	kdump_sub_header_get(&s, head + at, pt->di.abi, pt->di.big_endian);
 	s.split = 0;
 	s.start_pfn = s.end_pfn = 0;
 	if (pt->di.header.header_version >= 6)
@@ -100,9 +94,7 @@ void splitset_plain_head(const struct splitset_part *pt, unsigned char *head)
 	/* Each part carries the eraseinfo after its own data. */
 	if (pt->di.header.header_version >= 5)
 		s.offset_eraseinfo = 0;
-	if (pt->di.swapped)
-		kdump_sub_header_bswap(&s);
-	memcpy(head + at, &s, sizeof(s));
+	kdump_sub_header_put(head + at, &s, pt->di.abi, pt->di.big_endian);
 }
 
 /* Does @b belong to the same dump as @a?  NULL if so, else what differs. */

@@ -91,6 +91,11 @@ static inline uint64_t load_t64(const void *p, bool big)
 {
 	return big ? load_be64(p) : load_le64(p);
 }
+/* A target word (unsigned long, pointer) of @word bytes, 4 or 8. */
+static inline uint64_t load_tword(const void *p, unsigned word, bool big)
+{
+	return word == 4 ? load_t32(p, big) : load_t64(p, big);
+}
 static inline void store_be64(void *p, uint64_t v)
 {
 	uint8_t *b = p;

@@ -17,6 +17,7 @@ static const struct arch_ops *const arch_table[] = {
 	&arch_riscv64_ops,
 	&arch_ppc64_ops,
 	&arch_s390x_ops,
+	&arch_x86_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,
@@ -49,8 +50,19 @@ const struct arch_ops *arch_ops_find(uint16_t e_machine)
 	return NULL;
 }
 
+unsigned arch_word_size(uint16_t e_machine)
+{
+	const struct arch_ops *ops = arch_ops_find(e_machine);
+
+	return ops && ops->word_size ? ops->word_size : 8;
+}
+
 uint16_t arch_machine_from_uts(const char *uts_machine)
 {
+	/* 32-bit x86 says i386 to i686, as the kernel's boot CPU is */
+	if (uts_machine[0] == 'i' && uts_machine[1] >= '3' && uts_machine[1] <= '6' &&
+	    strcmp(uts_machine + 2, "86") == 0)
+		return EM_386;
 	for (size_t i = 0; i < ARRAY_SIZE(arch_table); i++)
 		if (strcmp(arch_table[i]->uts_machine, uts_machine) == 0 ||
 		    (arch_table[i]->uts_machine_be &&
@@ -90,6 +102,7 @@ enum mdf_status arch_init(struct arch_state *st, uint16_t e_machine,
 				   arch_machine_name(e_machine), (unsigned)e_machine);
 	st->ops = ops;
 	st->e_machine = e_machine;
+	st->word_size = ops->word_size ? ops->word_size : 8;
 	st->big_endian = ki->big_endian;
 	if (ops->init)
 		s = ops->init(st, ki, segs, nsegs, err);
@@ -170,13 +183,21 @@ enum mdf_status arch_walk_read(struct arch_walk *walk, const char *level,
 			       arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
 			       struct mdf_err *err)
 {
+	return arch_walk_read_n(walk, level, entry_paddr, 8, vaddr, rd, arg, entry_ret, err);
+}
+
+enum mdf_status arch_walk_read_n(struct arch_walk *walk, const char *level,
+				 uint64_t entry_paddr, unsigned size, uint64_t vaddr,
+				 arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
+				 struct mdf_err *err)
+{
 	struct arch_walk_step *step;
 
 	if (walk->nsteps >= ARCH_WALK_MAX_STEPS)
 		return mdf_err_set(err, MDF_ERR_INTERNAL,
 				   "virtual address 0x%llx: more than %u page-table levels",
 				   (unsigned long long)vaddr, ARCH_WALK_MAX_STEPS);
-	if (rd(arg, entry_paddr, entry_ret, err) != MDF_OK)
+	if (rd(arg, entry_paddr, size, entry_ret, err) != MDF_OK)
 		return mdf_err_push(err, "virtual address 0x%llx: %s entry at paddr 0x%llx",
 				    (unsigned long long)vaddr, level,
 				    (unsigned long long)entry_paddr);
@@ -339,6 +360,7 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 				    struct mdf_err *err)
 {
 	uint64_t size = 1ULL << (lv->ul.page_shift + l * lv->ul.level_bits);
+	unsigned esize = lv->ul.entry_size ? lv->ul.entry_size : 8;
 
 	if (++lv->tables > ARCH_LEAVES_MAX_TABLES)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
@@ -354,7 +376,7 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 
 		if (va >= lv->ul.end)
 			break;
-		s = lv->rd(lv->arg, table + i * 8, &e, err);
+		s = lv->rd(lv->arg, table + i * esize, esize, &e, err);
 		if (s == MDF_ERR_NODATA) { /* a table page the dump lacks */
 			mdf_err_clear(err);
 			continue;
@@ -362,7 +384,7 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 		if (s != MDF_OK)
 			return mdf_err_push(err, "%s entry at paddr 0x%llx",
 					    arch_level_name(lv->ul.levels, l),
-					    (unsigned long long)(table + i * 8));
+					    (unsigned long long)(table + i * esize));
 		switch (lv->st->ops->user_entry(lv->st, l, e, va, &pa)) {
 		case ARCH_ENTRY_NONE:
 			break;

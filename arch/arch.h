@@ -35,13 +35,15 @@
 #include "kinfo.h"
 
 /**
- * Read one page-table entry: 8 bytes in the dump's byte order, at physical
- * address @paddr of the crashed machine, into *@pte_ret as a number (the
- * reader converts: the ops never see byte order).  Returns MDF_OK, or fills
- * @err (e.g. MDF_ERR_NODATA when @paddr is not in the dump).  @arg is the
- * caller's context, passed through unchanged.
+ * Read one page-table entry: @size bytes (8, or 4 for the 32-bit tables of
+ * non-PAE i386) in the dump's byte order, at physical address @paddr of the
+ * crashed machine, into *@pte_ret as a number, zero-extended (the reader
+ * converts: the ops never see byte order).  Returns MDF_OK, or fills @err
+ * (e.g. MDF_ERR_NODATA when @paddr is not in the dump; MDF_ERR_INTERNAL for
+ * a size other than 4 or 8).  @arg is the caller's context, passed through
+ * unchanged.
  */
-typedef enum mdf_status (*arch_read_pte_fn)(void *arg, uint64_t paddr,
+typedef enum mdf_status (*arch_read_pte_fn)(void *arg, uint64_t paddr, unsigned size,
 					    uint64_t *pte_ret,
 					    struct mdf_err *err);
 
@@ -115,6 +117,7 @@ struct arch_vmemmap_block {
 struct arch_state {
 	const struct arch_ops *ops;
 	uint16_t e_machine;
+	unsigned word_size;           /* the ops' word_size: 4 or 8 */
 
 	uint64_t page_size;           /* base page size, from PAGESIZE= */
 	bool big_endian;              /* the dump's (kinfo.big_endian): where
@@ -191,6 +194,13 @@ struct arch_state {
 		uint64_t kernel_offset; /* KERNELOFFSET: the image's virtual base */
 	} s390x;
 
+	/* x86 (32-bit): where swapper_pg_dir is, to prove PAGE_OFFSET by
+	 * (arch/x86.c's init_mem). */
+	struct {
+		bool have_swapper;
+		uint64_t swapper_va;
+	} x86;
+
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
 	uint64_t pte_strip_mask;
@@ -217,6 +227,7 @@ struct arch_user_layout {
 	unsigned level_bits;  /* a table holds 1 << level_bits entries (the top one: up to end) */
 	uint64_t end;         /* user space is [0, end) */
 	uint64_t root_mask;   /* the root's address is root & root_mask */
+	unsigned entry_size;  /* bytes of an entry: 4 or 8 (0: 8) */
 };
 
 /* What a page-table entry is (the ops' user_entry). */
@@ -234,6 +245,8 @@ struct arch_ops {
 				       * kdump header's utsname.machine */
 	const char *uts_machine_be;   /* ... on a big-endian kernel, when
 				       * that differs (ppc64 for ppc64le) */
+	unsigned word_size;           /* bytes of the kernel's unsigned long
+				       * and pointers: 4 on i386; 0 means 8 */
 
 	/**
 	 * Fill @st (already zeroed, ops and e_machine set) from @ki and the
@@ -320,6 +333,12 @@ extern const struct arch_ops arch_riscv64_ops;
 extern const struct arch_ops arch_ppc64_ops;
 /** The s390x ops (arch/s390x.c). */
 extern const struct arch_ops arch_s390x_ops;
+/** The 32-bit x86 (i386) ops, PAE or not (arch/x86.c). */
+extern const struct arch_ops arch_x86_ops;
+
+/** Bytes of an unsigned long (and a pointer) of the kernel of machine
+ *  @e_machine: 4 on i386, else 8 (an unknown machine too). */
+unsigned arch_word_size(uint16_t e_machine);
 
 /** The ELF machine whose ops have @uts_machine (uname -m), or 0. */
 uint16_t arch_machine_from_uts(const char *uts_machine);
@@ -353,14 +372,20 @@ void arch_text_hint(struct arch_state *st, const struct arch_seg_hint *h);
 const char *arch_level_name(unsigned levels, unsigned l);
 
 /**
- * For the ops' walk: read the entry at @entry_paddr through @rd and record
- * it as the next step of @walk under the name @level.  A failed read's
- * error names @vaddr, the level and the address.
+ * For the ops' walk: read the 8-byte entry at @entry_paddr through @rd and
+ * record it as the next step of @walk under the name @level.  A failed
+ * read's error names @vaddr, the level and the address.
  */
 enum mdf_status arch_walk_read(struct arch_walk *walk, const char *level,
 			       uint64_t entry_paddr, uint64_t vaddr,
 			       arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
 			       struct mdf_err *err) MDF_MUST_CHECK;
+
+/** arch_walk_read() of an entry of @size bytes (4 or 8). */
+enum mdf_status arch_walk_read_n(struct arch_walk *walk, const char *level,
+				 uint64_t entry_paddr, unsigned size, uint64_t vaddr,
+				 arch_read_pte_fn rd, void *arg, uint64_t *entry_ret,
+				 struct mdf_err *err) MDF_MUST_CHECK;
 
 /** Ops for an ELF machine number, or NULL if it is not supported. */
 const struct arch_ops *arch_ops_find(uint16_t e_machine);

@@ -158,7 +158,7 @@ static enum mdf_status ppc64_is_radix(const struct arch_state *st, arch_read_pte
 		*radix = st->ppc64_mmu == PPC64_MMU_RADIX;
 		return MDF_OK;
 	}
-	if (rd(arg, st->pgd_paddr, &e, err) != MDF_OK)
+	if (rd(arg, st->pgd_paddr, 8, &e, err) != MDF_OK)
 		return mdf_err_push(err, "swapper_pg_dir at paddr 0x%llx",
 				    (unsigned long long)st->pgd_paddr);
 	*radix = e != 0;
@@ -215,7 +215,7 @@ static enum mdf_status ppc64_int(const struct arch_state *st, arch_read_pte_fn r
 {
 	uint64_t w;
 	unsigned at = (unsigned)(pa & 4);
-	enum mdf_status s = rd(arg, pa & ~7ULL, &w, err);
+	enum mdf_status s = rd(arg, pa & ~7ULL, 8, &w, err);
 
 	if (s == MDF_OK)
 		*v = (uint32_t)(w >> ((st->big_endian ? 4 - at : at) * 8));
@@ -239,7 +239,7 @@ static enum mdf_status ppc64_read_vmemmap_list(struct arch_state *st, arch_read_
 	uint32_t psize, shift;
 	enum mdf_status s;
 
-	s = rd(arg, st->ppc64_vmemmap.head_pa, &head, err);
+	s = rd(arg, st->ppc64_vmemmap.head_pa, 8, &head, err);
 	if (s == MDF_OK)
 		s = ppc64_int(st, rd, arg, st->ppc64_vmemmap.psize_pa, &psize, err);
 	if (s == MDF_OK && psize > 64)
@@ -274,11 +274,11 @@ static enum mdf_status ppc64_read_vmemmap_list(struct arch_state *st, arch_read_
 			}
 			t = nt;
 		}
-		s = rd(arg, pa + st->ppc64_vmemmap.off_virt, &t[n].virt, err);
+		s = rd(arg, pa + st->ppc64_vmemmap.off_virt, 8, &t[n].virt, err);
 		if (s == MDF_OK)
-			s = rd(arg, pa + st->ppc64_vmemmap.off_phys, &t[n].phys, err);
+			s = rd(arg, pa + st->ppc64_vmemmap.off_phys, 8, &t[n].phys, err);
 		if (s == MDF_OK)
-			s = rd(arg, pa + st->ppc64_vmemmap.off_list, &next, err);
+			s = rd(arg, pa + st->ppc64_vmemmap.off_list, 8, &next, err);
 		if (s != MDF_OK) {
 			free(t);
 			return mdf_err_push(err, "vmemmap_list entry 0x%llx",

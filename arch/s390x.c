@@ -376,14 +376,14 @@ static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
 	enum mdf_status s;
 
 	at = S390X_LC_OS_INFO;
-	s = rd(arg, at, &oi, err);
+	s = rd(arg, at, 8, &oi, err);
 	if (s == MDF_OK && (oi == 0 || (oi & 0xfff)))
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "the lowcore's os_info pointer at paddr 0x%llx is 0x%llx, not a page",
 				   (unsigned long long)at, (unsigned long long)oi);
 	if (s == MDF_OK) {
 		at = oi;
-		s = rd(arg, at, &magic, err);
+		s = rd(arg, at, 8, &magic, err);
 	}
 	if (s == MDF_OK && magic != S390X_OS_INFO_MAGIC)
 		return mdf_err_set(err, MDF_ERR_NODATA,
@@ -391,11 +391,11 @@ static enum mdf_status s390x_root_from_os_info(const struct arch_state *st,
 				   (unsigned long long)at, (unsigned long long)magic);
 	if (s == MDF_OK) {
 		at = oi + S390X_OS_INFO_ENTRY(S390X_OS_INFO_KASLR_OFFSET);
-		s = rd(arg, at, &kofs, err);
+		s = rd(arg, at, 8, &kofs, err);
 	}
 	if (s == MDF_OK) {
 		at = oi + S390X_OS_INFO_ENTRY(S390X_OS_INFO_KASLR_OFF_PHYS);
-		s = rd(arg, at, &kphys, err);
+		s = rd(arg, at, 8, &kphys, err);
 	}
 	if (s != MDF_OK)
 		return mdf_err_push(err, "os_info at paddr 0x%llx", (unsigned long long)at);
@@ -418,7 +418,7 @@ static enum mdf_status s390x_top_levels(uint64_t root, arch_read_pte_fn rd, void
 					unsigned *levels, struct mdf_err *err)
 {
 	uint64_t e0;
-	enum mdf_status s = rd(arg, root, &e0, err);
+	enum mdf_status s = rd(arg, root, 8, &e0, err);
 
 	if (s == MDF_OK)
 		*levels = (unsigned)S390X_RSTE_TT(e0) + 2;

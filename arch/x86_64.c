@@ -444,14 +444,14 @@ static enum mdf_status x86_64_vmemmap_groups(const struct arch_state *st,
 				   st->levels);
 	if (!psize)
 		return mdf_err_set(err, MDF_ERR_NODATA, "-e: no SIZE(page)");
-	s = rd(arg, st->pgd_paddr + ((vmemmap_start >> 39) & 511) * 8, &pgd_e, err);
+	s = rd(arg, st->pgd_paddr + ((vmemmap_start >> 39) & 511) * 8, 8, &pgd_e, err);
 	if (s != MDF_OK)
 		return mdf_err_push(err, "-e: the vmemmap's PGD entry");
 	pgd_e &= mask;
 	for (unsigned pud = 0; pgd_e && pud < 512 && !done; pud++) {
 		uint64_t pud_e;
 
-		s = rd(arg, pgd_e + pud * 8, &pud_e, err);
+		s = rd(arg, pgd_e + pud * 8, 8, &pud_e, err);
 		if (s != MDF_OK)
 			goto fail;
 		pud_e &= mask;
@@ -465,7 +465,7 @@ static enum mdf_status x86_64_vmemmap_groups(const struct arch_state *st,
 				done = true;
 				break;
 			}
-			s = rd(arg, pud_e + pmd * 8, &e, err);
+			s = rd(arg, pud_e + pmd * 8, 8, &e, err);
 			if (s != MDF_OK)
 				goto fail;
 			off_end += X86_64_HUGE;

@@ -191,7 +191,7 @@ static bool read_ptr(struct ctx *c, uint64_t va, uint64_t *ret)
 	struct mdf_err e;
 
 	mdf_err_clear(&e);
-	return readmem_u64(c->env->rm, va, ret, &e) == MDF_OK;
+	return readmem_ulong(c->env->rm, va, ret, &e) == MDF_OK;
 }
 
 /*
@@ -785,6 +785,11 @@ static bool mod_sym_addr(struct ctx *c, const char *name, uint64_t *ret)
 {
 	size_t len = strlen(name);
 
+	/* Elf64_Sym: st_shndx at 6, st_value at 8, 24 bytes; a 32-bit
+	 * kernel's Elf32_Sym: st_value at 4, st_shndx at 14, 16 bytes */
+	const bool w4 = c->env->rm->word_size == 4;
+	const size_t symsz = w4 ? 16 : 24;
+
 	for (uint64_t i = 0; i < c->mod->num; i++) {
 		unsigned char sym[24];
 		char sname[ERASE_NAME_MAX + 1];
@@ -792,15 +797,17 @@ static bool mod_sym_addr(struct ctx *c, const char *name, uint64_t *ret)
 		uint32_t st_name;
 
 		mdf_err_clear(&e);
-		if (readmem_vaddr(c->env->rm, c->mod->symtab + 24 * i, sym, sizeof(sym), &e) != MDF_OK)
+		if (readmem_vaddr(c->env->rm, c->mod->symtab + symsz * i, sym, symsz, &e) != MDF_OK)
 			return false;
 		st_name = load_t32(sym, c->env->rm->big_endian);
-		if (st_name == 0 || load_t16(sym + 6, c->env->rm->big_endian) == 0 /* SHN_UNDEF */)
+		if (st_name == 0 ||
+		    load_t16(sym + (w4 ? 14 : 6), c->env->rm->big_endian) == 0 /* SHN_UNDEF */)
 			continue;
 		if (readmem_vaddr(c->env->rm, c->mod->strtab + st_name, sname, len + 1, &e) != MDF_OK)
 			continue;
 		if (!memcmp(sname, name, len) && sname[len] == '\0') {
-			*ret = load_t64(sym + 8, c->env->rm->big_endian);
+			*ret = w4 ? load_t32(sym + 4, c->env->rm->big_endian)
+				  : load_t64(sym + 8, c->env->rm->big_endian);
 			return true;
 		}
 	}

@@ -387,14 +387,14 @@ static void describe_page(const struct explain_input *in, uint64_t pfn, struct m
 	}
 	big = r.big_endian;
 	e->have_page = true;
-	e->flags = load_t64(buf + r.off_flags, big);
+	e->flags = load_tword(buf + r.off_flags, r.word_size, big);
 	name_flags(in->ki, e);
 	e->has_mapping = r.has_mapping;
 	if (r.has_mapping)
-		e->mapping = load_t64(buf + r.off_mapping, big);
+		e->mapping = load_tword(buf + r.off_mapping, r.word_size, big);
 	e->has_private = r.has_private;
 	if (r.has_private)
-		e->private_ = load_t64(buf + r.off_private, big);
+		e->private_ = load_tword(buf + r.off_private, r.word_size, big);
 	e->has_mapcount = r.has_mapcount;
 	if (r.has_mapcount) {
 		e->mapcount = load_t32(buf + r.off_mapcount, big);
@@ -404,7 +404,7 @@ static void describe_page(const struct explain_input *in, uint64_t pfn, struct m
 				       &e->order, &e->hugetlb);
 	e->has_head_word = r.has_head;
 	if (r.has_head) {
-		e->head_word = load_t64(buf + r.off_head, big);
+		e->head_word = load_tword(buf + r.off_head, r.word_size, big);
 		e->tail = e->head_word & 1;
 		if (e->tail)
 			find_head(in, &r, e, buf);

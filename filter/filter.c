@@ -32,28 +32,32 @@ static uint64_t bit(const struct kinfo_s64 *n)
 }
 
 /*
- * The struct page layout VMCOREINFO gives must be one a 64-bit kernel can
- * have: SIZE(page) a multiple of 8 between 32 and FILTER_PAGE_STRUCT_MAX
- * (56, 64, 72 and 80 are real sizes), and every field the rules read
+ * The struct page layout VMCOREINFO gives must be one a kernel can have:
+ * SIZE(page) a multiple of the word (8; 4 on i386) from four words to
+ * FILTER_PAGE_STRUCT_MAX (56, 64, 72 and 80 are real 64-bit sizes, 40 an
+ * i386 one), and every field the rules read
  * aligned and inside it.  Anything else would read the next struct page's
  * bytes (or past the batch) and decide pages by garbage, so the line that
  * is wrong is named instead.
  */
 static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
 {
+	/* unsigned long and pointers: 4 bytes on i386, where struct page
+	 * is 40 bytes (Debian's 6.1 686 and 686-pae kernels) */
+	const uint64_t w = kinfo_word_size(ki);
 	const struct {
 		const struct kinfo_u64 *f;
 		const char *key;
 		uint64_t width;
 	} fields[] = {
-		{ &ki->off.page_flags, "page.flags", 8 },
-		{ &ki->off.page_mapping, "page.mapping", 8 },
-		{ &ki->off.page_private, "page.private", 8 },
-		{ &ki->off.page_compound_head, "page.compound_head", 8 },
-		{ &ki->off.page_compound_info, "page.compound_info", 8 },
+		{ &ki->off.page_flags, "page.flags", w },
+		{ &ki->off.page_mapping, "page.mapping", w },
+		{ &ki->off.page_private, "page.private", w },
+		{ &ki->off.page_compound_head, "page.compound_head", w },
+		{ &ki->off.page_compound_info, "page.compound_info", w },
 		{ &ki->off.page__mapcount, "page._mapcount", 4 },
 		{ &ki->off.page__refcount, "page._refcount", 4 },
-		{ &ki->off.page_lru, "page.lru", 8 },
+		{ &ki->off.page_lru, "page.lru", w },
 		/* Bytes of page[1] (4.16 on; a short before): read inside
 		 * the tail's struct page, never past it. */
 		{ &ki->off.page_compound_dtor, "page.compound_dtor", 1 },
@@ -70,11 +74,12 @@ static enum mdf_status check_layout(const struct kinfo *ki, struct mdf_err *err)
 	};
 	uint64_t size = ki->size.page.v;
 
-	if (size < 32 || size > FILTER_PAGE_STRUCT_MAX || size % 8)
+	if (size < 4 * w || size > FILTER_PAGE_STRUCT_MAX || size % w)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: SIZE(page)=%llu is no struct page size "
-				   "(a multiple of 8 from 32 to %u)",
-				   (unsigned long long)size, FILTER_PAGE_STRUCT_MAX);
+				   "(a multiple of %u from %u to %u)",
+				   (unsigned long long)size, (unsigned)w, (unsigned)(4 * w),
+				   FILTER_PAGE_STRUCT_MAX);
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		uint64_t off = fields[i].f->v;
 
@@ -253,6 +258,7 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	memset(warn, 0, sizeof(*warn));
 	r->dump_level = dump_level;
 	r->big_endian = big_endian;
+	r->word_size = kinfo_word_size(ki);
 	r->kver = util_parse_kver(ki->osrelease);
 	r->needs_memmap = (dump_level & ~DL_EXCLUDE_ZERO) != 0;
 	/* Hwpoison and offline pages go at every level, when we can see them;
@@ -390,9 +396,11 @@ enum mdf_status filter_rules_init(struct filter_rules *r, const struct kinfo *ki
 	return MDF_OK;
 }
 
-static uint64_t rd64(const struct filter_rules *r, const unsigned char *p)
+/* A word of struct page (flags, mapping, private, compound_head): an
+ * unsigned long or a pointer, 4 bytes on i386. */
+static uint64_t rdword(const struct filter_rules *r, const unsigned char *p)
 {
-	return load_t64(p, r->big_endian);
+	return load_tword(p, r->word_size, r->big_endian);
 }
 
 static uint32_t rd32(const struct filter_rules *r, const unsigned char *p)
@@ -453,14 +461,14 @@ static bool is_buddy(const struct filter_rules *r, uint64_t flags, uint32_t mc)
 
 bool filter_page_is_slab(const struct filter_rules *r, const unsigned char *page)
 {
-	return is_slab(r, rd64(r, page + r->off_flags),
+	return is_slab(r, rdword(r, page + r->off_flags),
 		       r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu);
 }
 
 bool filter_page_is_buddy(const struct filter_rules *r, const unsigned char *page)
 {
 	return r->can_find_free &&
-	       is_buddy(r, rd64(r, page + r->off_flags),
+	       is_buddy(r, rdword(r, page + r->off_flags),
 			r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu);
 }
 
@@ -487,7 +495,7 @@ static void compound_info(const struct filter_rules *r, const unsigned char *pag
 				order = next[r->off_order - psz];
 			break;
 		case ORDER_PAGE1_FLAGS:
-			order = (unsigned)(rd64(r, p1 + r->off_flags) & 0xff);
+			order = (unsigned)(rdword(r, p1 + r->off_flags) & 0xff);
 			break;
 		case ORDER_NONE:
 			break;
@@ -506,7 +514,7 @@ static void compound_info(const struct filter_rules *r, const unsigned char *pag
 			}
 			break;
 		case DTOR_PAGE1_PG_HUGETLB:
-			hugetlb = (rd64(r, p1 + r->off_flags) & r->m_hugetlb) != 0;
+			hugetlb = (rdword(r, p1 + r->off_flags) & r->m_hugetlb) != 0;
 			break;
 		case DTOR_MAPCOUNT:
 		case DTOR_NONE:
@@ -527,7 +535,7 @@ bool filter_compound(const struct filter_rules *r, const unsigned char *page,
 		     const unsigned char *next, size_t nnext, uint64_t pfn,
 		     unsigned *order, bool *hugetlb)
 {
-	uint64_t flags = rd64(r, page + r->off_flags);
+	uint64_t flags = rdword(r, page + r->off_flags);
 	uint32_t mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
 
 	*order = 0;
@@ -554,9 +562,9 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 		     struct page_verdict *ret)
 {
 	unsigned dl = r->dump_level;
-	uint64_t flags = rd64(r, page + r->off_flags);
-	uint64_t mapping = r->has_mapping ? rd64(r, page + r->off_mapping) : 0;
-	uint64_t priv = r->has_private ? rd64(r, page + r->off_private) : 0;
+	uint64_t flags = rdword(r, page + r->off_flags);
+	uint64_t mapping = r->has_mapping ? rdword(r, page + r->off_mapping) : 0;
+	uint64_t priv = r->has_private ? rdword(r, page + r->off_private) : 0;
 	uint32_t mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
 	unsigned order = 0;
 	bool hugetlb = false;
@@ -564,7 +572,7 @@ void filter_classify(const struct filter_rules *r, const unsigned char *page,
 	ret->cls = PC_KEEP;
 	ret->nr_pages = 1;
 
-	if (r->has_head && (rd64(r, page + r->off_head) & 1)) {
+	if (r->has_head && (rdword(r, page + r->off_head) & 1)) {
 		ret->cls = PC_TAIL;
 		return;
 	}
@@ -686,13 +694,13 @@ unsigned filter_kept_gaps(const struct filter_rules *r, const unsigned char *pag
 		return m | (tail_gaps & r->gap_mask);
 	if (!precise)
 		return m;
-	flags = rd64(r, page + r->off_flags);
-	mapping = r->has_mapping ? rd64(r, page + r->off_mapping) : 0;
+	flags = rdword(r, page + r->off_flags);
+	mapping = r->has_mapping ? rdword(r, page + r->off_mapping) : 0;
 	mc = r->has_mapcount ? rd32(r, page + r->off_mapcount) : 0xffffffffu;
 	if (r->m_head)
 		head = (flags & r->m_head) != 0;
 	else    /* a head is followed by a tail */
-		head = r->has_head && nnext >= 1 && (rd64(r, next + r->off_head) & 1);
+		head = r->has_head && nnext >= 1 && (rdword(r, next + r->off_head) & 1);
 	if (head && r->m_head)
 		compound_info(r, page, next, nnext, pfn, mc, &order, &hugetlb);
 	if ((precise & (1u << PR_CACHE)) && cache_maybe(r, flags, mapping, mc, hugetlb))

@@ -52,6 +52,7 @@ struct filter_rules {
 	uint64_t page_struct_size;   /* SIZE(page) */
 	unsigned kver;               /* KERNEL_VERSION(a,b,c) from OSRELEASE, 0 unknown */
 	bool big_endian;             /* target byte order of struct page words */
+	unsigned word_size;          /* bytes of those words: 8, 4 on i386 */
 
 	/* struct page field offsets; has_* false when VMCOREINFO lacks them */
 	uint64_t off_flags, off_mapping, off_private, off_mapcount, off_head;

@@ -27,6 +27,7 @@ struct fl_layout {
 	uint64_t off_next, off_prev, off_lru, off_spanned, off_counter;
 	bool has_prev, has_spanned, has_counter;
 	unsigned nr_orders, nr_types;
+	unsigned word;             /* unsigned long, pointers: 8, 4 on i386 */
 };
 
 /* One run of struct pages: [vstart, vend) holds the pages of pfn, pfn+1... */
@@ -68,7 +69,7 @@ static void layout_counter(struct fl_layout *l, const struct kinfo *ki)
 		   ki->num.NR_FREE_PAGES.v >= 0 && ki->num.NR_FREE_PAGES.v < 256) {
 		l->has_counter = true;
 		l->off_counter = ki->off.zone_vm_stat.v +
-				 8 * (uint64_t)ki->num.NR_FREE_PAGES.v;
+				 l->word * (uint64_t)ki->num.NR_FREE_PAGES.v;
 	}
 }
 
@@ -80,6 +81,7 @@ static enum mdf_status layout_counters_init(struct fl_layout *l, const struct ki
 	enum mdf_status st;
 
 	memset(l, 0, sizeof(*l));
+	l->word = kinfo_word_size(ki);
 	st = need(&ki->size.zone, "SIZE(zone)", &l->zone_size, err);
 	if (st == MDF_OK)
 		st = need(&ki->off.pglist_data_node_zones, "OFFSET(pglist_data.node_zones)",
@@ -94,12 +96,12 @@ static enum mdf_status layout_counters_init(struct fl_layout *l, const struct ki
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "VMCOREINFO has neither OFFSET(zone.free_pages) nor "
 				   "OFFSET(zone.vm_stat) with NUMBER(NR_FREE_PAGES)");
-	if (l->zone_size < 8 || l->off_counter > l->zone_size - 8)
+	if (l->zone_size < l->word || l->off_counter > l->zone_size - l->word)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: the free page counter at 0x%llx lies outside "
 				   "SIZE(zone)=%llu", ull(l->off_counter), ull(l->zone_size));
 	l->has_spanned = ki->off.zone_spanned_pages.set &&
-			 ki->off.zone_spanned_pages.v <= l->zone_size - 8;
+			 ki->off.zone_spanned_pages.v <= l->zone_size - l->word;
 	l->off_spanned = ki->off.zone_spanned_pages.v;
 	return MDF_OK;
 }
@@ -111,6 +113,7 @@ static enum mdf_status layout_init(struct fl_layout *l, const struct kinfo *ki,
 	enum mdf_status st;
 
 	memset(l, 0, sizeof(*l));
+	l->word = kinfo_word_size(ki);
 #define NEED(field, name, out)                                        \
 	do {                                                          \
 		st = need(&ki->field, name, out, err);                \
@@ -129,7 +132,7 @@ static enum mdf_status layout_init(struct fl_layout *l, const struct kinfo *ki,
 	NEED(len.zone_free_area, "LENGTH(zone.free_area)", &orders);
 #undef NEED
 	/* SIZE(list_head) is two pointers on every kernel. */
-	l->list_head_size = ki->size.list_head.set ? ki->size.list_head.v : 16;
+	l->list_head_size = ki->size.list_head.set ? ki->size.list_head.v : 2 * l->word;
 	l->has_prev = ki->off.list_head_prev.set;
 	l->off_prev = ki->off.list_head_prev.v;
 	/* Migrate types, one free list each, came with 2.6.24. */
@@ -147,12 +150,12 @@ static enum mdf_status layout_init(struct fl_layout *l, const struct kinfo *ki,
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: LENGTH(free_area.free_list)=%llu out of range 1..%u",
 				   ull(types), FL_MAX_TYPES);
-	if (l->page_size == 0 || l->page_size > 4096 || l->off_lru + 8 > l->page_size)
+	if (l->page_size == 0 || l->page_size > 4096 || l->off_lru + l->word > l->page_size)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: SIZE(page)=%llu with OFFSET(page.lru)=%llu",
 				   ull(l->page_size), ull(l->off_lru));
-	if (l->list_head_size < 8 || l->off_next + 8 > l->list_head_size ||
-	    (l->has_prev && l->off_prev + 8 > l->list_head_size))
+	if (l->list_head_size < l->word || l->off_next + l->word > l->list_head_size ||
+	    (l->has_prev && l->off_prev + l->word > l->list_head_size))
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: SIZE(list_head)=%llu with OFFSET(list_head.next)=%llu",
 				   ull(l->list_head_size), ull(l->off_next));
@@ -230,8 +233,8 @@ static enum mdf_status vr_build(struct fl_walk *w, struct memmap *mm,
 		return vr_add(w, mm->base, 0, w->max_pfn);
 	case MEMMAP_SPARSE:
 	case MEMMAP_SPARSE_EXTREME:
+	case MEMMAP_FLAT:  /* one array (i386): the loop below makes it one range */
 		break;
-	case MEMMAP_FLAT:
 	case MEMMAP_NONE:
 		return mdf_err_set(w->err, MDF_ERR_NOTSUPP,
 				   "cannot tell the pfn of a struct page with memory model %s",
@@ -312,14 +315,16 @@ static enum mdf_status read_list_head(struct fl_walk *w, uint64_t addr,
 	size_t len = (size_t)MDF_MIN(w->lay.list_head_size, sizeof(buf));
 	enum mdf_status st;
 
-	if (w->lay.off_next + 8 > len || (w->lay.has_prev && w->lay.off_prev + 8 > len))
+	if (w->lay.off_next + w->lay.word > len ||
+	    (w->lay.has_prev && w->lay.off_prev + w->lay.word > len))
 		return mdf_err_set(w->err, MDF_ERR_FORMAT,
 				   "SIZE(list_head)=%llu too big", ull(w->lay.list_head_size));
 	st = readmem_vaddr(w->rm, addr, buf, len, w->err);
 	if (st != MDF_OK)
 		return st;
-	*next = load_t64(buf + w->lay.off_next, w->rm->big_endian);
-	*prev = w->lay.has_prev ? load_t64(buf + w->lay.off_prev, w->rm->big_endian) : 0;
+	*next = load_tword(buf + w->lay.off_next, w->lay.word, w->rm->big_endian);
+	*prev = w->lay.has_prev ? load_tword(buf + w->lay.off_prev, w->lay.word,
+					     w->rm->big_endian) : 0;
 	return MDF_OK;
 }
 
@@ -447,7 +452,7 @@ static enum mdf_status walk_zone(struct fl_walk *w, uint64_t zone, unsigned nid,
 	if (l->has_spanned) {
 		uint64_t spanned;
 
-		st = readmem_u64(w->rm, zone + l->off_spanned, &spanned, w->err);
+		st = readmem_ulong(w->rm, zone + l->off_spanned, &spanned, w->err);
 		if (st != MDF_OK)
 			return mdf_err_push(w->err, "node %u zone %u (0x%llx): spanned_pages",
 					    nid, zid, ull(zone));
@@ -459,10 +464,12 @@ static enum mdf_status walk_zone(struct fl_walk *w, uint64_t zone, unsigned nid,
 	if (l->has_counter) {
 		uint64_t c;
 
-		st = readmem_u64(w->rm, zone + l->off_counter, &c, w->err);
+		st = readmem_ulong(w->rm, zone + l->off_counter, &c, w->err);
 		if (st != MDF_OK)
 			return mdf_err_push(w->err, "node %u zone %u (0x%llx): free page counter",
 					    nid, zid, ull(zone));
+		if (l->word == 4) /* a long of i386 */
+			c = (uint64_t)(int64_t)(int32_t)(uint32_t)c;
 		/* vm_stat is an atomic_long_t: a transiently negative value
 		 * counts as 0. */
 		if ((int64_t)c > 0)
@@ -538,17 +545,20 @@ static enum mdf_status walk_nodes(struct fl_walk *w, const struct kinfo *ki)
 		return mdf_err_set(w->err, MDF_ERR_FORMAT,
 				   "VMCOREINFO: LENGTH(node_data)=%llu out of range 1..%u",
 				   ull(n), FL_MAX_NODES);
+	/* pointers of the kernel's width (4 bytes on i386), read into the
+	 * front of the array and widened from the back */
 	ptrs = malloc((size_t)n * 8);
 	if (!ptrs)
 		return mdf_err_set(w->err, MDF_ERR_NOMEM, "out of memory for node_data");
-	st = readmem_vaddr(w->rm, ki->sym.node_data.v, ptrs, (size_t)n * 8, w->err);
+	st = readmem_vaddr(w->rm, ki->sym.node_data.v, ptrs, (size_t)n * w->lay.word, w->err);
 	if (st != MDF_OK) {
 		free(ptrs);
 		return mdf_err_push(w->err, "node_data[%llu] at 0x%llx", ull(n),
 				    ull(ki->sym.node_data.v));
 	}
-	for (uint64_t i = 0; i < n; i++)
-		ptrs[i] = load_t64(&ptrs[i], w->rm->big_endian);
+	for (uint64_t i = n; i-- > 0;)
+		ptrs[i] = load_tword((const unsigned char *)ptrs + i * w->lay.word, w->lay.word,
+				     w->rm->big_endian);
 	for (uint64_t i = 0; i < n && st == MDF_OK; i++) {
 		bool dup = false;
 

@@ -166,7 +166,7 @@ static enum mdf_status proc_root(const struct keeptask *kt, const struct mdf_kep
 {
 	uint64_t pgd;
 
-	if (readmem_u64(rm, p->mm + kt->layout.o_pgd, &pgd, err) != MDF_OK)
+	if (readmem_ulong(rm, p->mm + kt->layout.o_pgd, &pgd, err) != MDF_OK)
 		return err->status;
 	return readmem_vtop(rm, pgd, root, NULL, err);
 }

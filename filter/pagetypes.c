@@ -37,9 +37,10 @@ void pagetypes_kernel_init(struct pagetypes_kernel *pk, const struct filter_rule
 	pk->folio_flags = r->kver >= util_kver(6, 10, 0);
 }
 
-static uint64_t rd64(const struct filter_rules *r, const unsigned char *p)
+/* A word of struct page: 4 bytes on i386 (filter.c's rdword()). */
+static uint64_t rdword(const struct filter_rules *r, const unsigned char *p)
 {
-	return load_t64(p, r->big_endian);
+	return load_tword(p, r->word_size, r->big_endian);
 }
 
 static int32_t rd32s(const struct filter_rules *r, const unsigned char *p)
@@ -112,10 +113,10 @@ uint64_t pagetypes_page_flags(const struct filter_rules *r, const struct pagetyp
 			      const unsigned char *page, const unsigned char *head,
 			      const unsigned char *head1, bool tail, bool large, bool huge)
 {
-	uint64_t own = rd64(r, page + r->off_flags);
-	uint64_t hk = rd64(r, head + r->off_flags);
+	uint64_t own = rdword(r, page + r->off_flags);
+	uint64_t hk = rdword(r, head + r->off_flags);
 	uint64_t k = pk->folio_flags ? hk : own;
-	uint64_t mapping = r->has_mapping ? rd64(r, head + r->off_mapping) : 0;
+	uint64_t mapping = r->has_mapping ? rdword(r, head + r->off_mapping) : 0;
 	bool slab = filter_page_is_slab(r, head);
 	bool anon = (mapping & 1) && !slab;
 	uint64_t u = 0;
@@ -138,7 +139,7 @@ uint64_t pagetypes_page_flags(const struct filter_rules *r, const struct pagetyp
 		bool thp = (hk & r->m_lru) || anon;
 
 		if (pk->pg_large_rmappable >= 0 && head1)
-			thp = (rd64(r, head1 + r->off_flags) >> pk->pg_large_rmappable) & 1;
+			thp = (rdword(r, head1 + r->off_flags) >> pk->pg_large_rmappable) & 1;
 		if (thp)
 			u |= KPF_BIT(KPF_B_THP);
 	}
@@ -195,8 +196,8 @@ enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetyp
 	if (!two && readmem_vaddr(rm, va, pg, psz, err) != MDF_OK)
 		return err->status;
 	mdf_err_clear(err);
-	if (r->has_head && (rd64(r, pg + r->off_head) & 1)) {
-		hva = filter_head_vaddr(r, va, rd64(r, pg + r->off_head));
+	if (r->has_head && (rdword(r, pg + r->off_head) & 1)) {
+		hva = filter_head_vaddr(r, va, rdword(r, pg + r->off_head));
 		if (readmem_vaddr(rm, hva, head, 2 * psz, err) != MDF_OK) {
 			mdf_err_clear(err);
 			*flags = pagetypes_page_flags(r, pk, pg, pg, NULL, true, true, false);
@@ -207,7 +208,7 @@ enum mdf_status pagetypes_pfn(const struct filter_rules *r, const struct pagetyp
 		*flags = pagetypes_page_flags(r, pk, pg, head, head + psz, true, true, huge);
 		return MDF_OK;
 	}
-	if (r->m_head && (rd64(r, pg + r->off_flags) & r->m_head)) {
+	if (r->m_head && (rdword(r, pg + r->off_flags) & r->m_head)) {
 		filter_compound(r, pg, pg + psz, two ? 1 : 0, pfn, &order, &huge);
 		*flags = pagetypes_page_flags(r, pk, pg, pg, two ? pg + psz : NULL, false, true, huge);
 		return MDF_OK;
@@ -265,8 +266,8 @@ static uint64_t one_page(struct walk *w, const struct filter_rules *r,
 			 const unsigned char *next, size_t nnext, uint64_t pfn)
 {
 	size_t psz = (size_t)r->page_struct_size;
-	uint64_t flags = rd64(r, p + r->off_flags);
-	bool tail = r->has_head && (rd64(r, p + r->off_head) & 1);
+	uint64_t flags = rdword(r, p + r->off_flags);
+	bool tail = r->has_head && (rdword(r, p + r->off_head) & 1);
 	uint64_t kpf;
 
 	if (!tail && r->m_head && (flags & r->m_head)) {
@@ -296,7 +297,7 @@ static uint64_t one_page(struct walk *w, const struct filter_rules *r,
 	/* PageBuddy() marks the head of a free block; the kernel's
 	 * is_free_buddy_page() finds the block of every page in it */
 	if (!tail && filter_page_is_buddy(r, p)) {
-		uint64_t order = r->has_private ? rd64(r, p + r->off_private) : 0;
+		uint64_t order = r->has_private ? rdword(r, p + r->off_private) : 0;
 
 		kpf |= KPF_BIT(KPF_B_BUDDY);
 		if (order <= r->max_order && (pfn & ((1ULL << order) - 1)) == 0)

@@ -119,9 +119,9 @@ static enum mdf_status read_task(const struct tasks_layout *l, struct readmem *r
 		if (*c < 0x20 || *c > 0x7e)
 			*c = '?';
 	if (st == MDF_OK)
-		st = readmem_u64(rm, task + l->o_mm, &t->mm, err);
+		st = readmem_ulong(rm, task + l->o_mm, &t->mm, err);
 	if (st == MDF_OK && t->mm)
-		st = readmem_u64(rm, t->mm + l->o_pgd, &t->pgd, err);
+		st = readmem_ulong(rm, t->mm + l->o_pgd, &t->pgd, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "task_struct at 0x%llx", (unsigned long long)task);
 	return MDF_OK;
@@ -159,13 +159,13 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
 	if (!l->has_cgroup)
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "the kernel's types have no css_set.dfl_cgrp, cgroup.kn or kernfs_node");
-	if (readmem_u64(rm, task + l->o_cgroups, &cset, err) != MDF_OK ||
-	    readmem_u64(rm, cset + l->o_dfl_cgrp, &cgrp, err) != MDF_OK ||
-	    readmem_u64(rm, cgrp + l->o_cg_kn, &kn, err) != MDF_OK)
+	if (readmem_ulong(rm, task + l->o_cgroups, &cset, err) != MDF_OK ||
+	    readmem_ulong(rm, cset + l->o_dfl_cgrp, &cgrp, err) != MDF_OK ||
+	    readmem_ulong(rm, cgrp + l->o_cg_kn, &kn, err) != MDF_OK)
 		return mdf_err_push(err, "the cgroup of task_struct 0x%llx", (unsigned long long)task);
 	/* up to the root, whose parent is NULL: its name is not in paths */
 	while (kn) {
-		if (readmem_u64(rm, kn + l->o_kn_parent, &parent, err) != MDF_OK)
+		if (readmem_ulong(rm, kn + l->o_kn_parent, &parent, err) != MDF_OK)
 			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
 		if (!parent)
 			break;
@@ -173,7 +173,7 @@ enum mdf_status tasks_cgroup_path(const struct tasks_layout *l, struct readmem *
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "a cgroup deeper than %u levels: a loop in a damaged dump",
 					   TASKS_CGROUP_DEPTH);
-		if (readmem_u64(rm, kn + l->o_kn_name, &name, err) != MDF_OK ||
+		if (readmem_ulong(rm, kn + l->o_kn_name, &name, err) != MDF_OK ||
 		    read_str(rm, name, names[depth], sizeof(names[depth]), err) != MDF_OK)
 			return mdf_err_push(err, "kernfs node 0x%llx", (unsigned long long)kn);
 		depth++;
@@ -214,7 +214,7 @@ enum mdf_status tasks_each(const struct tasks_layout *l, struct readmem *rm,
 			return err->status;
 		if (cb(arg, &t))
 			return MDF_OK;
-		if (readmem_u64(rm, node, &node, err) != MDF_OK)
+		if (readmem_ulong(rm, node, &node, err) != MDF_OK)
 			return mdf_err_push(err, "the list of tasks at 0x%llx",
 					    (unsigned long long)node);
 	} while (node != head);

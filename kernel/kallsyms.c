@@ -181,12 +181,14 @@ enum mdf_status kallsyms_load(struct kallsyms *ks, const struct kinfo *ki, struc
 	ks->n = load_t32(nbuf, be);
 	rbase = 0;
 	place = ki->sym.kallsyms_relative_base.set ? 0 : ki->sym.kallsyms_offsets.v;
-	if (!place && readmem_vaddr(rm, ki->sym.kallsyms_relative_base.v, nbuf, 8, err) != MDF_OK) {
+	/* kallsyms_relative_base is an unsigned long: 4 bytes on i386 */
+	if (!place && readmem_vaddr(rm, ki->sym.kallsyms_relative_base.v, nbuf,
+				    kinfo_word_size(ki), err) != MDF_OK) {
 		ks->n = 0;
 		return mdf_err_push(err, "kallsyms: kallsyms_relative_base");
 	}
 	if (!place)
-		rbase = load_t64(nbuf, be);
+		rbase = load_tword(nbuf, kinfo_word_size(ki), be);
 	st = grab(rm, ki->sym.kallsyms_token_index.v, 512, "kallsyms_token_index", &raw_ti, err);
 	if (st == MDF_OK)
 		st = grab(rm, ki->sym.kallsyms_token_table.v, KALLSYMS_TOKEN_TABLE_MAX,

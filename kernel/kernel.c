@@ -56,6 +56,8 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 	 * word of the dump little-endian (--keep-task's task list, the
 	 * erase's page tables) */
 	dk->big_endian = k->ki.big_endian;
+	/* and its word size (an i386 kernel's 4 bytes), the same way */
+	dk->word_size = k->ki.word_size;
 	st = dwarf_info_kinfo(in->vmlinux, dk, df, err);
 	if (st != MDF_OK)
 		goto out;
@@ -120,7 +122,7 @@ static enum mdf_status mem_section_roots(struct kernel *k, const struct kernel_i
 {
 	struct kinfo *ki = &k->ki;
 	uint64_t roots;
-	enum mdf_status st = readmem_u64(&k->rm, at, &roots, err);
+	enum mdf_status st = readmem_ulong(&k->rm, at, &roots, err);
 
 	if (st != MDF_OK)
 		return mdf_err_push(err, "%s: mem_section", in->name);
@@ -197,6 +199,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		f.machine = arch_machine_from_uts(f.uts.machine);
 	kinfo_init(&k->ki);
 	k->ki.big_endian = f.big_endian;
+	k->ki.word_size = arch_word_size(f.machine);
 	memset(&lines_i, 0, sizeof(lines_i));
 	/* -i FILE first: the note, parsed over it, wins for every key it
 	 * has (as upstream). */
@@ -278,6 +281,7 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 		return st;
 	readmem_init_input(&k->rm, in->ops, in->obj, in->cache,
 			   k->have_arch ? &k->arch : NULL, k->page_size);
+	k->rm.word_size = kinfo_word_size(&k->ki);
 	/* What translation needs from the dump's memory, read once. */
 	if (k->have_arch) {
 		st = arch_init_mem(&k->arch, readmem_read_pte, &k->rm, err);

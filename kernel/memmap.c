@@ -67,6 +67,7 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 		return mdf_err_set(err, MDF_ERR_NOTSUPP,
 				   "VMCOREINFO has no usable SIZE(page)");
 	mm->page_struct_size = ki->size.page.v;
+	mm->word_size = kinfo_word_size(ki);
 
 	if (ki->sym.mem_section.set && ki->num.SECTION_SIZE_BITS.set &&
 	    ki->size.mem_section.set && ki->off.mem_section_section_mem_map.set) {
@@ -80,11 +81,13 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 		mm->mem_section = ki->sym.mem_section.v;
 		mm->ms_size = ki->size.mem_section.v;
 		mm->off_map = ki->off.mem_section_section_mem_map.v;
-		if (mm->ms_size < 8 || mm->ms_size > page_size || mm->ms_size % 8)
+		/* section_mem_map is an unsigned long: 4 bytes on i386 */
+		if (mm->ms_size < mm->word_size || mm->ms_size > page_size ||
+		    mm->ms_size % mm->word_size)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "VMCOREINFO: bad SIZE(mem_section)=%llu",
 					   (unsigned long long)mm->ms_size);
-		if (mm->off_map % 8 || mm->off_map > mm->ms_size - 8)
+		if (mm->off_map % mm->word_size || mm->off_map > mm->ms_size - mm->word_size)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "VMCOREINFO: OFFSET(mem_section.section_mem_map)=%llu "
 					   "does not fit SIZE(mem_section)=%llu",
@@ -122,8 +125,13 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 		mm->pfn_section_shift = 15;
 		return MDF_OK;
 	}
+	/* FLATMEM (Debian's i386 kernels, 686 and 686-pae: CONFIG_FLATMEM=y):
+	 * SYMBOL(mem_map) is the variable, a pointer to the one array of
+	 * struct pages, read at the first lookup.  The array starts at
+	 * ARCH_PFN_OFFSET, 0 on x86. */
 	if (ki->sym.mem_map.set) {
 		mm->model = MEMMAP_FLAT;
+		mm->mem_map_var = ki->sym.mem_map.v;
 		mm->pfn_section_shift = 15;
 		return MDF_OK;
 	}
@@ -147,7 +155,7 @@ static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
 	if (mm->model == MEMMAP_SPARSE_EXTREME) {
 		uint64_t root;
 
-		st = readmem_u64(rm, mm->mem_section + root_idx * 8, &root, err);
+		st = readmem_ulong(rm, mm->mem_section + root_idx * mm->word_size, &root, err);
 		if (st != MDF_OK)
 			return mdf_err_push(err, "mem_section root %llu",
 					    (unsigned long long)root_idx);
@@ -157,7 +165,7 @@ static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
 	} else {
 		ms = mm->mem_section + nr * mm->ms_size;
 	}
-	st = readmem_u64(rm, ms + mm->off_map, &map, err);
+	st = readmem_ulong(rm, ms + mm->off_map, &map, err);
 	if (st != MDF_OK)
 		return mdf_err_push(err, "mem_section %llu",
 				    (unsigned long long)nr);
@@ -184,7 +192,24 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 		return MDF_OK;
 	case MEMMAP_FLAT:
 		*present_ret = false;
-		return mdf_err_set(err, MDF_ERR_NOTSUPP, "FLATMEM is not supported");
+		if (!mm->base) {
+			uint64_t base;
+
+			st = readmem_ulong(rm, mm->mem_map_var, &base, err);
+			if (st != MDF_OK)
+				return mdf_err_push(err, "mem_map (FLATMEM) at 0x%llx",
+						    (unsigned long long)mm->mem_map_var);
+			if (!base)
+				return mdf_err_set(err, MDF_ERR_FORMAT,
+						   "mem_map (FLATMEM) at 0x%llx is NULL",
+						   (unsigned long long)mm->mem_map_var);
+			mm->base = base;
+		}
+		if (pfn >= mm->max_pfn)
+			return MDF_OK;
+		*vaddr_ret = mm->base + pfn * mm->page_struct_size;
+		*present_ret = true;
+		return MDF_OK;
 	case MEMMAP_NONE:
 		*present_ret = false;
 		return MDF_OK;

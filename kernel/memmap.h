@@ -33,7 +33,11 @@ struct memmap {
 	uint64_t per_root;           /* sections per root (EXTREME) */
 	uint64_t ms_size;            /* SIZE(mem_section) */
 	uint64_t off_map;            /* OFFSET(mem_section.section_mem_map) */
-	uint64_t base;               /* VMEMMAP / FLAT: struct page of pfn 0 */
+	uint64_t base;               /* VMEMMAP / FLAT: struct page of pfn 0
+				      * (FLAT: read from mem_map_var at the
+				      * first lookup; 0 until then) */
+	uint64_t mem_map_var;        /* FLAT: SYMBOL(mem_map), the pointer */
+	unsigned word_size;          /* the kernel's unsigned long: 4 or 8 */
 	/* last section looked up */
 	uint64_t cached_section;
 	uint64_t cached_map;

@@ -358,6 +358,20 @@ static struct ew_load_phdr ew_load_phdr(const struct elf_info *in, size_t i)
 	return (struct ew_load_phdr){ PF_R | PF_W | PF_X, 0 };
 }
 
+/* A PT_LOAD of memory with no virtual address: kexec-tools gives i386
+ * highmem segments p_vaddr -1 (all ones of the class, crashdump-elf.c).
+ * Each piece of it keeps that -1: an address past it would be made up. */
+static bool ew_no_vaddr(const struct elf_info *in, uint64_t vaddr)
+{
+	return vaddr == UINT64_MAX || (in->ei_class == ELFCLASS32 && vaddr == UINT32_MAX);
+}
+
+static uint64_t ew_piece_vaddr(const struct elf_info *in, const struct elf_load *l,
+			       uint64_t start)
+{
+	return ew_no_vaddr(in, l->vaddr) ? l->vaddr : l->vaddr + start;
+}
+
 /* File offsets of the segments; checks ELF32 limits. */
 static enum mdf_status ew_place(struct ew_writer *w, struct mdf_err *err)
 {
@@ -377,7 +391,8 @@ static enum mdf_status ew_place(struct ew_writer *w, struct mdf_err *err)
 		w->stats->data_bytes += s->filesz;
 		if (!w->lay.is64 &&
 		    (off > UINT32_MAX || l->paddr + s->start + s->memsz > UINT32_MAX + 1ULL ||
-		     l->vaddr + s->start + s->memsz > UINT32_MAX + 1ULL))
+		     (!ew_no_vaddr(in, l->vaddr) &&
+		      l->vaddr + s->start + s->memsz > UINT32_MAX + 1ULL)))
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "ELF output: PT_LOAD %u: the dump does not fit ELF32 "
 					   "(file offset 0x%llx); use the kdump-compressed format",
@@ -448,7 +463,7 @@ static enum mdf_status ew_write_headers(struct ew_writer *w, struct mdf_err *err
 		ph.type = PT_LOAD;
 		ph.flags = w->lph[s->load].flags;
 		ph.offset = s->offset;
-		ph.vaddr = l->vaddr + s->start;
+		ph.vaddr = ew_piece_vaddr(w->p->in, l, s->start);
 		ph.paddr = l->paddr + s->start;
 		ph.filesz = s->filesz;
 		ph.memsz = s->memsz;
@@ -548,7 +563,8 @@ static enum mdf_status ew_check(const struct elf_write_params *p,
 	for (size_t i = 0; i < in->nloads; i++) {
 		const struct elf_load *l = &in->loads[i];
 
-		if (l->paddr + l->memsz < l->paddr || l->vaddr + l->memsz < l->vaddr)
+		if (l->paddr + l->memsz < l->paddr ||
+		    (!ew_no_vaddr(in, l->vaddr) && l->vaddr + l->memsz < l->vaddr))
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "%s: PT_LOAD %u: address 0x%llx+0x%llx wraps around",
 					   in->path ? in->path : "vmcore", l->phdr_index,

@@ -28,7 +28,7 @@ static void compute_layout(const struct kdump_write_params *p,
 	uint64_t one_bitmap;
 
 	l->B = p->page_size;
-	l->sub_hdr_size = (uint32_t)div_round_up(sizeof(struct kdump_sub_header) +
+	l->sub_hdr_size = (uint32_t)div_round_up(kdump_sub_header_size(p->abi) +
 						 p->notes_len, l->B);
 	one_bitmap = align_up(div_round_up(src->max_pfn, 8), l->B);
 	l->bitmap_blocks = (uint32_t)(2 * one_bitmap / l->B);
@@ -60,7 +60,7 @@ static void fill_sub_header(const struct kdump_write_params *p,
 			    const struct dump_source *src, const struct layout *l,
 			    struct kdump_sub_header *s)
 {
-	uint64_t off_note = l->B + sizeof(*s);
+	uint64_t off_note = l->B + kdump_sub_header_size(p->abi);
 
 	memset(s, 0, sizeof(*s));
 	s->phys_base = p->phys_base;
@@ -83,8 +83,9 @@ static void fill_sub_header(const struct kdump_write_params *p,
 
 /*
  * The headers and descriptors are written in the dumped machine's byte
- * order (as makedumpfile running there writes its in-memory structs);
- * these write (or patch) a host-order copy so.
+ * order and C ABI (as makedumpfile running there writes its in-memory
+ * structs: an i386 dump's headers are ILP32's, diskdump.c); these write
+ * (or patch) them so.
  */
 static bool other_order(const struct kdump_write_params *p)
 {
@@ -96,11 +97,10 @@ static enum mdf_status put_header(const struct kdump_write_params *p,
 				  const struct disk_dump_header *h,
 				  struct mdf_err *err)
 {
-	struct disk_dump_header c = *h;
+	unsigned char b[KDUMP_HEADER_SIZE_MAX];
 
-	if (other_order(p))
-		kdump_header_bswap(&c);
-	return (patch ? out_patch : out_write)(out, 0, &c, sizeof(c), err);
+	kdump_header_put(b, h, p->abi, p->big_endian);
+	return (patch ? out_patch : out_write)(out, 0, b, kdump_header_size(p->abi), err);
 }
 
 static enum mdf_status put_sub_header(const struct kdump_write_params *p,
@@ -108,11 +108,10 @@ static enum mdf_status put_sub_header(const struct kdump_write_params *p,
 				      uint64_t at, const struct kdump_sub_header *s,
 				      struct mdf_err *err)
 {
-	struct kdump_sub_header c = *s;
+	unsigned char b[sizeof(struct kdump_sub_header)];
 
-	if (other_order(p))
-		kdump_sub_header_bswap(&c);
-	return (patch ? out_patch : out_write)(out, at, &c, sizeof(c), err);
+	kdump_sub_header_put(b, s, p->abi, p->big_endian);
+	return (patch ? out_patch : out_write)(out, at, b, kdump_sub_header_size(p->abi), err);
 }
 
 /*
@@ -621,7 +620,7 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	fill_header(p, src, &w.l, compressor_flag(comp) | DUMP_DH_COMPRESSED_INCOMPLETE |
 		    (p->excluded_vmemmap ? DUMP_DH_EXCLUDED_VMEMMAP : 0), &h);
 	if (out->flat) /* that last write is one more record within -L */
-		out->reserved += sizeof(h) + 16;
+		out->reserved += kdump_header_size(p->abi) + 16;
 	fill_sub_header(p, src, &w.l, &sub);
 
 	w.cap_descs = (p->desc_buf_bytes ? p->desc_buf_bytes : DESC_BUF_DEFAULT) /
@@ -646,7 +645,8 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	if (st == MDF_OK)
 		st = put_sub_header(p, out, false, w.l.B, &sub, err);
 	if (st == MDF_OK && p->notes_len)
-		st = out_write(out, w.l.B + sizeof(sub), p->notes, p->notes_len, err);
+		st = out_write(out, w.l.B + kdump_sub_header_size(p->abi), p->notes, p->notes_len,
+			       err);
 	if (st != MDF_OK)
 		goto out;
 

@@ -17,6 +17,8 @@ struct kdump_write_params {
 	uint64_t page_size;
 	bool big_endian;              /* the dumped machine's byte order:
 				       * headers and descriptors in it */
+	enum kdump_abi abi;           /* and the C ABI of its headers: ILP32
+				       * for an i386 kernel (diskdump.c) */
 	unsigned dump_level;          /* recorded in the sub header */
 	struct new_utsname uts;       /* init_uts_ns.name of the crashed kernel */
 	int64_t crashtime;            /* CRASHTIME, seconds */

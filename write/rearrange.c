@@ -418,10 +418,12 @@ static bool rr_mark_pos(const struct rr_out *out, uint64_t *pos, unsigned char *
 
 	if ((out->have & 0xfff) == 0xfff && memcmp(h, KDUMP_SIGNATURE, KDUMP_SIG_LEN) == 0) {
 		/* status, a 32-bit field in the writing machine's order; the
-		 * header version (1 to 6) says which. */
+		 * header version (1 to 6) says which; where it is, the C ABI
+		 * (ILP32 for an i386 kernel's dump, by utsname.machine) */
 		bool big = h[8] == 0 && h[11] != 0;
 
-		*pos = offsetof(struct disk_dump_header, status) + (big ? 3 : 0);
+		*pos = kdump_header_offset(kdump_abi_of_header(h, RR_SHADOW), KDUMP_HF_STATUS) +
+		       (big ? 3 : 0);
 		*bit = DUMP_DH_COMPRESSED_INCOMPLETE;
 		return true;
 	}
@@ -660,15 +662,22 @@ static void rr_check_kdump(const struct rr_out *out, struct rr_verdict *v)
 {
 	const unsigned char *h = out->shadow;
 	bool big = h[8] == 0 && h[11] != 0;
-	uint32_t version = load_t32(h + 8, big);
-	uint32_t status = load_t32(h + offsetof(struct disk_dump_header, status), big);
-	uint32_t B = load_t32(h + offsetof(struct disk_dump_header, block_size), big);
-	uint32_t sub = load_t32(h + offsetof(struct disk_dump_header, sub_hdr_size), big);
-	uint32_t bb = load_t32(h + offsetof(struct disk_dump_header, bitmap_blocks), big);
-	uint64_t max = load_t32(h + offsetof(struct disk_dump_header, max_mapnr), big);
+	const enum kdump_abi abi = kdump_abi_of_header(h, RR_SHADOW);
+	struct disk_dump_header hd;
+	struct kdump_sub_header sd;
+	uint32_t version, status, B, sub, bb;
+	uint64_t max;
 	uint64_t off_bm2, off_desc, off_data, ndesc, half;
 	unsigned char sh[sizeof(struct kdump_sub_header)];
 	struct page_desc pd[2];
+
+	kdump_header_get(&hd, h, abi, big);
+	version = (uint32_t)hd.header_version;
+	status = hd.status;
+	B = (uint32_t)hd.block_size;
+	sub = (uint32_t)hd.sub_hdr_size;
+	bb = hd.bitmap_blocks;
+	max = hd.max_mapnr;
 
 	v->marked = (status & DUMP_DH_COMPRESSED_INCOMPLETE) != 0;
 	if (version < 1 || version > 6 || B < 512 || B > 65536 || (B & (B - 1)) ||
@@ -682,10 +691,11 @@ static void rr_check_kdump(const struct rr_out *out, struct rr_verdict *v)
 	off_bm2 = (1 + (uint64_t)sub) * B + half;
 	off_desc = off_bm2 + half;
 	v->need = off_desc;
-	if (!rr_read(out, sh, sizeof(sh), B))
+	if (!rr_read(out, sh, kdump_sub_header_size(abi), B))
 		return;
+	kdump_sub_header_get(&sd, sh, abi, big);
 	if (version >= 6) {
-		uint64_t m = load_t64(sh + offsetof(struct kdump_sub_header, max_mapnr_64), big);
+		uint64_t m = sd.max_mapnr_64;
 
 		if (m)
 			max = m;
@@ -746,8 +756,8 @@ static void rr_check_kdump(const struct rr_out *out, struct rr_verdict *v)
 		}
 	}
 	if (version >= 5 && !v->cut) {
-		uint64_t eo = load_t64(sh + offsetof(struct kdump_sub_header, offset_eraseinfo), big);
-		uint64_t es = load_t64(sh + offsetof(struct kdump_sub_header, size_eraseinfo), big);
+		uint64_t eo = (uint64_t)sd.offset_eraseinfo;
+		uint64_t es = sd.size_eraseinfo;
 
 		if (es && eo < (1ULL << 62) && es < (1ULL << 62) && eo + es > out->end) {
 			v->cut = true;

@@ -418,13 +418,9 @@ static enum mdf_status reassemble(struct splitset_part *pts, struct splitset_par
 		struct kdump_sub_header sub;
 		uint64_t from = d0->off_eraseinfo;
 
-		memcpy(&sub, ha + d0->block_size, sizeof(sub));
-		if (d0->swapped)
-			kdump_sub_header_bswap(&sub);
+		kdump_sub_header_get(&sub, ha + d0->block_size, d0->abi, d0->big_endian);
 		sub.offset_eraseinfo = (int64_t)cs->data_pos;
-		if (d0->swapped)
-			kdump_sub_header_bswap(&sub);
-		memcpy(ha + d0->block_size, &sub, sizeof(sub));
+		kdump_sub_header_put(ha + d0->block_size, &sub, d0->abi, d0->big_endian);
 		for (uint64_t left = d0->size_eraseinfo; st == MDF_OK && left;) {
 			size_t k = (size_t)MDF_MIN(left, (uint64_t)COPY_BUF), got = 0;
 
@@ -449,7 +445,7 @@ static enum mdf_status reassemble(struct splitset_part *pts, struct splitset_par
 		st = stop_check(cs->stop, err);
 	if (st == MDF_OK && !input_incomplete && !cs->lost) {
 		splitset_head_mark(p0, ha, false);
-		st = out_patch(out, 0, ha, sizeof(struct disk_dump_header), err);
+		st = out_patch(out, 0, ha, kdump_header_size(d0->abi), err);
 	}
 	if (st == MDF_OK)
 		st = out_flush(out, err);

@@ -34,16 +34,19 @@ static void fake_put(struct fake_mem *m, uint64_t paddr, uint64_t val)
 	}
 }
 
-static enum mdf_status fake_read(void *arg, uint64_t paddr, uint64_t *pte_ret,
+/* An entry of @size bytes is the value put at its address, cut to them. */
+static enum mdf_status fake_read(void *arg, uint64_t paddr, unsigned size, uint64_t *pte_ret,
 				 struct mdf_err *err)
 {
 	struct fake_mem *m = arg;
 
 	if (m->nlog < FAKE_MAX)
 		m->log[m->nlog++] = paddr;
+	if (size != 4 && size != 8)
+		return mdf_err_set(err, MDF_ERR_INTERNAL, "fake: %u-byte read", size);
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->paddr[i] == paddr) {
-			*pte_ret = m->val[i];
+			*pte_ret = size == 4 ? (uint32_t)m->val[i] : m->val[i];
 			return MDF_OK;
 		}
 	}

@@ -8,7 +8,8 @@ descriptors move up one place, a zero one fills the end; the page data
 stays where it was, unreferenced).  A reader that needs such a page then
 reports it excluded.  This is the readers' gate's control: a dump that
 lost one kernel page must fail the gate (tests/lab/readers/judge.py).
-Single files only (not a split part), LP64 little-endian headers.
+Single files only (not a split part), little-endian headers: LP64, or the
+ILP32 ones of an i386 kernel's dump (utsname.machine i386..i686).
 """
 import shutil
 import struct
@@ -25,11 +26,15 @@ def main(argv):
         head = f.read(464)
         if head[:8] != b"KDUMP   ":
             sys.exit("%s: not a kdump-compressed dump" % src)
-        block, sub_blocks, bm_blocks, mapnr32 = struct.unpack_from("<iiII", head, 428)
+        mach = head[12 + 4 * 65:12 + 5 * 65].split(b"\0")[0]
+        i32 = len(mach) == 4 and mach[:1] == b"i" and mach[1:2] in b"3456" and mach[2:] == b"86"
+        block, sub_blocks, bm_blocks, mapnr32 = struct.unpack_from("<iiII", head,
+                                                                   416 if i32 else 428)
         f.seek(block)
         sub = f.read(block)
-        split = struct.unpack_from("<i", sub, 12)[0]
-        max_mapnr = struct.unpack_from("<Q", sub, 96)[0] if len(sub) >= 104 else mapnr32
+        split = struct.unpack_from("<i", sub, 8 if i32 else 12)[0]
+        mm_at = 72 if i32 else 96
+        max_mapnr = struct.unpack_from("<Q", sub, mm_at)[0] if len(sub) >= mm_at + 8 else mapnr32
         if split:
             sys.exit("%s: a split part: take pages out of a whole dump" % src)
         half = bm_blocks * block // 2

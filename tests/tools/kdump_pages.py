@@ -10,16 +10,16 @@ page descriptors are in the dumped machine's byte order (makedumpfile writes
 them as they are in its memory: an s390x or ppc64 BE dump's are
 big-endian), told from header_version; the bitmaps are byte arrays, bit i of
 byte i / 8 for pfn i.  Read from the format's published layout, independent
-of the project's C code: disk_dump_header (464 bytes), kdump_sub_header at
-one block, the two bitmaps, then a 24-byte page_desc per dumpable page;
-zlib with Python's zlib, lzo, snappy and zstd through ctypes.  The ELF may
-be ELF32 (an i386 core), the kdump file that of makedumpfile built for i386
-(ILP32 headers: kdump_same.layout).
+of the project's C code: disk_dump_header (464 bytes; 452 in the ILP32
+layout of an i386 kernel's dump, told by utsname.machine i386..i686),
+kdump_sub_header at one block, the two bitmaps, then a 24-byte page_desc per
+dumpable page; the ELF is ELF64 or ELF32;
+zlib with Python's zlib, lzo, snappy and zstd through ctypes.
 """
 import mmap, os, struct, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kdump_same import decode, layout  # noqa: E402  (one page decoder for both tools)
+from kdump_same import decode, ilp32  # noqa: E402  (one page decoder for both tools)
 
 
 def kdump(path):
@@ -29,14 +29,11 @@ def kdump(path):
         raise SystemExit("%s: not a kdump-compressed file" % path)
     e = "<" if 0 < struct.unpack_from("<i", m, 8)[0] < 256 else ">"
     version, = struct.unpack_from(e + "i", m, 8)
-    # LP64's structs, or those of makedumpfile built for i386 (ILP32, see
-    # kdump_same.layout): the same fields in the same order.
-    hdr_fmt, sub_fmt = layout(m, e)
-    h = struct.unpack_from(e + hdr_fmt, m, 0)
-    bs, subs, bmblocks, mapnr32 = h[11], h[12], h[13], h[14]
+    i32 = ilp32(m)
+    bs, subs, bmblocks, mapnr32 = struct.unpack_from(e + "iiII", m, 416 if i32 else 428)
     maxmapnr = mapnr32
     if version >= 6:
-        maxmapnr = struct.unpack_from(e + sub_fmt, m, bs)[13]
+        maxmapnr, = struct.unpack_from(e + "Q", m, bs + (72 if i32 else 96))
     half = bmblocks * bs // 2
     b2 = m[(1 + subs) * bs + half:(1 + subs) * bs + 2 * half]
     descs = (1 + subs + bmblocks) * bs
@@ -48,19 +45,19 @@ def elf_loads(path):
     with open(path, "rb") as f:
         m = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     e = "<" if m[5] == 1 else ">"
-    elf32 = m[4] == 1    # i386's cores below 4 GiB
-    if elf32:
+    loads = []
+    if m[4] == 1:  # ELF32 (an i386 vmcore)
         phoff, = struct.unpack_from(e + "I", m, 28)
         phent, phnum = struct.unpack_from(e + "HH", m, 42)
-    else:
-        phoff, = struct.unpack_from(e + "Q", m, 32)
-        phent, phnum = struct.unpack_from(e + "HH", m, 54)
-    loads = []
+        for i in range(phnum):
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "8I", m, phoff + i * phent)
+            if t == 1 and pa != (1 << 32) - 1:
+                loads.append((pa, off, fs, ms))
+        return m, loads
+    phoff, = struct.unpack_from(e + "Q", m, 32)
+    phent, phnum = struct.unpack_from(e + "HH", m, 54)
     for i in range(phnum):
-        if elf32:
-            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", m, phoff + i * phent)
-        else:
-            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", m, phoff + i * phent)
+        t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", m, phoff + i * phent)
         if t == 1 and pa != (1 << 64) - 1:
             loads.append((pa, off, fs, ms))
     return m, loads

@@ -22,8 +22,8 @@ descriptors' offsets differ.  Everything else must not:
     snappy, zstd), page_flags equal;
   - every page decompresses to the same bytes.
 Independent of the project's C code: the format is read from its published
-layout (LP64, or i386's ILP32 as 1.7.2 built for i386 writes it, in the byte
-order its header version shows), zlib with Python's zlib,
+layout (LP64, or ILP32 for an i386 kernel's dump, whose utsname.machine is
+i386..i686; in the byte order its header version shows), zlib with Python's zlib,
 lzo/snappy/zstd with their libraries through ctypes.
 """
 import ctypes, ctypes.util, mmap, struct, sys, zlib
@@ -32,26 +32,16 @@ import ctypes, ctypes.util, mmap, struct, sys, zlib
 # for s390x (the header version, 1 to 6, says which).
 HDR_FMT = "8si" + "65s" * 6 + "6xqqIiiIIIIIIi"  # up to nr_cpus
 SUB_FMT = "QiiQQqQqQqQQQQ"
-# makedumpfile writes its own structs: built for i386 (the only way to
-# dump an i386 machine), ILP32 with 8-byte fields 4-aligned.  The timeval
-# is two 4-byte longs (block_size at 416, not 428) and kdump_sub_header's
-# longs are 4 bytes (max_mapnr_64 at 72, not 96); the same fields, in the
-# same order, as above.
-HDR_FMT_I386 = "8si" + "65s" * 6 + "2xiiIiiIIIIIIi"
-SUB_FMT_I386 = "IiiIIqIqIqIQQQ"
+# makedumpfile built for i386 (the one that reads i386 dumps): 4-byte longs
+# and timeval, 8-byte off_t and long long 4-byte aligned; the same fields.
+HDR_FMT32 = "8si" + "65s" * 6 + "2xiiIiiIIIIIIi"
+SUB_FMT32 = "IiiIIqIqIqIQQQ"
 
 
-def layout(m, o):
-    """(header format, sub-header format) of the kdump file in m, byte order o:
-    LP64's, or i386's when its block size is at 416 and not at 428."""
-    def pow2(x):
-        return x >= 1024 and x & (x - 1) == 0
-    if pow2(struct.unpack_from(o + "i", m, 428)[0]) or not pow2(struct.unpack_from(o + "i", m, 416)[0]):
-        return HDR_FMT, SUB_FMT
-    machine = bytes(m[12 + 4 * 65:12 + 5 * 65]).split(b"\0")[0]
-    if len(machine) == 4 and machine[:1] == b"i" and machine[2:] == b"86":
-        return HDR_FMT_I386, SUB_FMT_I386
-    raise ValueError("32-bit kdump headers of machine %r: layout not known here" % machine)
+def ilp32(m):
+    """Is the header at @m an i386 dump's (utsname.machine i386..i686)?"""
+    mach = bytes(m[12 + 4 * 65:12 + 5 * 65]).split(b"\0")[0]
+    return len(mach) == 4 and mach[:1] == b"i" and mach[1:2] in b"3456" and mach[2:] == b"86"
 
 
 def lib(name, soname):
@@ -103,11 +93,11 @@ class Dump:
         if m[:8] != b"KDUMP   ":
             raise ValueError("%s: not a kdump-compressed file" % path)
         self.o = "<" if 1 <= int.from_bytes(m[8:12], "little") <= 6 else ">"
-        hdr_fmt, sub_fmt = layout(m, self.o)
-        self.hdr = struct.unpack_from(self.o + hdr_fmt, m, 0)
+        self.ilp32 = ilp32(m)
+        self.hdr = struct.unpack_from(self.o + (HDR_FMT32 if self.ilp32 else HDR_FMT), m, 0)
         self.B = B = self.hdr[11]
         self.sub_hdr_size, self.bitmap_blocks = self.hdr[12], self.hdr[13]
-        self.sub = list(struct.unpack_from(self.o + sub_fmt, m, B))
+        self.sub = list(struct.unpack_from(self.o + (SUB_FMT32 if self.ilp32 else SUB_FMT), m, B))
         off_note, size_note = self.sub[7], self.sub[8]
         off_erase, size_erase = self.sub[9], self.sub[10]
         self.notes = m[off_note:off_note + size_note]

@@ -767,7 +767,7 @@ fail:
 	return false;
 }
 
-static enum mdf_status real_read(void *arg, uint64_t paddr, uint64_t *pte_ret,
+static enum mdf_status real_read(void *arg, uint64_t paddr, unsigned size, uint64_t *pte_ret,
 				 struct mdf_err *err)
 {
 	struct real_core *c = arg;
@@ -776,6 +776,8 @@ static enum mdf_status real_read(void *arg, uint64_t paddr, uint64_t *pte_ret,
 
 	for (size_t i = 0; i < c->n; i++) {
 		if (paddr - c->seg[i].paddr < c->seg[i].size) {
+			if (size != 8)
+				return mdf_err_set(err, MDF_ERR_INTERNAL, "%u-byte entry", size);
 			if (util_pread_full(c->fd, b, 8, c->off[i] + (paddr - c->seg[i].paddr),
 					    &got, err) != MDF_OK)
 				return MDF_ERR_IO;

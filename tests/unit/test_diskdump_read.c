@@ -920,6 +920,79 @@ static void t_small_blocks(void)
 	}
 }
 
+/*
+ * The headers of an i386 kernel's dump, as makedumpfile built for i386
+ * lays them out (ILP32: 4-byte longs and timeval, 8-byte off_t and long
+ * long 4-byte aligned), written here byte by byte: the reader must take
+ * the layout from utsname.machine and find every field.
+ */
+static unsigned char *ilp32_image(size_t *len)
+{
+	unsigned char *img = small_image(MDF_CODEC_NONE, len);
+	unsigned char *h = img, *s = img + SMALL_B;
+	const uint32_t off_note = SMALL_B + 80;
+	uint32_t size_note;
+
+	if (!img)
+		return NULL;
+	size_note = (uint32_t)load_le64(s + 56);
+	/* the note copy moves up to follow the 80-byte sub header */
+	memmove(img + off_note, img + SMALL_B + 104, size_note);
+	memset(h + 404, 0, 464 - 404);
+	memset(s, 0, 80);
+	strcpy((char *)h + 12 + 4 * 65, "i686");
+	store_le32(h + 404, 1700000000u);  /* timestamp.tv_sec */
+	store_le32(h + 408, 5);            /* tv_usec */
+	store_le32(h + 412, 0);            /* status: raw pages */
+	store_le32(h + 416, SMALL_B);      /* block_size */
+	store_le32(h + 420, 1);            /* sub_hdr_size */
+	store_le32(h + 424, 2);            /* bitmap_blocks */
+	store_le32(h + 428, SMALL_PFNS);   /* max_mapnr */
+	store_le32(h + 448, 2);            /* nr_cpus */
+	store_le32(s + 0, 0x1000);         /* phys_base */
+	store_le32(s + 4, 1);              /* dump_level */
+	store_le32(s + 8, 0);              /* split */
+	store_le64(s + 20, off_note + 24); /* offset_vmcoreinfo */
+	store_le32(s + 28, sizeof(small_vmcoreinfo) - 1);
+	store_le64(s + 32, off_note);      /* offset_note */
+	store_le32(s + 40, size_note);
+	store_le64(s + 72, SMALL_PFNS);    /* max_mapnr_64 */
+	return img;
+}
+
+static void t_ilp32(void)
+{
+	struct dd d;
+	struct mdf_err err;
+	size_t len;
+	unsigned char *img = ilp32_image(&len), page[SMALL_B], want[SMALL_B];
+
+	T_ASSERT(img);
+	if (!img)
+		return;
+	if (open_img(&d, img, len, &err) != MDF_OK) {
+		free(img);
+		T_OK(MDF_ERR_FORMAT, &err);
+	}
+	free(img);
+	T_EQ_U64(d.di.abi, KDUMP_ABI_ILP32);
+	T_ASSERT(!d.di.swapped);
+	T_EQ_U64(d.di.block_size, SMALL_B);
+	T_EQ_U64(d.di.max_mapnr, SMALL_PFNS);
+	T_EQ_U64(d.di.nr_cpus, 2);
+	T_EQ_U64(d.di.timestamp, 1700000000);
+	T_EQ_U64(d.di.header.timestamp.tv_usec, 5);
+	T_EQ_U64(d.di.phys_base, 0x1000);
+	T_EQ_U64(d.di.dump_level, 1);
+	T_EQ_U64(d.di.ndesc, SMALL_PFNS - 3);
+	T_EQ_STR(d.di.vmcoreinfo, small_vmcoreinfo);
+	T_EQ_STR(d.di.header.utsname.machine, "i686");
+	T_OK(diskdump_read_page(&d.di, &d.cache, 5, page, &err), &err);
+	small_page(5, want);
+	T_ASSERT(memcmp(page, want, SMALL_B) == 0);
+	dd_close(&d);
+}
+
 /* Older header versions: later fields are ignored. */
 static void t_old_versions(void)
 {
@@ -1382,6 +1455,10 @@ static void t_write_corpus(void)
 	snprintf(out, sizeof(out), "%s/mdf-zlib-d1.kdump", dir);
 	T_ASSERT(mdf_dump(mdf_bin, "-c -d 1", vm, out));
 	/* Hand-made 512-byte blocks: good ones and broken variants. */
+	img = ilp32_image(&len);
+	T_ASSERT(img);
+	T_ASSERT(corpus_file(dir, "small-ilp32.kdump", img, len));
+	free(img);
 	img = small_image(MDF_CODEC_LZO, &len);
 	T_ASSERT(img);
 	T_ASSERT(corpus_file(dir, "small-lzo.kdump", img, len));
@@ -1443,6 +1520,7 @@ int main(int argc, char **argv)
 	T_RUN(t_read_paddr);
 	T_RUN(t_refuse_open);
 	T_RUN(t_small_blocks);
+	T_RUN(t_ilp32);
 	T_RUN(t_old_versions);
 	T_RUN(t_refuse_pages);
 	T_RUN(t_incomplete);

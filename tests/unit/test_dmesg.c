@@ -26,10 +26,15 @@ static struct kinfo ki;
 static struct dmesg_stats stats;
 static struct mdf_err err;
 
+static struct dmesg_mem mem;
+
 static enum mdf_status fake_read(void *arg, uint64_t va, void *buf, size_t len,
 				 struct mdf_err *e)
 {
 	(void)arg;
+	/* an i386 kernel's pointers: the image at BASE's low 32 bits */
+	if (mem.word_size == 4 && va <= UINT32_MAX)
+		va |= BASE & ~(uint64_t)UINT32_MAX;
 	if (va < BASE || va - BASE > IMG_SIZE || len > IMG_SIZE - (va - BASE))
 		return mdf_err_set(e, MDF_ERR_NODATA,
 				   "virtual address 0x%llx is not in the dump",
@@ -473,7 +478,102 @@ static void prb_bad_ring(void)
 	reset();
 	prb_standard();
 	SET(ki.size.atomic_long_t, 4);
-	STATUS(dmesg_extract(&ki, &mem, false, &out, &stats, &err), MDF_ERR_NOTSUPP);
+	STATUS(dmesg_extract(&ki, &mem, false, &out, &stats, &err), MDF_ERR_FORMAT);
+	EQS(err.msg, "printk_ringbuffer: SIZE(atomic_long_t)=4 is not the kernel's long (8 bytes)");
+}
+
+/*
+ * The ring of an i386 kernel (Debian's 6.1 686, from its DWARF): longs and
+ * pointers of 4 bytes, so state_var's state in bits 31..30, lpos and ids
+ * 4 bytes, data blocks 4-byte aligned and led by a 4-byte id; seq and
+ * ts_nsec stay u64 (printk_info as on x86_64), latched_seq.val at 4.
+ */
+static void prb_i386(void)
+{
+	const uint64_t w = 3 * DSIZE;
+	struct {
+		uint64_t id, begin, seq, ts;
+		unsigned state;
+		const char *s;
+	} recs[] = {
+		{ 0x3ffffffe, w + 0, 3, 1500000000ULL, 2, "i386" },
+		{ 0x3fffffff, w + 12, 4, 2000001000ULL, 1, "six" },
+		{ 0x00000000, w + 24, 5, 3000000000ULL, 3, "reusable, skipped" },
+		{ 0x00000001, w + 24, 6, 4000000000ULL, 2, "seven" },
+	};
+
+	reset();
+	mem.word_size = 4;
+	SET(ki.sym.prb, PRB_SYM & UINT32_MAX);
+	SET(ki.sym.clear_seq, CLEAR & UINT32_MAX);
+	SET(ki.size.printk_ringbuffer, 44);
+	SET(ki.off.printk_ringbuffer_desc_ring, 0);
+	SET(ki.off.printk_ringbuffer_text_data_ring, 24);
+	SET(ki.size.prb_desc_ring, 24);
+	SET(ki.off.prb_desc_ring_count_bits, 0);
+	SET(ki.off.prb_desc_ring_descs, 4);
+	SET(ki.off.prb_desc_ring_infos, 8);
+	SET(ki.off.prb_desc_ring_head_id, 12);
+	SET(ki.off.prb_desc_ring_tail_id, 16);
+	SET(ki.size.prb_desc, 12);
+	SET(ki.off.prb_desc_state_var, 0);
+	SET(ki.off.prb_desc_text_blk_lpos, 4);
+	SET(ki.size.prb_data_blk_lpos, 8);
+	SET(ki.off.prb_data_blk_lpos_begin, 0);
+	SET(ki.off.prb_data_blk_lpos_next, 4);
+	SET(ki.size.printk_info, 88);
+	SET(ki.off.printk_info_seq, 0);
+	SET(ki.off.printk_info_ts_nsec, 8);
+	SET(ki.off.printk_info_text_len, 16);
+	SET(ki.size.prb_data_ring, 16);
+	SET(ki.off.prb_data_ring_size_bits, 0);
+	SET(ki.off.prb_data_ring_data, 4);
+	SET(ki.size.atomic_long_t, 4);
+	SET(ki.off.atomic_long_t_counter, 0);
+	SET(ki.size.latched_seq, 20);
+	SET(ki.off.latched_seq_val, 4);
+
+	/* ids wrap at 2^30 */
+	put32(PRB_SYM, (uint32_t)PRB);
+	put32(PRB + 0, CBITS);
+	put32(PRB + 4, (uint32_t)DESCS);
+	put32(PRB + 8, (uint32_t)INFOS);
+	put32(PRB + 12, 1);              /* head_id */
+	put32(PRB + 16, 0x3ffffffe);     /* tail_id */
+	put32(PRB + 24, SBITS);
+	put32(PRB + 28, (uint32_t)DATA);
+	for (size_t i = 0; i < ARRAY_SIZE(recs); i++) {
+		uint64_t slot = recs[i].id & 7, n = strlen(recs[i].s);
+		uint64_t off = recs[i].begin & (DSIZE - 1), next = recs[i].begin + align_up(4 + n, 4);
+
+		put32(DATA + off, (uint32_t)recs[i].id);
+		memcpy(img + (DATA + off + 4 - BASE), recs[i].s, n);
+		put32(DESCS + slot * 12, (uint32_t)(recs[i].state << 30 | recs[i].id));
+		put32(DESCS + slot * 12 + 4, (uint32_t)recs[i].begin);
+		put32(DESCS + slot * 12 + 8, (uint32_t)next);
+		put64(INFOS + slot * 88, recs[i].seq);
+		put64(INFOS + slot * 88 + 8, recs[i].ts);
+		put16(INFOS + slot * 88 + 16, (uint16_t)n);
+	}
+	OKC(dmesg_extract(&ki, &mem, false, &out, &stats, &err));
+	EQS(text, "[    1.500000] i386\n"
+		 "[    2.000001] six\n"
+		 "[    4.000000] seven\n");
+	T_EQ_U64(stats.records, 3);
+	T_EQ_U64(stats.bad, 0);
+
+	/* --partial-dmesg: clear_seq is latched_seq.val[latch & 1] at 4 */
+	memset(&out, 0, sizeof(out));
+	out.write = collect;
+	text_len = 0;
+	text[0] = '\0';
+	put32(CLEAR, 1);
+	put64(CLEAR + 4 + 8, 4);
+	OKC(dmesg_extract(&ki, &mem, true, &out, &stats, &err));
+	EQS(text, "[    2.000001] six\n"
+		 "[    4.000000] seven\n");
+	T_EQ_U64(stats.cleared, 1);
+	mem.word_size = 0;
 }
 
 /* ---- struct printk_log ------------------------------------------- */
@@ -694,6 +794,7 @@ int main(void)
 	T_RUN(prb_ids_wrap);
 	T_RUN(prb_bad_records);
 	T_RUN(prb_bad_ring);
+	T_RUN(prb_i386);
 	T_RUN(printk_log_basic);
 	T_RUN(printk_log_old_name);
 	T_RUN(printk_log_bad);

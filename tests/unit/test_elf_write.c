@@ -438,6 +438,79 @@ static void test_main_every_page(void)
 	fake_release(&f);
 }
 
+/* An i386 vmcore from kexec-tools: ELF32 EM_386, lowmem at va = pa +
+ * 0xC0000000, highmem with p_vaddr -1 (no virtual address).  A highmem
+ * PT_LOAD cut in two by a run of excluded pages keeps -1 in both pieces;
+ * so does one of ELF64 (all ones). */
+static bool i386_dumpable(uint64_t pfn)
+{
+	return pfn < 8 || (pfn >= 16 && pfn < 20) || pfn >= 300;
+}
+
+static void test_elf32_i386_highmem(void)
+{
+	static struct elf_load loads[] = {
+		{ .phdr_index = 1, .paddr = 0, .vaddr = 0xc0000000, .memsz = 16 * PS, .filesz = 16 * PS },
+		{ .phdr_index = 2, .paddr = 16 * PS, .vaddr = 0xffffffff, .memsz = 300 * PS,
+		  .filesz = 300 * PS },
+	};
+	static const struct exp_seg exp[] = {
+		{ 0, 0xc0000000, 8 * PS, 16 * PS },
+		{ 16 * PS, 0xffffffff, 4 * PS, 284 * PS }, /* the run folded in */
+		{ 300 * PS, 0xffffffff, 16 * PS, 16 * PS },
+	};
+	struct fake f;
+	struct dump_source src;
+	struct elf_info ei;
+	struct elf_write_params p;
+	struct out_sink out;
+	struct mdf_err err;
+	struct elf_write_stats stats;
+	const char *path = tmp_path("i386.elf");
+	char why[600];
+
+	T_ASSERT(path && fake_init(&f, &src, PS, 316, 4096, i386_dumpable));
+	memset(&ei, 0, sizeof(ei));
+	ei.ei_class = ELFCLASS32;
+	ei.ei_data = ELFDATA2LSB;
+	ei.e_machine = EM_386;
+	ei.loads = loads;
+	ei.nloads = ARRAY_SIZE(loads);
+	p = (struct elf_write_params){ .in = &ei, .page_size = PS,
+				       .notes = test_notes,
+				       .notes_len = sizeof(test_notes) };
+	T_OK(out_open_file(&out, path, false, 0, 0, &err), &err);
+	T_OK(elf_write_dump(&p, &src, &out, &stats, &err), &err);
+	T_OK(out_close(&out, &err), &err);
+	T_EQ_U64(stats.segments, 3);
+	if (!check_file(path, ELFCLASS32, ELFDATA2LSB, EM_386, 0, exp, ARRAY_SIZE(exp), true,
+			why, sizeof(why)))
+		t_fail(__FILE__, __LINE__, why);
+	T_ASSERT(readelf_ok(path));
+
+	/* ELF64 EM_386 (kexec-tools' choice with RAM above 4 GiB) */
+	loads[1].vaddr = UINT64_MAX;
+	ei.ei_class = ELFCLASS64;
+	path = tmp_path("i386-64.elf");
+	T_ASSERT(path);
+	T_OK(out_open_file(&out, path, false, 0, 0, &err), &err);
+	T_OK(elf_write_dump(&p, &src, &out, &stats, &err), &err);
+	T_OK(out_close(&out, &err), &err);
+	{
+		static const struct exp_seg exp64[] = {
+			{ 0, 0xc0000000, 8 * PS, 16 * PS },
+			{ 16 * PS, UINT64_MAX, 4 * PS, 284 * PS },
+			{ 300 * PS, UINT64_MAX, 16 * PS, 16 * PS },
+		};
+
+		if (!check_file(path, ELFCLASS64, ELFDATA2LSB, EM_386, 0, exp64,
+				ARRAY_SIZE(exp64), true, why, sizeof(why)))
+			t_fail(__FILE__, __LINE__, why);
+	}
+	loads[1].vaddr = 0xffffffff;
+	fake_release(&f);
+}
+
 /* ELF32 big-endian, and odd segments: empty, all excluded, one page. */
 static bool sparse_dumpable(uint64_t pfn)
 {
@@ -721,6 +794,7 @@ int main(void)
 	T_RUN(test_main_layout);
 	T_RUN(test_main_every_page);
 	T_RUN(test_elf32_be);
+	T_RUN(test_elf32_i386_highmem);
 	T_RUN(test_limit_incomplete);
 	T_RUN(test_limit_flat);
 	T_RUN(test_xnum);

@@ -52,6 +52,7 @@
 #define MEMSEC_ROOT_PA 0x18000u     /* sparse: mem_section roots */
 #define MEMSEC_PA 0x19000u          /* sparse: the sections */
 #define SEC1_MAP_PA 0x20000u        /* sparse: struct pages of pfns 256.. */
+#define MEM_MAP_VAR_PA 0x1f000u     /* FLATMEM: the pointer mem_map */
 
 /* struct layout (VMCOREINFO below says the same) */
 #define PAGE_SZ 64u
@@ -151,6 +152,7 @@ static void machine_empty(void)
 	w64(MEMSEC_ROOT_PA, va(MEMSEC_PA));
 	w64(MEMSEC_PA, va(VMEMMAP_PA) | 2);
 	w64(MEMSEC_PA + 16, (va(SEC1_MAP_PA) - 256 * PAGE_SZ) | 2);
+	w64(MEM_MAP_VAR_PA, va(VMEMMAP_PA));
 }
 
 static void machine_full(void)
@@ -178,7 +180,7 @@ static const struct pfn_range full_ranges[] = {
 
 /* VMCOREINFO options */
 enum { VI_NO_PREV = 1, VI_SPARSE = 2, VI_CONTIG = 4, VI_NO_LRU = 8,
-       VI_VMEMMAP_SYM = 16 };
+       VI_VMEMMAP_SYM = 16, VI_FLAT = 32 };
 
 static size_t vmcoreinfo_text(char *buf, size_t cap, unsigned opt)
 {
@@ -204,6 +206,8 @@ static size_t vmcoreinfo_text(char *buf, size_t cap, unsigned opt)
 	}
 	if (opt & VI_VMEMMAP_SYM)
 		L("SYMBOL(vmemmap)=%llx\n", (unsigned long long)va(VMEMMAP_PA));
+	if (opt & VI_FLAT)
+		L("SYMBOL(mem_map)=%llx\n", (unsigned long long)va(MEM_MAP_VAR_PA));
 	L("SIZE(pglist_data)=%u\nSIZE(zone)=%u\nSIZE(free_area)=%u\nSIZE(list_head)=%u\n",
 	  PGDAT_SZ, ZONE_SZ, FA_SZ, LH_SZ);
 	L("OFFSET(pglist_data.node_zones)=%u\nOFFSET(pglist_data.nr_zones)=%u\n",
@@ -358,7 +362,8 @@ static void test_walk_ok(void)
 	T_EQ_U64(r.free.n, 0);
 }
 
-/* mm decides the pfns: SYMBOL(vmemmap) (MEMMAP_VMEMMAP), and SPARSEMEM
+/* mm decides the pfns: SYMBOL(vmemmap) (MEMMAP_VMEMMAP), SYMBOL(mem_map)
+ * (FLATMEM), and SPARSEMEM
  * with a second section whose mem_map lies elsewhere. */
 static void test_walk_memmap_models(void)
 {
@@ -368,6 +373,12 @@ static void test_walk_memmap_models(void)
 	sparse_mode = 0;
 	machine_full();
 	T_OK(run_walk(VI_VMEMMAP_SYM, 0, &r, &err), &err);
+	T_ASSERT(check_full(&r));
+	freelist_result_release(&r);
+
+	/* FLATMEM (i386): SYMBOL(mem_map), the pointer to the one array */
+	machine_full();
+	T_OK(run_walk(VI_FLAT, 0, &r, &err), &err);
 	T_ASSERT(check_full(&r));
 	freelist_result_release(&r);
 

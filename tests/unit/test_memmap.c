@@ -49,6 +49,8 @@
 #define MAP0_PA 0x80000u   /* struct pages of a few sections */
 #define MAP3_PA 0x90000u
 #define MAP517_PA 0xa0000u
+#define MEM_MAP_PA 0x40000u /* FLATMEM: the variable mem_map, and a NULL one */
+#define NULL_MAP_PA 0x40008u
 
 /* Far past RAM: no direct-map translation, no page tables either. */
 #define UNMAPPED_VA (PO + 0x40000000ULL)
@@ -109,6 +111,7 @@ static void machine_setup(void)
 	w64(FLAT_PA + 1 * 32 + 8, EARLY_NID(1) | 0x1);
 	w64(FLAT_PA + 7 * 32 + 8, enc(MAP3_PA, 7, 0x3));
 	w64(FLAT_PA + 8 * 32 + 8, enc(MAP0_PA, 8, 0x3)); /* past LENGTH 8 */
+	w64(MEM_MAP_PA, va(MAP0_PA));
 }
 
 
@@ -308,14 +311,31 @@ static void t_flat_and_none(void)
 	uint64_t v;
 	bool p = true;
 
+	NEED_ENV();
+	/* FLATMEM: the struct page of pfn N at mem_map + N * SIZE(page),
+	 * mem_map read once from the variable SYMBOL(mem_map) names */
 	kinfo_init(&ki);
 	SET(ki.size.page, SPS);
-	SET(ki.sym.mem_map, 0xffff888000100000ULL);
+	SET(ki.sym.mem_map, va(MEM_MAP_PA));
 	T_OK(memmap_init(&mm, &ki, PAGE, 256, &err), &err);
 	T_EQ_U64(mm.model, MEMMAP_FLAT);
-	T_EQ_U64(memmap_page_vaddr(&mm, NULL, 5, &v, &p, &err), MDF_ERR_NOTSUPP);
+	T_OK(memmap_page_vaddr(&mm, &E.k.rm, 5, &v, &p, &err), &err);
+	T_ASSERT(p);
+	T_EQ_U64(v, va(MAP0_PA) + 5 * SPS);
+	T_EQ_U64(mm.base, va(MAP0_PA));
+	/* past the last pfn: no struct page */
+	T_OK(memmap_page_vaddr(&mm, &E.k.rm, 256, &v, &p, &err), &err);
 	T_ASSERT(!p);
-	T_MSG(err, "FLATMEM is not supported");
+	/* a NULL mem_map, and one the dump does not have */
+	SET(ki.sym.mem_map, va(NULL_MAP_PA));
+	T_OK(memmap_init(&mm, &ki, PAGE, 256, &err), &err);
+	T_EQ_U64(memmap_page_vaddr(&mm, &E.k.rm, 5, &v, &p, &err), MDF_ERR_FORMAT);
+	T_ASSERT(!p);
+	T_MSG(err, "mem_map (FLATMEM) at 0xffff888000040008 is NULL");
+	SET(ki.sym.mem_map, UNMAPPED_VA);
+	T_OK(memmap_init(&mm, &ki, PAGE, 256, &err), &err);
+	T_EQ_U64(memmap_page_vaddr(&mm, &E.k.rm, 5, &v, &p, &err), MDF_ERR_NODATA);
+	T_ASSERT(!p);
 
 	ki.sym.mem_map.set = false;
 	T_INIT_FAILS(ki, MDF_ERR_NOTSUPP,
