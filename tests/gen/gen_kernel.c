@@ -1142,6 +1142,24 @@ static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
 	}
 }
 
+/* arm: arm_lowmem_limit as adjust_lowmem_bounds() (arch/arm/mm/mmu.c)
+ * sets it: the highest end of a RAM range that starts below vmalloc_min's
+ * physical address, but not past it. */
+static uint64_t arm_lowmem_limit(const struct gen_spec *s)
+{
+	const uint64_t vmalloc_limit = s->phys_ram_base + GEN_ARM_LOWMEM;
+	uint64_t limit = 0;
+
+	for (size_t i = 0; i <= s->nram; i++) {
+		uint64_t start = i < s->nram ? s->ram[i].start : s->crash_start;
+		uint64_t end = i < s->nram ? start + s->ram[i].memsz : start + s->crash_size;
+
+		if (start < vmalloc_limit && end > start)
+			limit = MDF_MAX(limit, MDF_MIN(end, vmalloc_limit));
+	}
+	return limit;
+}
+
 /* Pages, sections and the tables' levels: 9 index bits a level from the
  * page up, but on ppc64 (book3s/64/radix-64k.h, hash-64k.h). */
 static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
@@ -1188,7 +1206,7 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 					  GEN_PAGE_SHIFT);
 		k->struct_page = GEN_ARM_STRUCT_PAGE;
 		k->memmap_pfn0 = s->phys_ram_base >> GEN_PAGE_SHIFT;
-		k->lowmem_end = s->phys_ram_base + GEN_ARM_LOWMEM;
+		k->lowmem_end = arm_lowmem_limit(s);
 		k->dma_end = k->lowmem_end;
 		k->max_order = GEN_MAX_BUDDY_ORDER_ARM;
 	}
@@ -1416,9 +1434,12 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	set_span(k->sysram, s->crash_start >> k->page_shift,
 		 (s->crash_start + s->crash_size) >> k->page_shift);
 	k->alloc_cursor = k->npfn;
-	/* 32-bit: memblock allocates below max_low_pfn (the direct map). */
+	/* 32-bit: memblock allocates below max_low_pfn (the direct map); on
+	 * arm below memblock_limit, lowmem's end rounded down to a pmd. */
 	if (gen_arch_32(s->arch))
-		k->alloc_cursor = MDF_MIN(k->npfn, k->lowmem_end >> k->page_shift);
+		k->alloc_cursor = MDF_MIN(k->npfn, (s->arch == GEN_ARCH_ARM
+						    ? align_down(k->lowmem_end, UINT64_C(2) << 20)
+						    : k->lowmem_end) >> k->page_shift);
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
