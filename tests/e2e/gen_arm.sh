@@ -40,9 +40,7 @@ dmesg Linux version 6.1.0-57-armmp (mkvmcore) 1 SMP Debian 6.1.192-3
 dmesg LAB-MARKER arm printk ring of 32-bit words
 dmesg_clear 1
 SPEC
-awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
-	printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' \
-	"$T/spec" >"$T/dmesg.want"
+genarch_dmesg_want "$T/spec" "$T/dmesg.want"
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 256)) PRI_CACHE=256 USER=$((512 + 512))"
 genarch_make arm 'ARM' little || exit 0
 
@@ -52,13 +50,11 @@ genarch_make arm 'ARM' little || exit 0
 cat >"$T/layout.py" <<'PY'
 import os, struct, sys
 sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
-from vmcore_layout import read_vmcore, elf_class
-d, loads, vmi, prs = read_vmcore(sys.argv[1])
+from vmcore_layout import elf_class
+from kernel32 import Core, FlatMem, printk_lines, pfn_checks
+c = Core(sys.argv[1])
+d, loads, vmi, need = c.d, c.loads, c.vmi, c.need
 lpae, cls = sys.argv[2] == "1", int(sys.argv[3])
-checks = [(int(a, 0), b) for a, b in (x.split("=") for x in sys.argv[4].split(","))]
-bad = []
-def need(cond, msg):
-    if not cond: bad.append(msg)
 PAGE_OFFSET = 0xc0000000
 TEXT_OFFSET = 0x208000                  # _text - PAGE_OFFSET (nm of both vmlinux)
 TEXT_SIZE = 0x1606000 if lpae else 0x1400000
@@ -66,7 +62,7 @@ LOWMEM = 0x30000000                     # vmalloc_min 0xf0000000 - PAGE_OFFSET
 e_machine, e_flags = struct.unpack_from("<H", d, 18)[0], struct.unpack_from("<I", d, 36 if cls == 32 else 48)[0]
 need(elf_class(d) == cls and e_machine == 40 and d[5] == 1 and e_flags == 0,
      "ELF class %d machine %d data %d flags %#x" % (elf_class(d), e_machine, d[5], e_flags))
-need(prs == [148, 148], "NT_PRSTATUS sizes %s" % prs)
+need(c.prs == [148, 148], "NT_PRSTATUS sizes %s" % c.prs)
 nn, dn, ty = struct.unpack_from("<III", d, 0x1000)
 need((nn, dn, ty) == (5, 148, 1) and struct.unpack_from("<i", d, 0x1000 + 20 + 24)[0] == 1,
      "first note %s" % ((nn, dn, ty),))
@@ -106,14 +102,7 @@ for va, pa, fs, off in loads:
     need(va == (pa + PAGE_OFFSET - first) & 0xffffffff, "PT_LOAD %#x at vaddr %#x" % (pa, va))
 # The kernel's PHYS_OFFSET: the RAM start (AUTO_ZRELADDR: 128 MiB aligned).
 phys = first & ~((128 << 20) - 1)
-def rpa(pa, n):
-    for va, p, fs, off in loads:
-        if p <= pa and pa + n <= p + fs:
-            return d[off + pa - p:off + pa - p + n]
-    raise SystemExit("paddr %#x not in a PT_LOAD" % pa)
-u32 = lambda pa: struct.unpack("<I", rpa(pa, 4))[0]
-u64 = lambda pa: struct.unpack("<Q", rpa(pa, 8))[0]
-sym = lambda k: int(vmi[k], 16)
+u32, u64, rpa, sym = c.u32, c.u64, c.rpa, c.sym
 __pa = lambda va: va - PAGE_OFFSET + phys
 pgd = __pa(sym("SYMBOL(swapper_pg_dir)"))
 image = (phys + TEXT_OFFSET, phys + TEXT_OFFSET + TEXT_SIZE)
@@ -126,8 +115,9 @@ def walk(va):
     if not lpae:
         e = u32(pgd + 4 * (va >> 20))
         if e & 3 == 2 and e >> 18 & 1:      # 16 MiB supersection
-            leaves.add("16M")
+            need(e & 0x3ffef & ~0x1e0 == 0x5140e, "supersection %#x" % e); leaves.add("16M")
             pa = (e & 0xff000000) | (e >> 20 & 0xf) << 32 | (e >> 5 & 0xf) << 36
+            xn_ok(pa, 16 << 20, e >> 4 & 1)
             return pa | va & 0xffffff
         if e & 3 == 2:
             need(e & 0x3ffef == 0x1140e, "section %#x" % e); leaves.add("1M")
@@ -163,6 +153,7 @@ def walk(va):
     need(p & 0xfff == 0x71f and p >> 55 & 1, "page %#x" % p); leaves.add("4K")
     xn_ok(p & 0xfffffff000, 4096, p >> 54 & 1)
     return (p & 0xfffffff000) | (va & 0xfff)
+c.walk = walk
 for k in ("SYMBOL(swapper_pg_dir)", "SYMBOL(init_uts_ns)", "SYMBOL(mem_map)",
           "SYMBOL(_stext)", "SYMBOL(vmap_area_list)", "SYMBOL(contig_page_data)",
           "SYMBOL(prb)", "SYMBOL(kallsyms_names)", "SYMBOL(node_online_map)"):
@@ -178,119 +169,40 @@ need(walk(PAGE_OFFSET + low - phys) is None, "lowmem end %#x is mapped" % low)
 uts = rpa(__pa(sym("SYMBOL(init_uts_ns)")), 390)
 need(uts[:6] == b"Linux\0" and uts[130:130 + len(rel) + 1] == rel.encode() + b"\0"
      and uts[260:267] == b"armv7l\0", "utsname %r %r %r" % (uts[:6], uts[130:150], uts[260:267]))
-r32 = lambda va: u32(walk(va))
 # vmap_area_list -> its vmap_area: va_start = VMALLOC_START, high_memory
 # + 8 MiB rounded down to 8 MiB
-area = walk(r32(sym("SYMBOL(vmap_area_list)")) - 20)
+area = walk(c.r32(sym("SYMBOL(vmap_area_list)")) - 20)
 vstart = (PAGE_OFFSET + low - phys + (8 << 20)) & ~((8 << 20) - 1)
 need(area is not None and u32(area) == vstart, "vmalloc_start %#x, want %#x" % (u32(area) if area else 0, vstart))
-# mem_map: the struct page of ARCH_PFN_OFFSET (PHYS_OFFSET's pfn)
-mem_map, pfn0 = r32(sym("SYMBOL(mem_map)")), phys >> 12
-need(mem_map >= PAGE_OFFSET, "mem_map %#x" % mem_map)
-def page(pfn):
-    pa = walk(mem_map + 36 * (pfn - pfn0))
-    need(pa is not None, "struct page of %#x not mapped" % pfn)
-    return struct.unpack("<9I", rpa(pa, 36)) if pa is not None else (0,) * 9
-zone_of = lambda pfn: 0 if pfn << 12 < low else 2    # DMA is all of lowmem
-for pfn, kind in checks:
-    p = page(pfn)
-    flags, mapping, mapcount = p[0], p[3], struct.unpack("<i", struct.pack("<I", p[6]))[0]
-    need(flags >> 30 == zone_of(pfn), "pfn %#x: zone %d, want %d" % (pfn, flags >> 30, zone_of(pfn)))
-    ok = {"anon": flags >> 4 & 1 and mapping & 1 and mapcount == 0,
-          "cache": flags >> 4 & 1 and mapping and not mapping & 1,
-          "slab": flags >> 9 & 1,
-          "offline": mapcount == -257,
-          "free": mapcount == -129 and p[5] <= 11,
-          "kernel": flags >> 12 & 1,
-          "thp": flags >> 16 & 1 and mapping & 1 and page(pfn + 1)[1] == mem_map + 36 * (pfn - pfn0) + 1
-                 and page(pfn + 1)[2] & 0xffff == 3 | 9 << 8,
-          "hugetlb": flags >> 16 & 1 and page(pfn + 1)[2] & 0xff == 2,
-          }[kind]
-    need(ok, "pfn %#x: not %s: %s" % (pfn, kind, " ".join("%#x" % x for x in p)))
-# contig_page_data: node_mem_map is the first RAM pfn's struct page; the
-# free lists of its zones (896 bytes, free_area[12] of 52 at 128, lists
-# of 6 MIGRATE_TYPES through page.lru at 4, MIGRATE_MOVABLE's only) hold
-# exactly the buddy heads of mem_map, each with its order in private.
-pgdat = sym("SYMBOL(contig_page_data)")
-start = r32(pgdat + 3636)
-top = ram[-1][1]
-need(start == first >> 12, "node_start_pfn %#x" % start)
-need(r32(pgdat + 3628) == mem_map + 36 * (start - pfn0), "node_mem_map %#x" % r32(pgdat + 3628))
-need(r32(pgdat + 3624) == (3 if top > low else 1), "nr_zones %d" % r32(pgdat + 3624))
-npfn = ((top >> 12) + 2047 & ~2047) - pfn0
-arr = rpa(walk(mem_map), 36 * npfn)
-heads = {pfn0 + p: struct.unpack_from("<I", arr, 36 * p + 20)[0] for p in range(npfn)
-         if struct.unpack_from("<i", arr, 36 * p + 24)[0] == -129}
-listed = {}
-for z in range(4):
-    for o in range(12):
-        fa = pgdat + 896 * z + 128 + 52 * o
-        for m in range(6):
-            lh, n = fa + 8 * m, 0
-            e = r32(lh)
-            while e != lh and n < 1 << 20:
-                need(m == 1, "zone %d order %d: a page on list %d" % (z, o, m))
-                listed[pfn0 + (e - 4 - mem_map) // 36] = o
-                n += 1; e = r32(e)
-            need(r32(r32(lh) + 4) == lh, "zone %d order %d list %d: first's prev" % (z, o, m))
-        need(r32(fa + 48) == sum(1 for p, q in listed.items() if q == o and zone_of(p) == z),
-             "zone %d order %d: nr_free %d" % (z, o, r32(fa + 48)))
-need(listed == heads and len(heads) > 0, "free lists: %d listed, %d buddy heads" % (len(listed), len(heads)))
-need(max(heads.values()) == 11, "no order-11 buddy block (MAX_ORDER 12)")
+# mem_map: 36-byte struct pages from ARCH_PFN_OFFSET (PHYS_OFFSET's pfn);
+# ZONE_DMA is all of lowmem (arm_dma_limit 0xffffffff), ZONE_NORMAL empty.
+zone_of = lambda pfn: 0 if pfn << 12 < low else 2
+mm = FlatMem(c, 36, phys >> 12, zone_of)
+mm.kinds(pfn_checks(sys.argv[4]), 9)
+# contig_page_data (nr_zones at 3624; zones of 896 bytes, free_area[12] of
+# 52, MIGRATE_TYPES 6: CONFIG_CMA), MAX_ORDER_NR_PAGES 2048.
+listed = mm.free_lists((3624, 896, 52, 12, 6), ram[-1][1], 2048, 3 if ram[-1][1] > low else 1)
+need(max(listed.values(), default=0) == 11, "no order-11 buddy block (MAX_ORDER 12)")
 # The printk ring in 32-bit longs (as i386's), clear_seq's val at 8 (the
 # EABI aligns u64 to 8).
-rb = r32(sym("SYMBOL(prb)"))
-count, descs, infos = 1 << r32(rb), r32(rb + 4), r32(rb + 8)
-head, tail = r32(rb + 12), r32(rb + 16)
-size, data = 1 << r32(rb + 24), r32(rb + 28)
-mask = (1 << 30) - 1
-lines = []
-for i in range((head - tail & mask) + 1):
-    rid = tail + i & mask; slot = rid & count - 1
-    sv = r32(descs + 12 * slot)
-    if sv & mask != rid or sv >> 30 not in (1, 2):
-        continue
-    begin = r32(descs + 12 * slot + 4)
-    seq, ts, tlen = struct.unpack("<QQH", rpa(walk(infos + 88 * slot), 18))
-    blk = data + (begin & size - 1)
-    need(r32(blk) == rid, "record %d: block id %#x, want %#x" % (seq, r32(blk), rid))
-    lines.append("[%5d.%06d] %s" % (ts // 10**9, ts % 10**9 // 1000, rpa(walk(blk) + 4, tlen).decode()))
-need(lines == open(sys.argv[5]).read().splitlines(), "log %s" % lines[:2])
-cs = walk(sym("SYMBOL(clear_seq)"))
-need(struct.unpack("<Q", rpa(cs + 8 + 8 * (u32(cs) & 1), 8))[0] == 1, "clear_seq")
-print("; ".join(bad) if bad else "leaves %s, %d free blocks on lists, %d log lines" %
-      (" ".join(sorted(leaves)), len(listed), len(lines)))
+n = printk_lines(c, open(sys.argv[5]).read().splitlines(), 8)
+c.report(leaves, len(listed), n)
 PY
 layout() { # NAME VMCORE LPAE CLASS PFN=KIND,...
-	if [ -z "$HAVE_PY" ]; then skip "$1" "no python3"; return; fi
-	local why
-	why=$(python3 "$T/layout.py" "$2" "$3" "$4" "$5" "$T/dmesg.want" 2>&1)
-	if [[ "$why" == leaves* ]]; then ok "$1 ($why)"; else notok "$1" "$why"; fi
+	genarch_layout "$1" "$T/layout.py" "$2" "$3" "$4" "$5" "$T/dmesg.want"
 }
 CHECKS=0x42000=anon,0x42200=cache,0x43000=slab,0x43014=offline,0x43800=free,0x44000=free,0x40208=kernel,0x80000=anon,0x80400=cache,0x90000=free
 layout gen-arm-layout "$V" 0 32 "$CHECKS"
-missing=""
-for l in 0 1 2 4 8 16 31; do
-	[ -s "$T/ref/d$l.bitmap2" ] || missing="$missing d$l"
-done
-if [ -z "$missing" ] && [ -s "$T/ref/bitmap1" ]; then ok "gen-arm-ref (bitmap1, d0-d31)"
-else notok "gen-arm-ref" "no reference bitmap for${missing:- bitmap1}"; fi
+genarch_refs gen-arm-ref "$T/ref"
 
 # LPAE: the same machine with 2 MiB THPs and hugetlb pages (armmp-lpae has
 # both), ELF32; then with RAM above 4 GiB (qemu virt's highmem): ELF64,
 # whose p_vaddr are still kexec-tools' 32-bit ones.
 sed -e 's/^arch arm$/arch arm lpae/' -e 's/armmp (mkvmcore)/armmp-lpae (mkvmcore)/' "$T/spec" >"$T/spec.lpae"
 printf 'pages 0x46000+1024 thp random\npages 0x46400+512 hugetlb text\npages 0x81000+512 thp random 7\n' >>"$T/spec.lpae"
-awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
-	printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' \
-	"$T/spec.lpae" >"$T/dmesg.want"
+genarch_dmesg_want "$T/spec.lpae" "$T/dmesg.want"
 variant() { # NAME SPEC CLASS CHECKS
-	local name=$1
-	if ! "$GEN" "$2" "$T/v.$name" --ref "$T/ref.$name" >"$T/gen.$name.log" 2>&1; then
-		notok "gen-arm-$name" "mkvmcore failed: $(tail -n1 "$T/gen.$name.log")"; return 1
-	fi
-	ok "gen-arm-$name"
-	layout "gen-arm-$name-layout" "$T/v.$name" 1 "$3" "$4"
+	genarch_variant "arm-$1" "$2" && layout "gen-arm-$1-layout" "$T/v.arm-$1" 1 "$3" "$4"
 }
 LCHECKS="$CHECKS,0x46000=thp,0x46400=hugetlb,0x81000=thp"
 variant lpae "$T/spec.lpae" 32 "$LCHECKS"
@@ -335,14 +247,13 @@ if ! grep -qE "EM_ARM.*not supported|SIZE\(page\)=36 is no struct page size" "$T
 	for l in 0 1 2 4 8 16 31; do
 		genarch_bitmaps "arm-dry-run-d$l" "$V" "$T/ref" $l
 	done
-	genarch_bitmaps "arm-lpae-dry-run" "$T/v.lpae" "$T/ref.lpae" 0 1 2 4 8 16 31
-	genarch_bitmaps "arm-lpae64-dry-run" "$T/v.lpae64" "$T/ref.lpae64" 0 1 2 4 8 16 31
+	genarch_bitmaps "arm-lpae-dry-run" "$T/v.arm-lpae" "$T/ref.arm-lpae" 0 1 2 4 8 16 31
+	genarch_bitmaps "arm-lpae64-dry-run" "$T/v.arm-lpae64" "$T/ref.arm-lpae64" 0 1 2 4 8 16 31
 	genarch_l_d31 arm "$V" armv7l
-	genarch_l_d31 arm-lpae64 "$T/v.lpae64" armv7l
+	genarch_l_d31 arm-lpae64 "$T/v.arm-lpae64" armv7l
 	genarch_E_d31 arm "$V" 'ARM'
 	genarch_mem_usage arm "$V" "$WANT_ROWS"
-	awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
-		printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' "$T/spec" >"$T/dmesg.want"
+	genarch_dmesg_want "$T/spec" "$T/dmesg.want"
 	rm -f "$T/dm.out"
 	if "$MDF" --dump-dmesg "$V" "$T/dm.out" >"$T/dm.log" 2>&1 && cmp -s "$T/dm.out" "$T/dmesg.want"
 	then ok "arm-dump-dmesg"
@@ -350,5 +261,5 @@ if ! grep -qE "EM_ARM.*not supported|SIZE\(page\)=36 is no struct page size" "$T
 else
 	skip gen-arm-program "the reader does not read arm dumps yet"
 fi
-rm -f "$T/v.lpae" "$T/v.lpae64" "$T/v.off"
+rm -f "$T/v.arm-lpae" "$T/v.arm-lpae64" "$T/v.off"
 exit 0

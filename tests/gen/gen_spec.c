@@ -1014,18 +1014,15 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = s->levels;
-	} else if (s->arch == GEN_ARCH_X86) {
-		phys_bits = s->x86_pae ? 36 : 32;
-		st = finish_x86(s, err);
+	} else if (gen_arch_32(s->arch)) {
+		/* PAE: 36 physical address bits, LPAE 40; a third level */
+		const bool arm = s->arch == GEN_ARCH_ARM, wide = s->x86_pae || s->arm_lpae;
+
+		phys_bits = !wide ? 32 : arm ? 40 : 36;
+		st = arm ? finish_arm(s, err) : finish_x86(s, err);
 		if (st)
 			return st;
-		levels = s->x86_pae ? 3 : 2;
-	} else if (s->arch == GEN_ARCH_ARM) {
-		phys_bits = s->arm_lpae ? 40 : 32;
-		st = finish_arm(s, err);
-		if (st)
-			return st;
-		levels = s->arm_lpae ? 3 : 2;
+		levels = wide ? 3 : 2;
 	}
 	if (s->elfclass_line && s->arch != GEN_ARCH_X86)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: elfclass is for arch x86 only",
