@@ -256,8 +256,12 @@ struct gen_spec {
 	bool elf32;
 	unsigned elfclass_line;
 	/* arm only: LPAE ("arch arm lpae"); the direct map's physical base
-	 * PHYS_OFFSET is phys_ram_base above. */
+	 * PHYS_OFFSET is phys_ram_base above.  "supersections yes" (short
+	 * descriptors only): lowmem in 16 MiB supersections where it can,
+	 * which Linux does not do, for a reader's walk; its line. */
 	bool arm_lpae;
+	bool arm_super;
+	unsigned super_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
 	 * and 24), set by the arch. */
 	unsigned page_shift;

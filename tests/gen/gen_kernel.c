@@ -152,6 +152,8 @@
 #define ARM_TABLE UINT64_C(0x11)
 #define ARM_SECT UINT64_C(0x1140e)
 #define ARM_SECT_XN UINT64_C(0x10)
+#define ARM_SUPER (UINT64_C(1) << 18)
+#define ARM_SUPER_SIZE (UINT64_C(16) << 20)
 #define ARM_SMALL UINT64_C(0x45e)
 #define ARM_SMALL_XN UINT64_C(0x1)
 #define ARM_LINUX_PTE UINT64_C(0x45f)
@@ -889,6 +891,25 @@ static enum mdf_status plan_identity(const struct gen_spec *s, struct gen_kernel
 	return st ? mdf_err_push(err, "identity map") : MDF_OK;
 }
 
+/* arm short descriptors ("supersections yes"): a 16 MiB supersection at
+ * @va, its entry repeated in the 16 first-level entries it covers (ARM
+ * ARM B3.5.1), bits 31:24 of @pa (below 4 GiB: no extended base). */
+static enum mdf_status arm_supersection(struct gen_kernel *k, uint64_t va, uint64_t pa,
+					struct mdf_err *err)
+{
+	struct gen_table *t = &k->tables[0];
+	unsigned first = (unsigned)(va >> 20);
+
+	for (unsigned j = first; j < first + 16; j++) {
+		if (t->e[j] || t->child[j] >= 0)
+			return mdf_err_set(err, MDF_ERR_INTERNAL,
+					   "page tables: 0x%" PRIx64 " already mapped", va);
+		t->e[j] = (pa & ~(ARM_SUPER_SIZE - 1)) | ARM_SECT | ARM_SUPER |
+			  (k->leaf_nx ? ARM_SECT_XN : 0);
+	}
+	return MDF_OK;
+}
+
 /*
  * The 32-bit kernels (FLATMEM): the struct page array for pfns
  * [memmap_pfn0, npfn) from lowmem (alloc_node_mem_map() via memblock,
@@ -939,6 +960,14 @@ static enum mdf_status plan_flat32(const struct gen_spec *s, struct gen_kernel *
 	for (size_t i = 0; i < m && !st; i++) {
 		for (uint64_t pa = sp[i].start; pa < sp[i].end && !st;) {
 			uint64_t end = MDF_MIN(sp[i].end, align_down(pa, pmd) + pmd);
+
+			if (arm2 && s->arm_super && !(pa & (ARM_SUPER_SIZE - 1)) &&
+			    sp[i].end - pa >= ARM_SUPER_SIZE) {
+				k->leaf_nx = pa + ARM_SUPER_SIZE <= ts || pa >= te;
+				st = arm_supersection(k, linear_va(s, pa), pa, err);
+				pa += ARM_SUPER_SIZE;
+				continue;
+			}
 			uint64_t leaf = (pa | end) & (big - 1) ? GEN_PAGE_SIZE : big;
 
 			for (; pa < end && !st; pa += leaf) {

@@ -350,6 +350,12 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			return bad(err, line, "vmemmap_pte is 4k (ppc64 64k) or 2m, not", w[1]);
 		}
 		s->vmemmap_pte_line = line;
+	} else if (strcmp(d, "supersections") == 0) {
+		NEED(2);
+		if (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0)
+			return bad(err, line, "supersections is yes or no, not", w[1]);
+		s->arm_super = w[1][0] == 'y';
+		s->super_line = line;
 	} else if (strcmp(d, "default") == 0) {
 		NEED(2);
 		if (strcmp(w[1], "free") == 0)
@@ -1024,6 +1030,10 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 			return st;
 		levels = wide ? 3 : 2;
 	}
+	if (s->super_line && (s->arch != GEN_ARCH_ARM || s->arm_lpae))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: supersections is for arch arm (short descriptors) only",
+				   s->super_line);
 	if (s->elfclass_line && s->arch != GEN_ARCH_X86)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: elfclass is for arch x86 only",
 				   s->elfclass_line);
