@@ -220,10 +220,10 @@ variant lpae64 "$T/spec.lpae64" 64 "$LCHECKS,0x100000=anon,0x100400=thp,0x100800
 # and the image are), kexec-tools' phys_offset is the first range's start,
 # so every p_vaddr is 1 MiB below the direct map's.
 sed -e 's/^ram 0x40000000 0x48000000$/ram 0x40100000 0x48000000/' "$T/spec" >"$T/spec.off"
-"$GEN" "$T/spec.off" "$T/v.off" >"$T/gen.off.log" 2>&1 &&
+if "$GEN" "$T/spec.off" "$T/v.off" >"$T/gen.off.log" 2>&1 &&
 	readelf -lW "$T/v.off" 2>/dev/null | awk '$1 == "LOAD" && $3 == "0xc0000000" && $4 == "0x40100000" { f = 1 } END { exit !f }' &&
 	readelf -lW "$T/v.off" | awk '$1 == "LOAD" && $4 == "0x70000000" && $3 == "0xeff00000" { f = 1 } END { exit !f }'
-if [ $? = 0 ]; then ok "gen-arm-phys-offset-vaddr"
+then ok "gen-arm-phys-offset-vaddr"
 else notok "gen-arm-phys-offset-vaddr" "$(tail -n1 "$T/gen.off.log"; readelf -lW "$T/v.off" 2>&1 | grep LOAD | head -n3 | tr '\n' ' ')"; fi
 
 # Bad specs.
@@ -291,11 +291,25 @@ PY
 )
 		[ -z "$why" ] || bad="$bad d$l:$why"
 	done
-	rm -f "$T/k172" "$T/v.arm-small"
 	if [ -z "$bad" ]; then ok "gen-arm-makedumpfile-1.7.2-bitmaps (d0-d31)"
 	else notok "gen-arm-makedumpfile-1.7.2-bitmaps" "${bad# }"; fi
+	# its --dump-dmesg reads the 32-bit ring, --partial-dmesg from clear_seq
+	genarch_dmesg_want "$T/spec" "$T/dmesg.want"
+	tail -n +2 "$T/dmesg.want" >"$T/dmesg.partial"
+	bad=""
+	for opt in want partial; do
+		args=(--dump-dmesg)
+		[ $opt = want ] || args+=(--partial-dmesg)
+		rm -f "$T/k172"
+		qemu-arm -L "${ARMHF_MDF%/usr/bin/makedumpfile}" "$ARMHF_MDF" "${args[@]}" \
+			"$T/v.arm-small" "$T/k172" >"$T/k172.log" 2>&1 &&
+			cmp -s "$T/k172" "$T/dmesg.$opt" || bad="$bad $opt: $(head -c 120 "$T/k172" 2>&1)"
+	done
+	if [ -z "$bad" ]; then ok "gen-arm-makedumpfile-1.7.2-dmesg"
+	else notok "gen-arm-makedumpfile-1.7.2-dmesg" "${bad# }"; fi
+	rm -f "$T/k172" "$T/v.arm-small"
 else
-	skip gen-arm-makedumpfile-1.7.2-bitmaps "no armhf makedumpfile (tests/lab/armhf_makedumpfile.sh) or qemu-arm"
+	skip gen-arm-makedumpfile-1.7.2 "no armhf makedumpfile (tests/lab/armhf_makedumpfile.sh) or qemu-arm"
 fi
 
 # The program: only once it reads arm dumps.  Today its VMCOREINFO check

@@ -23,8 +23,9 @@ mkdir -p "$DIR/mdfdebs" "$DIR/root" || exit 1
 if [ -f "$state/updated" ] && [ -z "$(find "$state/updated" -mmin +1440)" ]; then
 	apt_opts "$state"
 else
-	apt_state "$state" "$LOG" bookworm bookworm-security && touch "$state/updated" ||
+	apt_state "$state" "$LOG" bookworm bookworm-security ||
 		die "apt-get update failed: $(tail -n 1 "$LOG")"
+	touch "$state/updated"
 fi
 apt_download "$LOG" "$DIR/mdfdebs" makedumpfile libc6 libgcc-s1 libbz2-1.0 libdw1 libelf1 \
 	liblzo2-2 libsnappy1v5 libzstd1 zlib1g liblzma5 libstdc++6 ||
