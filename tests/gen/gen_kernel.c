@@ -118,15 +118,16 @@
  * at the top (FLATMEM, no node or cpupid bits); zones DMA (< 16 MiB),
  * NORMAL (lowmem), HIGHMEM. */
 #define FLAT32_ZONE_SHIFT 30
-/* The variables of an i386 kernel in the page of init_uts_ns: mem_map (a
- * pointer to the struct page array), vmap_area_list (a list_head) and the
- * vmap_area on it (va_start = VMALLOC_START = high_memory + 8 MiB, list at
- * 20), which is where a reader finds vmalloc_start. */
-#define X86_MEM_MAP_OFF 0x400
-#define X86_VMAP_LIST_OFF 0x480
-#define X86_VMAP_AREA_OFF 0x4c0
-#define X86_VMAP_AREA_LIST 20
-#define X86_VMALLOC_OFFSET UINT64_C(0x800000)
+/* The variables of a 32-bit (i386, arm) kernel in the page of init_uts_ns:
+ * mem_map (a pointer to the struct page array), vmap_area_list (a
+ * list_head) and the vmap_area on it (va_start = VMALLOC_START =
+ * high_memory + 8 MiB, list at 20), which is where a reader finds
+ * vmalloc_start. */
+#define FLAT32_MEM_MAP_OFF 0x400
+#define FLAT32_VMAP_LIST_OFF 0x480
+#define FLAT32_VMAP_AREA_OFF 0x4c0
+#define FLAT32_VMAP_AREA_LIST 20
+#define FLAT32_VMALLOC_OFFSET UINT64_C(0x800000)
 /* contig_page_data, the only node's struct pglist_data (6.1 -686 and
  * -armmp, gdb; the rest of the layout is the preset's struct gen_flat32):
  * node_zones[4] (DMA, NORMAL, HIGHMEM, MOVABLE); a zone's zone_pgdat 40,
@@ -1652,7 +1653,7 @@ static uint32_t flat32_page_va(const struct gen_spec *s, const struct gen_kernel
 }
 
 /*
- * The 32-bit struct page (i386 40 bytes, arm 36; 32-bit words, X86_*
+ * The 32-bit struct page (i386 40 bytes, arm 36; 32-bit words, FLAT32_*
  * above): the kinds of build_page() with the 6.1 semantics, the zone at
  * the top of flags and no poison delta (CONFIG_ILLEGAL_POINTER_VALUE is 0
  * on both: LIST_POISON2 is 0x122, TAIL_MAPPING 0x400).  6.1 has no
@@ -2265,19 +2266,19 @@ static uint64_t flat32_high_memory(const struct gen_spec *s, const struct gen_ke
  * down to 8 MiB (arch/arm/include/asm/pgtable.h). */
 static void flat32_vars(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *page)
 {
-	const uint32_t list = (uint32_t)(uts_va(k) + X86_VMAP_LIST_OFF);
-	const uint32_t area = (uint32_t)(uts_va(k) + X86_VMAP_AREA_OFF);
-	uint64_t vstart = flat32_high_memory(s, k) + X86_VMALLOC_OFFSET;
+	const uint32_t list = (uint32_t)(uts_va(k) + FLAT32_VMAP_LIST_OFF);
+	const uint32_t area = (uint32_t)(uts_va(k) + FLAT32_VMAP_AREA_OFF);
+	uint64_t vstart = flat32_high_memory(s, k) + FLAT32_VMALLOC_OFFSET;
 
 	if (s->arch == GEN_ARCH_ARM)
-		vstart = align_down(vstart, X86_VMALLOC_OFFSET);
-	put32(false, page, X86_MEM_MAP_OFF, flat32_page_va(s, k, k->memmap_pfn0));
-	put32(false, page, X86_VMAP_LIST_OFF, area + X86_VMAP_AREA_LIST);
-	put32(false, page, X86_VMAP_LIST_OFF + 4, area + X86_VMAP_AREA_LIST);
-	put32(false, page, X86_VMAP_AREA_OFF, (uint32_t)vstart);
-	put32(false, page, X86_VMAP_AREA_OFF + 4, (uint32_t)vstart + 0x2000);
-	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST, list);
-	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST + 4, list);
+		vstart = align_down(vstart, FLAT32_VMALLOC_OFFSET);
+	put32(false, page, FLAT32_MEM_MAP_OFF, flat32_page_va(s, k, k->memmap_pfn0));
+	put32(false, page, FLAT32_VMAP_LIST_OFF, area + FLAT32_VMAP_AREA_LIST);
+	put32(false, page, FLAT32_VMAP_LIST_OFF + 4, area + FLAT32_VMAP_AREA_LIST);
+	put32(false, page, FLAT32_VMAP_AREA_OFF, (uint32_t)vstart);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + 4, (uint32_t)vstart + 0x2000);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + FLAT32_VMAP_AREA_LIST, list);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + FLAT32_VMAP_AREA_LIST + 4, list);
 }
 
 /*
@@ -2515,11 +2516,11 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 	if (strcmp(v, "@uts") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
 	if (strcmp(v, "@mem_map") == 0)
-		return xasprintf("%" PRIx64, uts_va(k) + X86_MEM_MAP_OFF);
+		return xasprintf("%" PRIx64, uts_va(k) + FLAT32_MEM_MAP_OFF);
 	if (strcmp(v, "@contig_page_data") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->pgdat_pa - k->text_pa));
 	if (strcmp(v, "@vmap_area_list") == 0)
-		return xasprintf("%" PRIx64, uts_va(k) + X86_VMAP_LIST_OFF);
+		return xasprintf("%" PRIx64, uts_va(k) + FLAT32_VMAP_LIST_OFF);
 	if (strcmp(v, "@memsec") == 0)
 		return xasprintf("%" PRIx64, linear_va(s, k->roots_pa));
 	if (strcmp(v, "@vmemmap") == 0)
