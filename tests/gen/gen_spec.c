@@ -129,6 +129,18 @@ static enum mdf_status bad(struct mdf_err *err, unsigned line, const char *what,
 			   word ? word : "");
 }
 
+/* Directive @d takes @a or @b: *is_a says which @word is, else
+ * "spec:LINE: D is A or B, not 'WORD'". */
+static enum mdf_status choice(struct mdf_err *err, unsigned line, const char *d,
+			      const char *word, const char *a, const char *b, bool *is_a)
+{
+	if (strcmp(word, a) != 0 && strcmp(word, b) != 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s is %s or %s, not '%s'", line,
+				   d, a, b, word);
+	*is_a = strcmp(word, a) == 0;
+	return MDF_OK;
+}
+
 /* PATTERN [ARG] at w[i..]; *used = words consumed. */
 static enum mdf_status parse_pattern(char **w, int nw, int i, unsigned line,
 				     struct gen_fill *f, int *used, struct mdf_err *err)
@@ -179,6 +191,12 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 	do {                                                                     \
 		if (!parse_num(w[i], &(dst)))                                    \
 			return bad(err, line, "bad number", w[i]);               \
+	} while (0)
+#define CHOICE(a, b, is_a)                                                      \
+	do {                                                                     \
+		enum mdf_status cst_ = choice(err, line, d, w[1], a, b, is_a);  \
+		if (cst_)                                                        \
+			return cst_;                                             \
 	} while (0)
 
 	if (strcmp(d, "kernel") == 0) {
@@ -237,21 +255,18 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		}
 	} else if (strcmp(d, "elfclass") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "32") != 0 && strcmp(w[1], "64") != 0)
-			return bad(err, line, "elfclass is 32 or 64, not", w[1]);
-		s->elf32 = w[1][0] == '3';
+		CHOICE("32", "64", &s->elf32);
 		s->elfclass_line = line;
 	} else if (strcmp(d, "mmu") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "radix") != 0 && strcmp(w[1], "hash") != 0)
-			return bad(err, line, "mmu is radix or hash, not", w[1]);
-		s->ppc64_hash = w[1][0] == 'h';
+		bool radix;
+
+		CHOICE("radix", "hash", &radix);
+		s->ppc64_hash = !radix;
 		s->mmu_line = line;
 	} else if (strcmp(d, "radix_number") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0)
-			return bad(err, line, "radix_number is yes or no, not", w[1]);
-		s->radix_number = w[1][0] == 'y';
+		CHOICE("yes", "no", &s->radix_number);
 		s->radix_number_line = line;
 	} else if (strcmp(d, "va_bits") == 0) {
 		NEED(2);
@@ -352,26 +367,17 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		s->vmemmap_pte_line = line;
 	} else if (strcmp(d, "supersections") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0)
-			return bad(err, line, "supersections is yes or no, not", w[1]);
-		s->arm_super = w[1][0] == 'y';
+		CHOICE("yes", "no", &s->arm_super);
 		s->super_line = line;
 	} else if (strcmp(d, "default") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "free") == 0)
-			s->default_free = true;
-		else if (strcmp(w[1], "kernel") == 0)
-			s->default_free = false;
-		else
-			return bad(err, line, "default is free or kernel, not", w[1]);
+		CHOICE("free", "kernel", &s->default_free);
 	} else if (strcmp(d, "struct_pages") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "yes") == 0)
-			s->no_struct_pages = false;
-		else if (strcmp(w[1], "no") == 0)
-			s->no_struct_pages = true;
-		else
-			return bad(err, line, "struct_pages is yes or no, not", w[1]);
+		bool yes;
+
+		CHOICE("yes", "no", &yes);
+		s->no_struct_pages = !yes;
 	} else if (strcmp(d, "crashtime") == 0) {
 		NEED(2);
 		NUM(1, s->crashtime);
@@ -595,6 +601,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 	return MDF_OK;
 #undef NEED
 #undef NUM
+#undef CHOICE
 }
 
 /* The preset of @s->preset's name for the spec's arch. */
@@ -733,12 +740,6 @@ static enum mdf_status finish_ppc64(struct gen_spec *s, struct mdf_err *err)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: ppc64 pages are 64 KiB: vmemmap_pte 64k or 2m",
 				   s->vmemmap_pte_line);
-	for (size_t i = 0; i < s->npages; i++)
-		if (s->pages[i].kind == GEN_K_FREE &&
-		    s->pages[i].order > GEN_MAX_BUDDY_ORDER_PPC64)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "spec:%u: free order must be 0..%u with 64 KiB pages",
-					   s->pages[i].line, GEN_MAX_BUDDY_ORDER_PPC64);
 	return swap_preset(s, s->big_endian ? "ppc64be" : "ppc64", err);
 }
 
@@ -849,11 +850,6 @@ static enum mdf_status finish_flat32(struct gen_spec *s, const char *arch, unsig
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec: vmemmap and vmalloc_start are not for %s (FLATMEM; "
 				   "vmalloc follows high_memory)", arch);
-	for (size_t i = 0; i < s->npages; i++)
-		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "spec:%u: free order must be 0..%u on %s",
-					   s->pages[i].line, max_order, arch);
 	s->section_shift = GEN_PAGE_SHIFT + max_order;
 	s->page_offset = s->arch == GEN_ARCH_ARM ? GEN_ARM_PAGE_OFFSET : GEN_X86_PAGE_OFFSET;
 	s->text_phdr = false;
@@ -1037,13 +1033,16 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	if (s->elfclass_line && s->arch != GEN_ARCH_X86)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: elfclass is for arch x86 only",
 				   s->elfclass_line);
-	if (!gen_arch_32(s->arch) && s->arch != GEN_ARCH_PPC64)
-		for (size_t i = 0; i < s->npages; i++)
-			if (s->pages[i].kind == GEN_K_FREE &&
-			    s->pages[i].order > GEN_MAX_BUDDY_ORDER)
-				return mdf_err_set(err, MDF_ERR_FORMAT,
-						   "spec:%u: free order must be 0..%u",
-						   s->pages[i].line, GEN_MAX_BUDDY_ORDER);
+	/* Buddy blocks: LENGTH(zone.free_area) - 1 of the arch's kernel
+	 * (ppc64's 64 KiB pages 8, arm's MAX_ORDER 12 11). */
+	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
+			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
+						       : GEN_MAX_BUDDY_ORDER;
+	for (size_t i = 0; i < s->npages; i++)
+		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: free order must be 0..%u here (%u free_areas)",
+					   s->pages[i].line, max_order, max_order + 1);
 	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_HWPOISON)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
