@@ -197,6 +197,19 @@ CHECKS=0x42000=anon,0x42200=cache,0x43000=slab,0x43014=offline,0x43800=free,0x44
 layout gen-arm-layout "$V" 0 32 "$CHECKS"
 genarch_refs gen-arm-ref "$T/ref"
 
+# The walk is no rubber stamp: a hardware pte without its XN (Linux's copy
+# keeps L_PTE_XN) and a section with XN on the image are both caught.
+printf 'poke table 0xeff7c000 1 5e\npoke table 0xc0200000 0 1e\n' | cat "$T/spec" - >"$T/spec.bad"
+if "$GEN" "$T/spec.bad" "$T/v.bad" >"$T/gen.bad.log" 2>&1 && [ -n "$HAVE_PY" ]; then
+	why=$(python3 "$T/layout.py" "$T/v.bad" 0 32 "$CHECKS" "$T/dmesg.want" "1M 4K" 2>&1)
+	if [[ "$why" == *"Linux pte 0x6ff7c65f of 0x6ff7c45e"* && "$why" == *"leaf 0x40200000+0x100000: XN 1 on the image"* ]]
+	then ok "gen-arm-walk-catches"
+	else notok "gen-arm-walk-catches" "$why"; fi
+else
+	skip gen-arm-walk-catches "$(tail -n1 "$T/gen.bad.log") ${HAVE_PY:-no python3}"
+fi
+rm -f "$T/v.bad"
+
 # Linux maps no RAM with supersections, but a reader of short descriptors
 # meets them: "supersections yes" puts lowmem in 16 MiB ones where it can.
 sed -e 's/^arch arm$/arch arm\nsupersections yes/' "$T/spec" >"$T/spec.super"
