@@ -104,7 +104,7 @@ layout gen-arm64-layout "$V" 0x6000000
 
 # Bad specs: an arm64 kernel the generator has no preset for, an unknown arch.
 n=0
-for s in 'arch arm64\nkernel 6.12\nram 0 1G' 'kernel 5.10\narch arm64\nram 0 1G' 'arch arm\nram 0 1G'; do
+for s in 'arch arm64\nkernel 6.12\nram 0 1G' 'kernel 5.10\narch arm64\nram 0 1G' 'arch armv7\nram 0 1G'; do
 	n=$((n + 1))
 	out=$(printf "$s\n" | "$GEN" - "$T/err.elf" 2>&1); rc=$?
 	if [ $rc = 1 ] && [[ "$out" == "mkvmcore: -: spec:"*arch* ]]; then ok "gen-arm64-spec-error-$n"

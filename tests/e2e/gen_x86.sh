@@ -38,10 +38,7 @@ dmesg x86/fpu: x87 FPU will use FXSAVE
 dmesg LAB-MARKER i386 printk ring of 32-bit words
 dmesg_clear 1
 SPEC
-# The log as --dump-dmesg prints it: record i at (i + 1) * 0.1 s + i us.
-awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
-	printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' \
-	"$T/spec" >"$T/dmesg.want"
+genarch_dmesg_want "$T/spec" "$T/dmesg.want"
 WANT_ROWS="NON_PRI_CACHE=$((256 + 64 + 256)) PRI_CACHE=256 USER=$((512 + 1024 + 1024 + 512 + 1024))"
 genarch_make x86 'Intel 80386' little || exit 0
 
@@ -51,13 +48,11 @@ genarch_make x86 'Intel 80386' little || exit 0
 cat >"$T/layout.py" <<'PY'
 import os, struct, sys
 sys.path.insert(0, os.path.join(os.environ["MDF_SRC"], "tests", "tools"))
-from vmcore_layout import read_vmcore, elf_class
-d, loads, vmi, prs = read_vmcore(sys.argv[1])
+from vmcore_layout import elf_class
+from kernel32 import Core, FlatMem, printk_lines, pfn_checks
+c = Core(sys.argv[1])
+d, loads, vmi, prs, need = c.d, c.loads, c.vmi, c.prs, c.need
 pae, cls = sys.argv[2] == "1", int(sys.argv[3])
-checks = [(int(a, 0), b) for a, b in (x.split("=") for x in sys.argv[4].split(","))]
-bad = []
-def need(cond, msg):
-    if not cond: bad.append(msg)
 PAGE_OFFSET = 0xc0000000
 # arch/x86/include/asm/pgtable_32_areas.h MAXMEM of the 6.1 -686(-pae)
 # vmlinux; kexec-tools' X86_MAXMEM, where it cuts (crashdump-x86.h).
@@ -99,14 +94,7 @@ for va, pa, fs, off in loads:
         need(va == PAGE_OFFSET + pa, "PT_LOAD %#x at vaddr %#x" % (pa, va))
     else:
         need(va == minus1 and pa >= KEXEC_LOW, "highmem PT_LOAD %#x at vaddr %#x" % (pa, va))
-def rpa(pa, n):
-    for va, p, fs, off in loads:
-        if p <= pa and pa + n <= p + fs:
-            return d[off + pa - p:off + pa - p + n]
-    raise SystemExit("paddr %#x not in a PT_LOAD" % pa)
-u32 = lambda pa: struct.unpack("<I", rpa(pa, 4))[0]
-u64 = lambda pa: struct.unpack("<Q", rpa(pa, 8))[0]
-sym = lambda k: int(vmi[k], 16)
+u32, u64, rpa, sym = c.u32, c.u64, c.rpa, c.sym
 pgd = sym("SYMBOL(swapper_pg_dir)") - PAGE_OFFSET   # __pa() of the image
 leaves = set()
 def walk(va):
@@ -141,6 +129,7 @@ def walk(va):
     image = 0x1000000 <= pa < 0x1000000 + 0x1143000
     need(nx != image, "va %#x: NX %d on %s" % (va, nx, "the image" if image else "data"))
     return pa
+c.walk = walk
 for k in ("SYMBOL(swapper_pg_dir)", "SYMBOL(init_uts_ns)", "SYMBOL(mem_map)",
           "SYMBOL(_stext)", "SYMBOL(vmap_area_list)", "SYMBOL(contig_page_data)",
           "SYMBOL(prb)", "SYMBOL(kallsyms_names)"):
@@ -160,113 +149,32 @@ lst = sym("SYMBOL(vmap_area_list)")
 area = walk(u32(walk(lst)) - 20)
 high = PAGE_OFFSET + min(maxmem, (top + 0xfff) & ~0xfff)
 need(area is not None and u32(area) == high + 0x800000, "vmalloc_start %#x" % (u32(area) if area else 0))
-r32 = lambda va: u32(walk(va))
-mem_map = u32(walk(sym("SYMBOL(mem_map)")))
-need(mem_map >= PAGE_OFFSET, "mem_map %#x" % mem_map)
-def page(pfn):
-    pa = walk(mem_map + 40 * pfn)
-    need(pa is not None, "struct page of %#x not mapped" % pfn)
-    return struct.unpack("<IIIIIIIIII", rpa(pa, 40)) if pa is not None else (0,) * 10
-kinds = {}
-for pfn, kind in checks:
-    p = page(pfn)
-    flags, mapping, mapcount = p[0], p[3], struct.unpack("<i", struct.pack("<I", p[6]))[0]
-    zone = 0 if pfn < 0x1000 else 1 if pfn << 12 < maxmem else 2
-    need(flags >> 30 == zone, "pfn %#x: zone %d, want %d" % (pfn, flags >> 30, zone))
-    ok = {"anon": flags >> 4 & 1 and mapping & 1 and mapcount == 0,
-          "cache": flags >> 4 & 1 and mapping and not mapping & 1,
-          "slab": flags >> 9 & 1,
-          "hwpoison": flags >> 23 & 1,
-          "free": mapcount == -129 and p[5] <= 10,
-          "kernel": flags >> 12 & 1,
-          "thp": flags >> 16 & 1 and mapping & 1 and page(pfn + 1)[1] == mem_map + 40 * pfn + 1
-                 and page(pfn + 1)[2] & 0xffff == 3 | (9 if pae else 10) << 8,
-          "hugetlb": flags >> 16 & 1 and page(pfn + 1)[2] & 0xff == 2,
-          }[kind]
-    need(ok, "pfn %#x: not %s: %s" % (pfn, kind, " ".join("%#x" % x for x in p)))
-# contig_page_data: node_mem_map is mem_map (pfn 0 is not RAM but
-# ARCH_PFN_OFFSET is 0: the first RAM pfn's), and the free lists of its
-# zones (through page.lru at 4, MIGRATE_MOVABLE's only) hold exactly the
-# buddy heads of the struct page array, each with its order in private.
-pgdat = sym("SYMBOL(contig_page_data)")
-start = r32(pgdat + 3124)
-need(r32(pgdat + 3116) == mem_map + 40 * start, "node_mem_map %#x" % r32(pgdat + 3116))
-need(r32(pgdat + 3112) == (3 if top > maxmem else 2), "nr_zones %d" % r32(pgdat + 3112))
-npfn = (top >> 12) + 1023 & ~1023
-arr = rpa(walk(mem_map), 40 * npfn)
-heads = {p: struct.unpack_from("<I", arr, 40 * p + 20)[0] for p in range(npfn)
-         if struct.unpack_from("<i", arr, 40 * p + 24)[0] == -129}
-listed, nfree = {}, 0
-for z in range(4):
-    for o in range(11):
-        fa = pgdat + 768 * z + 128 + 44 * o
-        for m in range(5):
-            lh, n = fa + 8 * m, 0
-            e = r32(lh)
-            while e != lh and n < 1 << 20:
-                need(m == 1, "zone %d order %d: a page on list %d" % (z, o, m))
-                listed[(e - 4 - mem_map) // 40] = o
-                n += 1; e = r32(e)
-            need(r32(r32(lh) + 4) == lh, "zone %d order %d list %d: first's prev" % (z, o, m))
-        need(r32(fa + 40) == sum(1 for p, q in listed.items() if q == o and
-                                 (0 if p < 0x1000 else 1 if p << 12 < maxmem else 2) == z),
-             "zone %d order %d: nr_free %d" % (z, o, r32(fa + 40)))
-need(listed == heads and len(heads) > 0, "free lists: %d listed, %d buddy heads" % (len(listed), len(heads)))
-# The printk ring as the kernel leaves it, in 32-bit longs: prb ->
-# printk_ringbuffer (desc_ring count_bits, descs, infos, head_id, tail_id at
-# 0-16, text_data_ring size_bits, data at 24, 28), 12-byte prb_desc
-# (state_var with the state in bits 31:30, text_blk_lpos), data blocks of
-# a 4-byte id and the text; clear_seq: latch, then val[2] from 4.
-rb = r32(sym("SYMBOL(prb)"))
-count, descs, infos = 1 << r32(rb), r32(rb + 4), r32(rb + 8)
-head, tail = r32(rb + 12), r32(rb + 16)
-size, data = 1 << r32(rb + 24), r32(rb + 28)
-mask = (1 << 30) - 1
-lines = []
-for i in range((head - tail & mask) + 1):
-    rid = tail + i & mask; slot = rid & count - 1
-    sv = r32(descs + 12 * slot)
-    if sv & mask != rid or sv >> 30 not in (1, 2):
-        continue
-    begin = r32(descs + 12 * slot + 4)
-    seq, ts, tlen = struct.unpack("<QQH", rpa(walk(infos + 88 * slot), 18))
-    fl = rpa(walk(infos + 88 * slot) + 19, 1)[0]
-    need(fl >> 5 == 6 and fl & 31 == 2, "record %d: flags/level byte %#x" % (seq, fl))
-    blk = data + (begin & size - 1)
-    need(r32(blk) == rid, "record %d: block id %#x, want %#x" % (seq, r32(blk), rid))
-    lines.append("[%5d.%06d] %s" % (ts // 10**9, ts % 10**9 // 1000, rpa(walk(blk) + 4, tlen).decode()))
-need(lines == open(sys.argv[5]).read().splitlines(), "log %s" % lines[:2])
-cs = walk(sym("SYMBOL(clear_seq)"))
-need(struct.unpack("<Q", rpa(cs + 4 + 8 * (u32(cs) & 1), 8))[0] == 1, "clear_seq")
-print("; ".join(bad) if bad else "leaves %s, %d free blocks on lists, %d log lines" %
-      (" ".join(sorted(leaves)), len(listed), len(lines)))
+# mem_map: 40-byte struct pages from pfn 0 (ARCH_PFN_OFFSET 0); zones DMA
+# (16 MiB), NORMAL (lowmem), HIGHMEM.
+zone_of = lambda pfn: 0 if pfn < 0x1000 else 1 if pfn << 12 < maxmem else 2
+mm = FlatMem(c, 40, 0, zone_of)
+mm.kinds(pfn_checks(sys.argv[4]), 9 if pae else 10)
+# contig_page_data (nr_zones at 3112; zones of 768 bytes, free_area[11] of
+# 44, MIGRATE_TYPES 5), MAX_ORDER_NR_PAGES 1024.
+listed = mm.free_lists((3112, 768, 44, 11, 5), top, 1024, 3 if top > maxmem else 2)
+# The printk ring in 32-bit longs, clear_seq's val at 4 (u64 is 4-byte
+# aligned on i386).
+n = printk_lines(c, open(sys.argv[5]).read().splitlines(), 4)
+c.report(leaves, len(listed), n)
 PY
 layout() { # NAME VMCORE PAE CLASS PFN=KIND,...
-	if [ -z "$HAVE_PY" ]; then skip "$1" "no python3"; return; fi
-	local why
-	why=$(python3 "$T/layout.py" "$2" "$3" "$4" "$5" "$T/dmesg.want" 2>&1)
-	if [[ "$why" == leaves* ]]; then ok "$1 ($why)"; else notok "$1" "$why"; fi
+	genarch_layout "$1" "$T/layout.py" "$2" "$3" "$4" "$5" "$T/dmesg.want"
 }
 CHECKS=0x3000=anon,0x3200=cache,0x3800=thp,0x4000=slab,0x4010=hwpoison,0x4400=hugetlb,0x5000=free,0x1000=kernel,0x40000=anon,0x40400=cache,0x41000=thp,0x50000=free
 layout gen-x86-layout "$V" 0 32 "$CHECKS"
-missing=""
-for l in 0 1 2 4 8 16 31; do
-	[ -s "$T/ref/d$l.bitmap2" ] || missing="$missing d$l"
-done
-if [ -z "$missing" ] && [ -s "$T/ref/bitmap1" ]; then ok "gen-x86-ref (bitmap1, d0-d31)"
-else notok "gen-x86-ref" "no reference bitmap for${missing:- bitmap1}"; fi
+genarch_refs gen-x86-ref "$T/ref"
 
 # PAE: the same machine below 4 GiB (ELF32, 2 MiB leaves, 4 KiB at
 # MAXMEM 0x36ffe000), then with RAM above 4 GiB: kexec-tools writes ELF64.
 sed -e 's/^arch x86$/arch x86 pae/' -e 's/^pages 0x41000+1024 thp random 7$/pages 0x41000+512 thp random 7/' \
 	"$T/spec" >"$T/spec.pae"
 variant() { # NAME SPEC CLASS CHECKS
-	local name=$1
-	if ! "$GEN" "$2" "$T/v.$name" --ref "$T/ref.$name" >"$T/gen.$name.log" 2>&1; then
-		notok "gen-x86-$name" "mkvmcore failed: $(tail -n1 "$T/gen.$name.log")"; return 1
-	fi
-	ok "gen-x86-$name"
-	layout "gen-x86-$name-layout" "$T/v.$name" 1 "$3" "$4"
+	genarch_variant "x86-$1" "$2" && layout "gen-x86-$1-layout" "$T/v.x86-$1" 1 "$3" "$4"
 }
 variant pae "$T/spec.pae" 32 "$CHECKS"
 { cat "$T/spec.pae"; printf 'ram 0x100000000 +512M\npages 0x100000+512 anon random 8\npages 0x100400+512 thp random\n'; } >"$T/spec.pae64"
@@ -290,13 +198,13 @@ if ! grep -q "EM_386.*not supported" "$T/probe.log"; then
 	for l in 0 1 2 4 8 16 31; do
 		genarch_bitmaps "x86-dry-run-d$l" "$V" "$T/ref" $l
 	done
-	genarch_bitmaps "x86-pae-dry-run" "$T/v.pae" "$T/ref.pae" 0 1 2 4 8 16 31
-	genarch_bitmaps "x86-pae64-dry-run" "$T/v.pae64" "$T/ref.pae64" 0 1 2 4 8 16 31
+	genarch_bitmaps "x86-pae-dry-run" "$T/v.x86-pae" "$T/ref.x86-pae" 0 1 2 4 8 16 31
+	genarch_bitmaps "x86-pae64-dry-run" "$T/v.x86-pae64" "$T/ref.x86-pae64" 0 1 2 4 8 16 31
 	genarch_l_d31 x86 "$V" i686
-	genarch_l_d31 x86-pae64 "$T/v.pae64" i686
+	genarch_l_d31 x86-pae64 "$T/v.x86-pae64" i686
 	genarch_E_d31 x86 "$V" 'Intel 80386'
 	genarch_mem_usage x86 "$V" "$WANT_ROWS"
-	for v in "$V" "$T/v.pae64"; do
+	for v in "$V" "$T/v.x86-pae64"; do
 		rm -f "$T/dm.out"
 		if "$MDF" --dump-dmesg "$v" "$T/dm.out" >"$T/dm.log" 2>&1 && cmp -s "$T/dm.out" "$T/dmesg.want"
 		then ok "x86-dump-dmesg ${v##*/}"
@@ -305,5 +213,5 @@ if ! grep -q "EM_386.*not supported" "$T/probe.log"; then
 else
 	skip gen-x86-program "the reader does not read i386 dumps yet"
 fi
-rm -f "$T/v.pae" "$T/v.pae64"
+rm -f "$T/v.x86-pae" "$T/v.x86-pae64"
 exit 0

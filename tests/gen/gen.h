@@ -8,9 +8,10 @@
  *                 page array, mem_section, page tables (x86_64 4-level,
  *                 arm64 with a 4 KiB granule and 48-bit VAs, riscv64
  *                 Sv39/Sv48/Sv57, ppc64 radix and hash with 64 KiB pages,
- *                 s390x DAT with 3 to 5 levels, i386 2-level and PAE),
+ *                 s390x DAT with 3 to 5 levels, i386 2-level and PAE,
+ *                 ARMv7 short-descriptor and LPAE),
  *                 the printk ring
- *   gen_elf.c     ELF64 (i386: ELF32) core layout, sparse output, page
+ *   gen_elf.c     ELF64 (i386, arm: ELF32) core layout, sparse output, page
  *                 contents, breakage
  *   gen_sadump.c  the same machine as a Fujitsu sadump file (single
  *                 partition, diskset, media backup)
@@ -71,6 +72,26 @@
 #define GEN_X86_KEXEC_LOWMEM UINT64_C(0x38000000) /* kexec-tools' X86_MAXMEM */
 #define GEN_X86_TEXT_SIZE UINT64_C(0x1018000)     /* _end - _text, 686 */
 #define GEN_X86_TEXT_SIZE_PAE UINT64_C(0x1143000) /* 686-pae */
+/* arm (Debian bookworm 6.1.0-57-armmp and -armmp-lpae on qemu's virt
+ * machine, RAM from 0x40000000; see gen_preset.c): VMSPLIT_3G, the image's
+ * _text at PAGE_OFFSET + TEXT_OFFSET (0x208000: the multiplatform kernel's,
+ * arch/arm/Makefile) in the direct map from PHYS_OFFSET (the RAM start
+ * rounded down to 128 MiB: AUTO_ZRELADDR, arch/arm/boot/compressed/head.S),
+ * swapper_pg_dir right below it (16 KiB; LPAE: a page of 4 entries and the
+ * 4 PMD tables, 0x5000), lowmem up to vmalloc_min 0xf0000000 (arch/arm/mm/
+ * mmu.c: VMALLOC_END 0xff800000 - 240 MiB - VMALLOC_OFFSET), struct page of
+ * 36 bytes in a FLATMEM mem_map from ARCH_PFN_OFFSET, MAX_ORDER 12
+ * (CONFIG_ARCH_FORCE_MAX_ORDER). */
+#define GEN_ARM_PAGE_OFFSET UINT64_C(0xc0000000)
+#define GEN_ARM_TEXT_OFFSET UINT64_C(0x208000)
+#define GEN_ARM_PHYS_ALIGN (UINT64_C(128) << 20)
+#define GEN_ARM_LOWMEM UINT64_C(0x30000000)       /* vmalloc_min - PAGE_OFFSET */
+#define GEN_ARM_STRUCT_PAGE 36
+#define GEN_ARM_TEXT_SIZE UINT64_C(0x1400000)      /* _end - _text, armmp */
+#define GEN_ARM_TEXT_SIZE_LPAE UINT64_C(0x1606000) /* armmp-lpae */
+#define GEN_ARM_PGD_SIZE UINT64_C(0x4000)          /* swapper_pg_dir below _text */
+#define GEN_ARM_PGD_SIZE_LPAE UINT64_C(0x5000)
+#define GEN_MAX_BUDDY_ORDER_ARM 11                 /* LENGTH(zone.free_area) 12 */
 #define GEN_MAX_LEVELS 32
 
 /* Page kinds a spec can declare for pfn ranges. */
@@ -103,7 +124,14 @@ enum gen_arch {
 	GEN_ARCH_PPC64,
 	GEN_ARCH_S390X,
 	GEN_ARCH_X86,       /* i386: 2-level tables, or 3 with spec->x86_pae */
+	GEN_ARCH_ARM,       /* ARMv7: short-descriptor tables, or LPAE with spec->arm_lpae */
 };
+
+/* The 32-bit kernels: FLATMEM, 32-bit words, lowmem and highmem. */
+static inline bool gen_arch_32(enum gen_arch arch)
+{
+	return arch == GEN_ARCH_X86 || arch == GEN_ARCH_ARM;
+}
 
 /*
  * Multi-byte values of the target, in its byte order (@big: big-endian,
@@ -208,8 +236,9 @@ struct gen_spec {
 	uint64_t vmemmap;
 	uint64_t vmalloc_start;
 	int64_t phys_base;
-	/* riscv64 only (0 elsewhere, which keeps the x86_64/arm64 formulas):
-	 * the RAM start the linear map begins at; NUMBER(VMEMMAP_START), the
+	/* riscv64 and arm (0 elsewhere, which keeps the x86_64/arm64
+	 * formulas): the RAM start the linear map begins at (arm:
+	 * PHYS_OFFSET); riscv64 only: NUMBER(VMEMMAP_START), the
 	 * struct page of that start's pfn (vmemmap above stays the struct
 	 * page of pfn 0, as everywhere); the paging mode's VA_BITS. */
 	uint64_t phys_ram_base;
@@ -226,6 +255,13 @@ struct gen_spec {
 	bool x86_pae;
 	bool elf32;
 	unsigned elfclass_line;
+	/* arm only: LPAE ("arch arm lpae"); the direct map's physical base
+	 * PHYS_OFFSET is phys_ram_base above.  "supersections yes" (short
+	 * descriptors only): lowmem in 16 MiB supersections where it can,
+	 * which Linux does not do, for a reader's walk; its line. */
+	bool arm_lpae;
+	bool arm_super;
+	unsigned super_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
 	 * and 24), set by the arch. */
 	unsigned page_shift;
@@ -303,6 +339,26 @@ const char *gen_spec_kind_name(enum gen_kind kind);
 
 /* ---- gen_preset.c ---- */
 
+/* A symbol of a 32-bit kernel at @off from its image start. */
+struct gen_sym {
+	const char *name;
+	uint64_t off;
+};
+
+/* The structures of a 32-bit FLATMEM kernel (gdb of its vmlinux), which
+ * its VMCOREINFO prints (SIZE, OFFSET, LENGTH) and the generator writes
+ * contig_page_data and clear_seq by: sizes of struct page, pglist_data,
+ * zone and free_area, offsets in pglist_data (node_present_pages and
+ * node_spanned_pages follow node_start_pfn) and zone (vm_stat; free_area
+ * at 128, zone_start_pfn 64, spanned 72, present 76 on all of them),
+ * LENGTH(zone.free_area) and (free_area.free_list), struct latched_seq. */
+struct gen_flat32 {
+	unsigned page, pglist_data, zone, free_area;
+	unsigned nr_zones, node_mem_map, node_start_pfn, node_id;
+	unsigned vm_stat, free_orders, migrate_types;
+	unsigned latched_seq, latched_seq_val;
+};
+
 /** Page-structure semantics of one kernel version on one architecture. */
 struct gen_preset {
 	const char *name;          /* "6.1" */
@@ -319,6 +375,13 @@ struct gen_preset {
 	int hugetlb_dtor;          /* -1: none */
 	bool order_in_flags1;      /* order = low byte of page[1].flags (6.9+) */
 	bool slab_odd_mapping;     /* offset 24 of a slab has bit 0 set */
+	bool no_huge;              /* no TRANSPARENT_HUGEPAGE nor HUGETLB_PAGE
+				      (arm without LPAE): no thp, hugetlb */
+	/* The 32-bit kernels (NULL elsewhere): their BUILD-ID, symbols
+	 * (NULL-terminated) and structures. */
+	const char *build_id;
+	const struct gen_sym *syms;
+	const struct gen_flat32 *flat32;
 };
 
 /** The preset called @name ("5.10", "6.1", "6.12", "7.1") for @arch in
@@ -328,9 +391,10 @@ struct gen_preset {
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big);
 /** Names of the presets of @arch, space separated (for messages). */
 const char *gen_preset_names(enum gen_arch arch);
-/** The x86 (i386) preset @name of the -686 (@pae false) or -686-pae
- *  kernel, or NULL: 6.1 only. */
-const struct gen_preset *gen_preset_find_x86(const char *name, bool pae);
+/** The preset @name of a 32-bit @arch: x86's -686 or (@wide: PAE)
+ *  -686-pae, arm's -armmp or (@wide: LPAE) -armmp-lpae; NULL but for
+ *  6.1. */
+const struct gen_preset *gen_preset_find_32(const char *name, enum gen_arch arch, bool wide);
 
 /* ---- gen_kernel.c ---- */
 
@@ -351,13 +415,21 @@ struct gen_kernel {
 	bool pt_big_endian;       /* page-table entries: ppc64's always BE */
 	unsigned levels;          /* page-table levels: 4, riscv64 and s390x 3 to 5,
 				     x86 2 (PAE 3) */
-	unsigned pte_size;        /* bytes of a table entry: 8, x86 without PAE 4 */
-	unsigned struct_page;     /* SIZE(page): 64, x86 40 */
-	uint64_t leaf_extra;      /* ORed into the leaves being mapped (x86 PAE: NX) */
-	/* x86 (FLATMEM): the struct page array mem_map (pfn 0 on, for
-	 * npfn pfns) and the end of lowmem (max_low_pfn, in bytes). */
+	unsigned pte_size;        /* bytes of a table entry: 8, x86 without PAE and
+				     arm without LPAE 4 */
+	unsigned struct_page;     /* SIZE(page): 64, x86 40, arm 36 */
+	bool leaf_nx;             /* the leaves being mapped are not executable
+				     (x86 PAE: NX; arm: XN) */
+	bool arm_lpae;            /* arm: long descriptors (else short ones) */
+	/* x86 and arm (FLATMEM): the struct page array mem_map (pfn
+	 * memmap_pfn0 on: 0, arm ARCH_PFN_OFFSET), the end of lowmem
+	 * (max_low_pfn, in bytes) and of ZONE_DMA (x86 16 MiB, arm all of
+	 * lowmem: arm_dma_limit is 0xffffffff on a machine without a DMA
+	 * zone size, arch/arm/mm/init.c). */
 	uint64_t memmap_pa;
+	uint64_t memmap_pfn0;
 	uint64_t lowmem_end;
+	uint64_t dma_end;
 	/* Per level, 0 = the top: the va bits its index starts at, and how
 	 * many (9 everywhere but on ppc64). */
 	unsigned shift[GEN_MAX_PT_LEVELS];

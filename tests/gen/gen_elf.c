@@ -59,7 +59,10 @@
 /* i386 (gdb of the 6.1 -686 vmlinux): elf_prstatus_common of 72 bytes
  * (32-bit longs and timevals), elf_gregset_t of 17 longs, pr_fpvalid. */
 #define PRSTATUS_SIZE_X86 144
-#define PRSTATUS_PID_OFF_X86 24
+#define PRSTATUS_PID_OFF_X86 24    /* also arm's */
+/* arm (gdb of the 6.1 -armmp and -armmp-lpae vmlinux): the same 72 bytes,
+ * elf_gregset_t of 18 longs (r0-r15, cpsr, orig_r0), pr_fpvalid. */
+#define PRSTATUS_SIZE_ARM 148
 #define PRSTATUS_MAX PRSTATUS_SIZE_PPC64
 #define PRSTATUS_PID_OFF 32
 /* s390x's other notes: NT_PRPSINFO (struct elf_prpsinfo, 136 bytes:
@@ -174,6 +177,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_S390;
 	case GEN_ARCH_X86:
 		return EM_386;
+	case GEN_ARCH_ARM:
+		return EM_ARM;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -193,6 +198,8 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_S390X;
 	case GEN_ARCH_X86:
 		return PRSTATUS_SIZE_X86;
+	case GEN_ARCH_ARM:
+		return PRSTATUS_SIZE_ARM;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -230,7 +237,7 @@ static void put_phdr(uint8_t *b, bool big, const Elf64_Phdr *ph)
 	gen_store64(big, b + offsetof(Elf64_Phdr, p_align), ph->p_align);
 }
 
-/* The same in ELF32 (i386's core without RAM above 4 GiB). */
+/* The same in ELF32 (i386's and arm's core without RAM above 4 GiB). */
 static void put_ehdr32(uint8_t *b, const Elf64_Ehdr *eh)
 {
 	memcpy(b, eh->e_ident, EI_NIDENT);
@@ -447,8 +454,8 @@ static enum mdf_status build_notes(const struct gen_spec *spec, const struct gen
 	}
 	for (unsigned c = 0; c < spec->cpus; c++) {
 		memset(prs, 0, sizeof(prs));
-		gen_store32(big, prs + (spec->arch == GEN_ARCH_X86 ? PRSTATUS_PID_OFF_X86
-								   : PRSTATUS_PID_OFF), c + 1);
+		gen_store32(big, prs + (gen_arch_32(spec->arch) ? PRSTATUS_PID_OFF_X86
+								 : PRSTATUS_PID_OFF), c + 1);
 		put_note(&p, big, "CORE", NT_PRSTATUS, prs, prsz, prsz);
 		for (size_t i = 0; s390x && i < sizeof(s390x_notes) / sizeof(s390x_notes[0]); i++) {
 			memset(prs, 0, sizeof(prs));
@@ -500,6 +507,24 @@ static void x86_split(const struct gen_spec *spec, struct seg *segs, size_t *n)
 		a->vaddr = minus1;
 }
 
+/*
+ * arm: the p_vaddr kexec-tools gives a RAM range (kexec/arch/arm/
+ * phys_to_virt.c, crashdump-arm.c): paddr + PAGE_OFFSET - phys_offset,
+ * its phys_offset being the start of the first usable RAM range (sorted,
+ * the crash kernel's excluded), in an unsigned long of 32 bits, also in
+ * an ELF64 core; no lowmem limit (arm sets none), so highmem ranges get a
+ * vaddr past lowmem or wrapped around.  It equals the kernel's direct map
+ * when RAM starts at PHYS_OFFSET.
+ */
+static uint64_t arm_vaddr(const struct gen_spec *spec, uint64_t paddr)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (size_t i = 0; i < spec->nram; i++)
+		first = MDF_MIN(first, spec->ram[i].start);
+	return (uint32_t)(paddr + GEN_ARM_PAGE_OFFSET - first);
+}
+
 enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kernel *k,
 			      const char *path, struct mdf_err *err)
 {
@@ -528,6 +553,8 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 		sg->gap = spec->ram[i].gap;
 		if (spec->arch == GEN_ARCH_X86)
 			x86_split(spec, o.segs, &o.nsegs);
+		if (spec->arch == GEN_ARCH_ARM)
+			sg->vaddr = arm_vaddr(spec, sg->paddr);
 	}
 	if (spec->kcore) {
 		/* vmemmap from the struct page of pfn 0 (riscv64: of

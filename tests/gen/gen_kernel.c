@@ -69,6 +69,21 @@
  * entries with 2 MiB leaves (NX on all but the image's); 4 KiB pages at
  * unaligned edges.  No mem_section.
  *
+ * With "arch arm" (Debian bookworm 6.1 -armmp, ARMv7 on qemu's virt
+ * machine) the kernel is FLATMEM with 32-bit words too: mem_map holds the
+ * struct pages (36 bytes) of pfns from ARCH_PFN_OFFSET (PHYS_OFFSET, the
+ * RAM start) on; lowmem, PHYS_OFFSET up to 768 MiB above, is direct-mapped
+ * at 0xc0000000 and holds the image (_text at PHYS_OFFSET + 0x208000).
+ * swapper_pg_dir, 16 KiB below _text, is a short-descriptor first-level
+ * table of 4096 4-byte entries: 1 MiB sections where a 2 MiB pmd's part of
+ * RAM is 1 MiB aligned (alloc_init_pmd()), else a page table: one page per
+ * pair of entries, Linux's two tables of 256 ptes in its first half and
+ * the hardware's two in the second, which the pair's entries point at
+ * (arch/arm/include/asm/pgtable-2level.h).  "arch arm lpae" (-armmp-lpae)
+ * has long descriptors: swapper_pg_dir's page with 4 entries (bits 31:30),
+ * the 4 PMD tables in the 4 pages after it (head.S), 2 MiB blocks or PTE
+ * tables of 512 entries.  Leaves but the image's are execute-never.
+ *
  * "dmesg" lines give any of them a printk ring (the lockless one of 5.10
  * on): SYMBOL(prb), SYMBOL(printk_rb_static) and SYMBOL(clear_seq) move
  * into the page of init_uts_ns, the arrays are taken from RAM.
@@ -102,39 +117,62 @@
  * compound_mapcount 12, compound_pincount 16.  page->flags: ZONES_SHIFT 2
  * at the top (FLATMEM, no node or cpupid bits); zones DMA (< 16 MiB),
  * NORMAL (lowmem), HIGHMEM. */
-#define X86_ZONE_SHIFT 30
-/* The variables of an i386 kernel in the page of init_uts_ns: mem_map (a
- * pointer to the struct page array), vmap_area_list (a list_head) and the
- * vmap_area on it (va_start = VMALLOC_START = high_memory + 8 MiB, list at
- * 20), which is where a reader finds vmalloc_start. */
-#define X86_MEM_MAP_OFF 0x400
-#define X86_VMAP_LIST_OFF 0x480
-#define X86_VMAP_AREA_OFF 0x4c0
-#define X86_VMAP_AREA_LIST 20
-#define X86_VMALLOC_OFFSET UINT64_C(0x800000)
-/* contig_page_data, the only node's struct pglist_data (6.1 -686, gdb):
- * 4416 bytes, node_zones[4] of 768 (DMA, NORMAL, HIGHMEM, MOVABLE),
- * nr_zones 3112, node_mem_map 3116, node_start_pfn 3124,
- * node_present_pages 3128, node_spanned_pages 3132; a zone's zone_pgdat
- * 40, zone_start_pfn 64, spanned_pages 72, present_pages 76, free_area[11]
- * at 128 (44 bytes: free_list[MIGRATE_TYPES 5] of list_heads, nr_free at
- * 40), vm_stat[NR_FREE_PAGES = 0] at 704. */
-#define X86_PGDAT_SIZE 4416
-#define X86_NR_ZONES 4
-#define X86_ZONE_SIZE 768
-#define X86_PGDAT_NR_ZONES 3112
-#define X86_PGDAT_MEM_MAP 3116
-#define X86_PGDAT_START_PFN 3124
-#define X86_ZONE_PGDAT 40
-#define X86_ZONE_START_PFN 64
-#define X86_ZONE_SPANNED 72
-#define X86_ZONE_PRESENT 76
-#define X86_ZONE_FREE_AREA 128
-#define X86_FREE_AREA_SIZE 44
-#define X86_FREE_AREA_NR_FREE 40
-#define X86_ZONE_VM_STAT 704
-#define X86_MIGRATE_TYPES 5
-#define X86_MIGRATE_MOVABLE 1
+#define FLAT32_ZONE_SHIFT 30
+/* The variables of a 32-bit (i386, arm) kernel in the page of init_uts_ns:
+ * mem_map (a pointer to the struct page array), vmap_area_list (a
+ * list_head) and the vmap_area on it (va_start = VMALLOC_START =
+ * high_memory + 8 MiB, list at 20), which is where a reader finds
+ * vmalloc_start. */
+#define FLAT32_MEM_MAP_OFF 0x400
+#define FLAT32_VMAP_LIST_OFF 0x480
+#define FLAT32_VMAP_AREA_OFF 0x4c0
+#define FLAT32_VMAP_AREA_LIST 20
+#define FLAT32_VMALLOC_OFFSET UINT64_C(0x800000)
+/* contig_page_data, the only node's struct pglist_data (6.1 -686 and
+ * -armmp, gdb; the rest of the layout is the preset's struct gen_flat32):
+ * node_zones[4] (DMA, NORMAL, HIGHMEM, MOVABLE); a zone's zone_pgdat 40,
+ * zone_start_pfn 64, spanned_pages 72, present_pages 76, free_area[] at
+ * 128 (free_list[MIGRATE_TYPES] of list_heads, then nr_free),
+ * vm_stat[NR_FREE_PAGES = 0]. */
+#define FLAT32_NR_ZONES 4
+#define FLAT32_ZONE_PGDAT 40
+#define FLAT32_ZONE_START_PFN 64
+#define FLAT32_ZONE_SPANNED 72
+#define FLAT32_ZONE_PRESENT 76
+#define FLAT32_ZONE_FREE_AREA 128
+#define FLAT32_MIGRATE_MOVABLE 1
+/* ARMv7, short descriptors (arch/arm/include/asm/pgtable-2level-hwdef.h,
+ * arch/arm/mm/mmu.c's mem_types of an SMP ARMv7, arch/arm/mm/
+ * proc-v7-2level.S): a first-level entry to a page table is
+ * _PAGE_KERNEL_TABLE (PMD_TYPE_TABLE | PMD_BIT4, domain 0); a 1 MiB section
+ * of MT_MEMORY_RWX/RW is TYPE_SECT | B C TEX(1) (write-allocate) |
+ * AP_WRITE | S, with XN (bit 4) on RW; a 16 MiB supersection adds bit 18.
+ * A Linux pte of PAGE_KERNEL is PRESENT YOUNG DIRTY SHARED | MT_WRITEALLOC
+ * (| L_PTE_XN), the hardware's small page cpu_v7_set_pte_ext() makes of it
+ * TYPE_SMALL | B C AP0 TEX(1) S (| XN bit 0), 2048 bytes further. */
+#define ARM_TABLE UINT64_C(0x11)
+#define ARM_SECT UINT64_C(0x1140e)
+#define ARM_SECT_XN UINT64_C(0x10)
+#define ARM_SUPER (UINT64_C(1) << 18)
+#define ARM_SUPER_SIZE (UINT64_C(16) << 20)
+#define ARM_SMALL UINT64_C(0x45e)
+#define ARM_SMALL_XN UINT64_C(0x1)
+#define ARM_LINUX_PTE UINT64_C(0x45f)
+#define ARM_LINUX_PTE_XN UINT64_C(0x200)
+#define ARM_HWTABLE_OFF 2048          /* PTE_HWTABLE_OFF */
+#define ARM_PTE_TABLE 1024            /* 256 4-byte entries */
+/* ARMv7 LPAE (pgtable-3level-hwdef.h, head.S, proc-v7-3level.S): a first
+ * level entry is the PMD table | TYPE_TABLE | L_PGD_SWAPPER (bit 55, as
+ * head.S writes them); a PMD table entry pa | PMD_TYPE_TABLE; a 2 MiB
+ * block TYPE_SECT | AttrIndx 7 (write-allocate) | SH inner | AF, a page
+ * PRESENT | MT_WRITEALLOC | SHARED | YOUNG | DIRTY (bit 55); XN is bit 54
+ * on both. */
+#define LPAE_PGD_TABLE (UINT64_C(0x3) | UINT64_C(1) << 55)
+#define LPAE_TABLE UINT64_C(0x3)
+#define LPAE_BLOCK UINT64_C(0x71d)
+#define LPAE_PAGE (UINT64_C(0x71f) | UINT64_C(1) << 55)
+#define LPAE_XN (UINT64_C(1) << 54)
+#define LPAE_ADDR_MASK UINT64_C(0x000000fffffff000)
 /* arm64, 4 KiB granule: table = next | 0x3; page (last level) = pa | 0x3 and
  * block (PMD/PUD) = pa | 0x1, both with AF, inner shareable, DBM, PXN and
  * UXN (the kernel's PAGE_KERNEL / PROT_SECT_NORMAL); address bits 47:12. */
@@ -245,6 +283,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_X86)   /* in the direct map */
 		return GEN_X86_PAGE_OFFSET + GEN_X86_PHYSICAL_START + s->kaslr;
+	if (s->arch == GEN_ARCH_ARM)   /* _text, in the direct map */
+		return GEN_ARM_PAGE_OFFSET + GEN_ARM_TEXT_OFFSET;
 	if (s->arch == GEN_ARCH_PPC64)
 		return GEN_PPC64_PAGE_OFFSET;
 	if (s->arch == GEN_ARCH_S390X)
@@ -262,6 +302,8 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 {
 	if (s->arch == GEN_ARCH_X86)
 		return GEN_X86_PHYSICAL_START + s->kaslr;
+	if (s->arch == GEN_ARCH_ARM)
+		return s->phys_ram_base + GEN_ARM_TEXT_OFFSET;
 	if (s->arch == GEN_ARCH_PPC64)
 		return 0;
 	if (s->arch == GEN_ARCH_S390X)
@@ -274,7 +316,7 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 }
 
 /* The linear-map address of @pa (the direct map: phys_ram_base is 0 but on
- * riscv64). */
+ * riscv64 and arm). */
 static uint64_t linear_va(const struct gen_spec *s, uint64_t pa)
 {
 	return s->page_offset + pa - s->phys_ram_base;
@@ -295,6 +337,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return s->vmalloc_start;   /* unused: s390x refuses "kcore" */
 	case GEN_ARCH_X86:
 		return s->vmalloc_start;   /* unused: x86 refuses "kcore" */
+	case GEN_ARCH_ARM:   /* PAGE_OFFSET - 16 MiB (unused: arm refuses "kcore") */
+		return GEN_ARM_PAGE_OFFSET - (UINT64_C(16) << 20);
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -455,7 +499,19 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 	case GEN_ARCH_X86:
 		if (!leaf)   /* a PAE PDPT entry, or a kernel page table */
 			return pa | (k->levels == 3 && level == 0 ? X86_PDPT : X86_KERNPG_TABLE);
-		return pa | (last ? X86_LEAF_4K : X86_LEAF_BIG) | k->leaf_extra;
+		return pa | (last ? X86_LEAF_4K : X86_LEAF_BIG) |
+		       (k->leaf_nx && k->levels == 3 ? X86_NX : 0);
+	case GEN_ARCH_ARM:
+		if (k->arm_lpae && !leaf)
+			return pa | (level == 0 ? LPAE_PGD_TABLE : LPAE_TABLE);
+		if (k->arm_lpae)
+			return (pa & LPAE_ADDR_MASK) | (last ? LPAE_PAGE : LPAE_BLOCK) |
+			       (k->leaf_nx ? LPAE_XN : 0);
+		if (!leaf)   /* pa: the hardware table */
+			return pa | ARM_TABLE;
+		if (last)
+			return (pa & ~UINT64_C(0xfff)) | ARM_SMALL | (k->leaf_nx ? ARM_SMALL_XN : 0);
+		return (pa & ~UINT64_C(0xfffff)) | ARM_SECT | (k->leaf_nx ? ARM_SECT_XN : 0);
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -488,6 +544,56 @@ static enum mdf_status table_alloc(struct gen_kernel *k, unsigned level, uint64_
 	return alloc_pages(k, n, n, "a page table", pa, err);
 }
 
+/* A new table under entry @i of table @t (at its level + 1). */
+static enum mdf_status table_child(struct gen_kernel *k, int32_t t, unsigned i,
+				   struct mdf_err *err)
+{
+	unsigned level = k->tables[t].level;
+	uint64_t tpa;
+	int32_t c;
+	enum mdf_status st = table_alloc(k, level + 1, &tpa, err);
+
+	if (!st)
+		st = table_new(k, tpa, level + 1, &c, err);
+	if (st)
+		return st;
+	k->tables[t].child[i] = c;
+	k->tables[t].e[i] = pt_entry(k, level, tpa, false);
+	return MDF_OK;
+}
+
+/*
+ * arm short descriptors: the page tables of first-level entry @i and its
+ * pair (a Linux pgd entry covers 2 MiB, two hardware entries), as
+ * pte_alloc() and __pmd_populate() make them: one page, Linux's two tables
+ * in its first half, the hardware's two at +2048 and +3072, which both
+ * entries point at.  The Linux half is written from the hardware one
+ * (kernel_write()).
+ */
+static enum mdf_status arm_pte_pair(struct gen_kernel *k, int32_t t, unsigned i,
+				    struct mdf_err *err)
+{
+	unsigned first = i & ~1u;
+	uint64_t pa;
+	enum mdf_status st;
+
+	if (k->tables[t].e[first] || k->tables[t].e[first + 1])
+		return mdf_err_set(err, MDF_ERR_INTERNAL,
+				   "page tables: a section beside a page table at entry %u", i);
+	st = alloc_pages(k, 1, 1, "a page table", &pa, err);
+	for (unsigned j = 0; j < 2 && !st; j++) {
+		uint64_t hw = pa + ARM_HWTABLE_OFF + j * ARM_PTE_TABLE;
+		int32_t c;
+
+		st = table_new(k, hw, 1, &c, err);
+		if (!st) {
+			k->tables[t].child[first + j] = c;
+			k->tables[t].e[first + j] = pt_entry(k, 0, hw, false);
+		}
+	}
+	return st;
+}
+
 /* Map one leaf of @size (a page, or what a level above maps: 2M, 1G) at
  * @va -> @pa. */
 static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
@@ -512,16 +618,11 @@ static enum mdf_status pt_map(struct gen_kernel *k, uint64_t va, uint64_t pa,
 				return mdf_err_set(err, MDF_ERR_INTERNAL,
 						   "page tables: 0x%" PRIx64 " already mapped by a leaf",
 						   va);
-			uint64_t tpa;
-			int32_t c;
-			enum mdf_status st = table_alloc(k, level + 1, &tpa, err);
+			enum mdf_status st = k->arch == GEN_ARCH_ARM && !k->arm_lpae
+						     ? arm_pte_pair(k, t, i, err)
+						     : table_child(k, t, i, err);
 			if (st)
 				return st;
-			st = table_new(k, tpa, level + 1, &c, err);
-			if (st)
-				return st;
-			k->tables[t].child[i] = c;
-			k->tables[t].e[i] = pt_entry(k, level, tpa, false);
 		}
 		t = k->tables[t].child[i];
 	}
@@ -650,6 +751,17 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 	 * 16 KiB swapper_pg_dir; the uts page any other). */
 	uint64_t n = k->pgd_pages, uts = UINT64_MAX;
 	uint64_t pgd = text_run(k, tfirst, tend, n, n);
+	if (s->arch == GEN_ARCH_ARM) {   /* right below _text (head.S) */
+		pgd = tfirst - n;
+		for (uint64_t p = pgd; p < tfirst; p++) {
+			if (!gen_bit_test(k->backed, p) || gen_bit_test(k->claimed, p))
+				return mdf_err_set(err, MDF_ERR_ARG,
+						   "swapper_pg_dir 0x%" PRIx64 " (below _text): pfn 0x%"
+						   PRIx64 " is not RAM of the kernel's",
+						   pgd << k->page_shift, p);
+			k->kind[p] = GEN_K_KERNEL;
+		}
+	}
 	for (uint64_t p = tend; pgd != UINT64_MAX && p-- > tfirst && uts == UINT64_MAX;)
 		if (!gen_bit_test(k->claimed, p) && (p < pgd || p >= pgd + n))
 			uts = p;
@@ -780,27 +892,53 @@ static enum mdf_status plan_identity(const struct gen_spec *s, struct gen_kernel
 	return st ? mdf_err_push(err, "identity map") : MDF_OK;
 }
 
-/*
- * x86 (i386, FLATMEM): the struct page array for pfns [0, npfn) from
- * lowmem (alloc_node_mem_map() via memblock, below max_low_pfn), and the
- * direct map of the RAM below MAXMEM (the crashkernel's too), as
- * kernel_physical_mapping_init() makes it: a PSE leaf (4 MiB, PAE 2 MiB)
- * where one is aligned and inside RAM, 4 KiB pages at the edges; under PAE
- * with NX but where a leaf maps the image.
- */
-static enum mdf_status plan_x86(const struct gen_spec *s, struct gen_kernel *k,
-				struct mdf_err *err)
+/* arm short descriptors ("supersections yes"): a 16 MiB supersection at
+ * @va, its entry repeated in the 16 first-level entries it covers (ARM
+ * ARM B3.5.1), bits 31:24 of @pa (below 4 GiB: no extended base). */
+static enum mdf_status arm_supersection(struct gen_kernel *k, uint64_t va, uint64_t pa,
+					struct mdf_err *err)
 {
+	struct gen_table *t = &k->tables[0];
+	unsigned first = (unsigned)(va >> 20);
+
+	for (unsigned j = first; j < first + 16; j++) {
+		if (t->e[j] || t->child[j] >= 0)
+			return mdf_err_set(err, MDF_ERR_INTERNAL,
+					   "page tables: 0x%" PRIx64 " already mapped", va);
+		t->e[j] = (pa & ~(ARM_SUPER_SIZE - 1)) | ARM_SECT | ARM_SUPER |
+			  (k->leaf_nx ? ARM_SECT_XN : 0);
+	}
+	return MDF_OK;
+}
+
+/*
+ * The 32-bit kernels (FLATMEM): the struct page array for pfns
+ * [memmap_pfn0, npfn) from lowmem (alloc_node_mem_map() via memblock,
+ * below max_low_pfn), and the direct map of the RAM below the end of
+ * lowmem (the crashkernel's too), page-aligned and merged, in steps of a
+ * pmd (@pmd: 4 MiB, PAE and LPAE 2 MiB, arm 2 MiB of two sections): a
+ * step whose ends are aligned to the big leaf (@big: 4 or 2 MiB, arm a
+ * 1 MiB section) takes big leaves, another 4 KiB pages, as i386's
+ * kernel_physical_mapping_init() and arm's alloc_init_pmd() do.  Under
+ * PAE and on arm every leaf but those mapping the image is NX (XN).
+ */
+static enum mdf_status plan_flat32(const struct gen_spec *s, struct gen_kernel *k,
+				   struct mdf_err *err)
+{
+	const bool arm2 = s->arch == GEN_ARCH_ARM && !s->arm_lpae;
 	const uint64_t big = UINT64_C(1) << k->shift[k->levels - 2];
+	const uint64_t pmd = arm2 ? UINT64_C(2) << 20 : big;
 	const uint64_t ts = k->text_pa, te = k->text_pa + s->text_size;
+	const bool nx = s->arch == GEN_ARCH_ARM || s->x86_pae;
 	struct span64 *sp = calloc(s->nram + 1, sizeof(*sp));
 	size_t n = 0, m = 0;
 	enum mdf_status st;
 
 	if (!sp)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "direct map: out of memory");
-	st = alloc_pages(k, div_round_up(k->npfn * k->struct_page, k->page_size), 1,
-			 "mem_map (struct pages in lowmem)", &k->memmap_pa, err);
+	st = alloc_pages(k, div_round_up((k->npfn - k->memmap_pfn0) * k->struct_page,
+					 k->page_size),
+			 1, "mem_map (struct pages in lowmem)", &k->memmap_pa, err);
 	if (st) {
 		free(sp);
 		return st;
@@ -822,16 +960,45 @@ static enum mdf_status plan_x86(const struct gen_spec *s, struct gen_kernel *k,
 	}
 	for (size_t i = 0; i < m && !st; i++) {
 		for (uint64_t pa = sp[i].start; pa < sp[i].end && !st;) {
-			uint64_t leaf = !(pa & (big - 1)) && sp[i].end - pa >= big ? big : GEN_PAGE_SIZE;
+			uint64_t end = MDF_MIN(sp[i].end, align_down(pa, pmd) + pmd);
 
-			k->leaf_extra = s->x86_pae && (pa + leaf <= ts || pa >= te) ? X86_NX : 0;
-			st = pt_map(k, s->page_offset + pa, pa, leaf, err);
-			pa += leaf;
+			if (arm2 && s->arm_super && !(pa & (ARM_SUPER_SIZE - 1)) &&
+			    sp[i].end - pa >= ARM_SUPER_SIZE) {
+				k->leaf_nx = pa + ARM_SUPER_SIZE <= ts || pa >= te;
+				st = arm_supersection(k, linear_va(s, pa), pa, err);
+				pa += ARM_SUPER_SIZE;
+				continue;
+			}
+			uint64_t leaf = (pa | end) & (big - 1) ? GEN_PAGE_SIZE : big;
+
+			for (; pa < end && !st; pa += leaf) {
+				k->leaf_nx = nx && (pa + leaf <= ts || pa >= te);
+				st = pt_map(k, linear_va(s, pa), pa, leaf, err);
+			}
 		}
 	}
-	k->leaf_extra = 0;
+	k->leaf_nx = false;
 	free(sp);
 	return st ? mdf_err_push(err, "direct map") : MDF_OK;
+}
+
+/* arm LPAE: the 4 PMD tables in the 4 pages after swapper_pg_dir's, as
+ * head.S's __create_page_tables() links them. */
+static enum mdf_status plan_lpae_pmds(struct gen_kernel *k, struct mdf_err *err)
+{
+	enum mdf_status st = MDF_OK;
+
+	for (unsigned i = 0; i < 4 && !st; i++) {
+		uint64_t pa = k->pgd_pa + (uint64_t)(i + 1) * k->page_size;
+		int32_t c;
+
+		st = table_new(k, pa, 1, &c, err);
+		if (!st) {
+			k->tables[0].child[i] = c;
+			k->tables[0].e[i] = pt_entry(k, 0, pa, false);
+		}
+	}
+	return st;
 }
 
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
@@ -843,8 +1010,10 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	st = table_new(k, k->pgd_pa, 0, &pgd, err);
 	if (st)
 		return st;
-	if (s->arch == GEN_ARCH_X86)
-		return plan_x86(s, k, err);
+	if (s->arch == GEN_ARCH_ARM && s->arm_lpae)
+		st = plan_lpae_pmds(k, err);
+	if (gen_arch_32(s->arch))
+		return st ? st : plan_flat32(s, k, err);
 
 	k->nsections = k->npfn / k->pfn_per_section;
 	k->section_map_pa = calloc(k->nsections, sizeof(uint64_t));
@@ -929,7 +1098,7 @@ static bool log_enabled(const struct gen_spec *s)
  * whose prb_desc is 12 bytes, printk_ringbuffer 44, latched_seq 20). */
 static unsigned log_word(const struct gen_spec *s)
 {
-	return s->arch == GEN_ARCH_X86 ? 4 : 8;
+	return gen_arch_32(s->arch) ? 4 : 8;
 }
 
 /* A record's data block: its id (an unsigned long), then the text,
@@ -1003,6 +1172,24 @@ static void plan_default(const struct gen_spec *s, struct gen_kernel *k)
 	}
 }
 
+/* arm: arm_lowmem_limit as adjust_lowmem_bounds() (arch/arm/mm/mmu.c)
+ * sets it: the highest end of a RAM range that starts below vmalloc_min's
+ * physical address, but not past it. */
+static uint64_t arm_lowmem_limit(const struct gen_spec *s)
+{
+	const uint64_t vmalloc_limit = s->phys_ram_base + GEN_ARM_LOWMEM;
+	uint64_t limit = 0;
+
+	for (size_t i = 0; i <= s->nram; i++) {
+		uint64_t start = i < s->nram ? s->ram[i].start : s->crash_start;
+		uint64_t end = i < s->nram ? start + s->ram[i].memsz : start + s->crash_size;
+
+		if (start < vmalloc_limit && end > start)
+			limit = MDF_MAX(limit, MDF_MIN(end, vmalloc_limit));
+	}
+	return limit;
+}
+
 /* Pages, sections and the tables' levels: 9 index bits a level from the
  * page up, but on ppc64 (book3s/64/radix-64k.h, hash-64k.h). */
 static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
@@ -1034,6 +1221,24 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 		k->pgd_pages = s->x86_pae ? 2 : 1;
 		k->struct_page = GEN_X86_STRUCT_PAGE;
 		k->lowmem_end = s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM;
+		k->dma_end = UINT64_C(16) << 20;
+	}
+	if (s->arch == GEN_ARCH_ARM) {
+		/* short descriptors: 4096 4-byte entries from bit 20 (16 KiB),
+		 * tables of 256 from bit 12; LPAE: 4 8-byte entries from bit
+		 * 30 (with the 4 PMD tables after it, 20 KiB), PMD and PTE
+		 * tables of 512 from bits 21 and 12.  FLATMEM from
+		 * ARCH_PFN_OFFSET; ZONE_DMA is all of lowmem. */
+		k->arm_lpae = s->arm_lpae;
+		k->levels = s->arm_lpae ? 3 : 2;
+		k->pte_size = s->arm_lpae ? 8 : 4;
+		k->pgd_pages = (unsigned)((s->arm_lpae ? GEN_ARM_PGD_SIZE_LPAE : GEN_ARM_PGD_SIZE) >>
+					  GEN_PAGE_SHIFT);
+		k->struct_page = GEN_ARM_STRUCT_PAGE;
+		k->memmap_pfn0 = s->phys_ram_base >> GEN_PAGE_SHIFT;
+		k->lowmem_end = arm_lowmem_limit(s);
+		k->dma_end = k->lowmem_end;
+		k->max_order = GEN_MAX_BUDDY_ORDER_ARM;
 	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
@@ -1046,6 +1251,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 			k->bits[l] = l == k->levels - 1 ? S390X_PT_BITS : S390X_CRST_BITS;
 		else if (s->arch == GEN_ARCH_X86)
 			k->bits[l] = !s->x86_pae ? 10 : l == 0 ? 2 : 9;
+		else if (s->arch == GEN_ARCH_ARM)
+			k->bits[l] = s->arm_lpae ? (l == 0 ? 2 : 9) : l == 0 ? 12 : 8;
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -1058,8 +1265,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
  * image start: in the image, whatever its size, 8-byte aligned. */
 static uint64_t text_offset_va(const struct gen_spec *s, const struct gen_kernel *k, uint64_t off)
 {
-	/* i386 longs are 4 bytes (node_online_map is node_states + 4). */
-	uint64_t align = s->arch == GEN_ARCH_X86 ? 3 : 7;
+	/* 32-bit longs are 4 bytes (node_online_map is node_states + 4). */
+	uint64_t align = gen_arch_32(s->arch) ? 3 : 7;
 
 	return k->text_va + ((off % s->text_size) & ~align);
 }
@@ -1161,13 +1368,13 @@ static enum mdf_status plan_sadump(const struct gen_spec *s, struct gen_kernel *
 				     "per-cpu areas", &k->percpu_pa, err);
 }
 
-/* i386: contig_page_data, a variable of the image: two pages of it the
+/* 32-bit: contig_page_data, a variable of the image: two pages of it the
  * spec leaves alone. */
-static enum mdf_status plan_x86_pgdat(const struct gen_spec *s, struct gen_kernel *k,
-				      struct mdf_err *err)
+static enum mdf_status plan_flat32_pgdat(const struct gen_spec *s, struct gen_kernel *k,
+					 struct mdf_err *err)
 {
 	uint64_t tfirst = k->text_pa >> k->page_shift;
-	uint64_t n = div_round_up(X86_PGDAT_SIZE, k->page_size);
+	uint64_t n = div_round_up(s->preset->flat32->pglist_data, k->page_size);
 	uint64_t run = text_run(k, tfirst, tfirst + (s->text_size >> k->page_shift), n, 1);
 
 	if (run == UINT64_MAX)
@@ -1188,8 +1395,8 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	k->nroots = s->arch == GEN_ARCH_ARM64 ? GEN_SECTION_ROOTS_ARM64 : GEN_SECTION_ROOTS;
 	k->text_va = text_start_va(s);
 	k->text_pa = text_start_pa(s);
-	if (s->arch == GEN_ARCH_X86) {
-		k->nroots = 0;   /* FLATMEM; finish_x86() put the image in lowmem */
+	if (gen_arch_32(s->arch)) {
+		k->nroots = 0;   /* FLATMEM; finish_x86/arm() put the image in lowmem */
 	} else if (s->arch == GEN_ARCH_PPC64) {
 		/* The image at physical 0: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_PPC64;
@@ -1257,14 +1464,17 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	set_span(k->sysram, s->crash_start >> k->page_shift,
 		 (s->crash_start + s->crash_size) >> k->page_shift);
 	k->alloc_cursor = k->npfn;
-	/* i386: memblock allocates below max_low_pfn (the direct map). */
-	if (s->arch == GEN_ARCH_X86)
-		k->alloc_cursor = MDF_MIN(k->npfn, k->lowmem_end >> k->page_shift);
+	/* 32-bit: memblock allocates below max_low_pfn (the direct map); on
+	 * arm below memblock_limit, lowmem's end rounded down to a pmd. */
+	if (gen_arch_32(s->arch))
+		k->alloc_cursor = MDF_MIN(k->npfn, (s->arch == GEN_ARCH_ARM
+						    ? align_down(k->lowmem_end, UINT64_C(2) << 20)
+						    : k->lowmem_end) >> k->page_shift);
 	enum mdf_status st = plan_kinds(s, k, err);
 	if (!st && !s->no_struct_pages)
 		st = plan_memmap(s, k, err);
-	if (!st && s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
-		st = plan_x86_pgdat(s, k, err);
+	if (!st && gen_arch_32(s->arch) && !s->no_struct_pages)
+		st = plan_flat32_pgdat(s, k, err);
 	if (!st && log_enabled(s))
 		st = plan_log(s, k, err);
 	if (!st && gen_spec_sadump(s))
@@ -1426,31 +1636,46 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	put32(be, pg, 52, refcount);
 }
 
+/* The 32-bit kernels: the zone of @pfn (DMA, NORMAL, HIGHMEM). */
+static unsigned flat32_zone(const struct gen_kernel *k, uint64_t pfn)
+{
+	uint64_t pa = pfn << k->page_shift;
+
+	return pa < k->dma_end ? 0 : pa < k->lowmem_end ? 1 : 2;
+}
+
+/* The 32-bit kernels: the address of the struct page of @pfn (mem_map is
+ * that of memmap_pfn0). */
+static uint32_t flat32_page_va(const struct gen_spec *s, const struct gen_kernel *k,
+			       uint64_t pfn)
+{
+	return (uint32_t)(linear_va(s, k->memmap_pa) + (pfn - k->memmap_pfn0) * k->struct_page);
+}
+
 /*
- * i386 struct page (40 bytes, 32-bit words; X86_* above): the kinds of
- * build_page() with the 6.1 semantics, the zone at the top of flags and
- * no poison delta (CONFIG_ILLEGAL_POINTER_VALUE is 0 on i386: LIST_POISON2
- * is 0x122, TAIL_MAPPING 0x400).  6.1 has no compound_nr on 32-bit.
+ * The 32-bit struct page (i386 40 bytes, arm 36; 32-bit words, FLAT32_*
+ * above): the kinds of build_page() with the 6.1 semantics, the zone at
+ * the top of flags and no poison delta (CONFIG_ILLEGAL_POINTER_VALUE is 0
+ * on both: LIST_POISON2 is 0x122, TAIL_MAPPING 0x400).  6.1 has no
+ * compound_nr on 32-bit.
  */
 static void build_page32(const struct gen_spec *s, const struct gen_kernel *k, uint64_t pfn,
 			 uint8_t *pg)
 {
 	const struct gen_preset *ps = s->preset;
-	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
-	const uint32_t va = mem_map + (uint32_t)(pfn * GEN_X86_STRUCT_PAGE);
-	const uint64_t pa = pfn << k->page_shift, po = s->page_offset;
-	uint32_t zone = pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
-	uint32_t flags = zone << X86_ZONE_SHIFT, refcount = 1;
+	const uint32_t va = flat32_page_va(s, k, pfn);
+	const uint64_t po = s->page_offset;
+	uint32_t flags = flat32_zone(k, pfn) << FLAT32_ZONE_SHIFT, refcount = 1;
 	int32_t mapcount = -1;
 	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
 	bool head = (k->info[pfn] & GEN_INFO_HEAD) != 0;
 	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
 
-	memset(pg, 0, GEN_X86_STRUCT_PAGE);
+	memset(pg, 0, k->struct_page);
 	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
 		uint64_t h = block_head(k, pfn);
 
-		put32(false, pg, 4, (mem_map + (uint32_t)(h * GEN_X86_STRUCT_PAGE)) | 1);
+		put32(false, pg, 4, flat32_page_va(s, k, h) | 1);
 		refcount = 0;
 		if (pfn == h + 1) {
 			pg[8] = (uint8_t)(kind == GEN_K_HUGETLB ? ps->hugetlb_dtor : COMPOUND_DTOR_THP);
@@ -1551,6 +1776,9 @@ static const char *uts_machine(const struct gen_spec *s)
 		/* UTS_MACHINE i386, made "i686" by check_bugs() (bugs.c, 6.1)
 		 * on a family 6 or later cpu */
 		return "i686";
+	case GEN_ARCH_ARM:
+		/* setup_processor(): the cpu's arch name and the endianness */
+		return "armv7l";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -1711,9 +1939,12 @@ static enum mdf_status log_write(const struct gen_spec *s, const struct gen_kern
 	put_long(be, rb, 7 * w, linear_va(s, k->log_data_pa), w);
 	put_long(be, rb, 8 * w, lpos, w);
 	put_long(be, rb, 9 * w, (UINT64_C(0) - size) & wmask, w);
+	/* latched_seq.val: after the latch, where u64 aligns (i386 4). */
+	const unsigned val = s->preset->flat32 ? s->preset->flat32->latched_seq_val : 8;
+
 	put32(be, page, LOG_CLEAR_OFF, 2);
-	put64(be, page, LOG_CLEAR_OFF + w, s->log_clear);
-	put64(be, page, LOG_CLEAR_OFF + w + 8, s->log_clear);
+	put64(be, page, LOG_CLEAR_OFF + val, s->log_clear);
+	put64(be, page, LOG_CLEAR_OFF + val + 8, s->log_clear);
 	st = wr(ctx, k->log_descs_pa, descs, count * dsz, err);
 	if (!st)
 		st = wr(ctx, k->log_infos_pa, infos, count * LOG_INFO_SIZE, err);
@@ -1908,70 +2139,64 @@ void gen_kernel_cpu_state(const struct gen_spec *s, const struct gen_kernel *k,
 	cs->tr = GDT_TSS;
 }
 
-/* i386: the struct page array, 1024 at a time. */
-static enum mdf_status x86_write_memmap(const struct gen_spec *s, const struct gen_kernel *k,
-					gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+/* 32-bit: the struct page array, 1024 at a time. */
+static enum mdf_status flat32_write_memmap(const struct gen_spec *s, const struct gen_kernel *k,
+					   gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
 {
 	const uint64_t batch = UINT64_C(1) << GEN_MAX_BUDDY_ORDER;
-	uint8_t *pages = malloc(batch * GEN_X86_STRUCT_PAGE);
+	uint8_t *pages = malloc(batch * k->struct_page);
 	enum mdf_status st = MDF_OK;
 
 	if (!pages)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
-	for (uint64_t p0 = 0; p0 < k->npfn && !st; p0 += batch) {
+	for (uint64_t p0 = k->memmap_pfn0; p0 < k->npfn && !st; p0 += batch) {
 		uint64_t n = MDF_MIN(batch, k->npfn - p0);
 
 		for (uint64_t i = 0; i < n; i++)
-			build_page32(s, k, p0 + i, pages + i * GEN_X86_STRUCT_PAGE);
-		st = wr(ctx, k->memmap_pa + p0 * GEN_X86_STRUCT_PAGE, pages,
-			(size_t)(n * GEN_X86_STRUCT_PAGE), err);
+			build_page32(s, k, p0 + i, pages + i * k->struct_page);
+		st = wr(ctx, k->memmap_pa + (p0 - k->memmap_pfn0) * k->struct_page, pages,
+			(size_t)(n * k->struct_page), err);
 	}
 	free(pages);
 	return st;
 }
 
-/* i386: the zone of @pfn (DMA, NORMAL, HIGHMEM), as build_page32() sets it. */
-static unsigned x86_zone_of(const struct gen_kernel *k, uint64_t pfn)
-{
-	uint64_t pa = pfn << k->page_shift;
-
-	return pa < (UINT64_C(1) << 24) ? 0 : pa < k->lowmem_end ? 1 : 2;
-}
-
 /*
- * i386: contig_page_data with its zones' free lists, for a reader that
+ * 32-bit: contig_page_data with its zones' free lists, for a reader that
  * walks them: every buddy head on free_area[order].free_list[MIGRATE_MOVABLE]
  * of its zone, in pfn order, through page.lru (offset 4); the other lists
  * empty (pointing at themselves); nr_free, vm_stat[NR_FREE_PAGES], the
- * zones' spans and the node's, node_mem_map = mem_map.  32-bit words.
+ * zones' spans and the node's, node_mem_map = the struct page of the
+ * first RAM pfn.  32-bit words, the layout of the preset's kernel.
  */
-static enum mdf_status x86_pgdat_write(const struct gen_spec *s, const struct gen_kernel *k,
-				       gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
+static enum mdf_status flat32_pgdat_write(const struct gen_spec *s, const struct gen_kernel *k,
+					  gen_phys_write_fn wr, void *ctx, struct mdf_err *err)
 {
+	const struct gen_flat32 *l = s->preset->flat32;
 	const uint32_t pgdat = (uint32_t)(k->text_va + (k->pgdat_pa - k->text_pa));
-	const uint32_t mem_map = (uint32_t)linear_va(s, k->memmap_pa);
-	uint32_t last[X86_NR_ZONES][GEN_MAX_BUDDY_ORDER + 1] = { { 0 } };
-	uint64_t lo[X86_NR_ZONES], hi[X86_NR_ZONES] = { 0 }, present[X86_NR_ZONES] = { 0 };
-	uint64_t first = UINT64_MAX, end = 0, total = 0;
+	const uint32_t mem_map = flat32_page_va(s, k, k->memmap_pfn0);
+	uint32_t last[FLAT32_NR_ZONES][GEN_MAX_BUDDY_ORDER_ARM + 1] = { { 0 } };
+	uint64_t lo[FLAT32_NR_ZONES], hi[FLAT32_NR_ZONES] = { 0 };
+	uint64_t present[FLAT32_NR_ZONES] = { 0 }, first = UINT64_MAX, end = 0, total = 0;
 	unsigned nr_zones = 0;
-	uint8_t *pg = calloc(1, X86_PGDAT_SIZE);
+	uint8_t *pg = calloc(1, l->pglist_data);
 	enum mdf_status st = MDF_OK;
 
 	if (!pg)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "contig_page_data: out of memory");
-	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+	for (unsigned z = 0; z < FLAT32_NR_ZONES; z++) {
 		lo[z] = UINT64_MAX;
-		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PGDAT, pgdat);
-		for (unsigned o = 0; o <= GEN_MAX_BUDDY_ORDER; o++)
-			for (unsigned m = 0; m < X86_MIGRATE_TYPES; m++) {
-				unsigned off = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA +
-					       o * X86_FREE_AREA_SIZE + m * 8;
+		put32(false, pg, z * l->zone + FLAT32_ZONE_PGDAT, pgdat);
+		for (unsigned o = 0; o < l->free_orders; o++)
+			for (unsigned m = 0; m < l->migrate_types; m++) {
+				unsigned off = z * l->zone + FLAT32_ZONE_FREE_AREA +
+					       o * l->free_area + m * 8;
 				put32(false, pg, off, pgdat + off);
 				put32(false, pg, off + 4, pgdat + off);
 			}
 	}
 	for (uint64_t p = 0; p < k->max_pfn && !st; p++) {
-		unsigned z = x86_zone_of(k, p);
+		unsigned z = flat32_zone(k, p);
 
 		if (gen_bit_test(k->ram, p)) {
 			lo[z] = MDF_MIN(lo[z], p);
@@ -1988,9 +2213,10 @@ static enum mdf_status x86_pgdat_write(const struct gen_spec *s, const struct ge
 		 * (or the list head), next = the list head until another
 		 * comes. */
 		unsigned o = k->info[p] & GEN_INFO_ORDER;
-		unsigned area = z * X86_ZONE_SIZE + X86_ZONE_FREE_AREA + o * X86_FREE_AREA_SIZE;
-		uint32_t head = pgdat + area + X86_MIGRATE_MOVABLE * 8;
-		uint32_t lru = mem_map + (uint32_t)(p * GEN_X86_STRUCT_PAGE) + 4, prev = head;
+		unsigned area = z * l->zone + FLAT32_ZONE_FREE_AREA + o * l->free_area;
+		unsigned nr_free = area + l->migrate_types * 8, vm_stat = z * l->zone + l->vm_stat;
+		uint32_t head = pgdat + area + FLAT32_MIGRATE_MOVABLE * 8;
+		uint32_t lru = flat32_page_va(s, k, p) + 4, prev = head;
 		uint8_t links[8];
 
 		if (last[z][o]) {
@@ -1998,59 +2224,81 @@ static enum mdf_status x86_pgdat_write(const struct gen_spec *s, const struct ge
 			gen_store32(false, links, lru);
 			st = wr(ctx, k->memmap_pa + (prev - mem_map), links, 4, err);
 		} else {
-			put32(false, pg, area + X86_MIGRATE_MOVABLE * 8, lru);
+			put32(false, pg, area + FLAT32_MIGRATE_MOVABLE * 8, lru);
 		}
-		put32(false, pg, area + X86_MIGRATE_MOVABLE * 8 + 4, lru);
+		put32(false, pg, area + FLAT32_MIGRATE_MOVABLE * 8 + 4, lru);
 		gen_store32(false, links, head);
 		gen_store32(false, links + 4, prev);
 		if (!st)
 			st = wr(ctx, k->memmap_pa + (lru - mem_map), links, 8, err);
 		last[z][o] = lru;
-		put32(false, pg, area + X86_FREE_AREA_NR_FREE,
-		      load_le32(pg + area + X86_FREE_AREA_NR_FREE) + 1);
-		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_VM_STAT,
-		      load_le32(pg + z * X86_ZONE_SIZE + X86_ZONE_VM_STAT) + (1u << o));
+		put32(false, pg, nr_free, load_le32(pg + nr_free) + 1);
+		put32(false, pg, vm_stat, load_le32(pg + vm_stat) + (1u << o));
 	}
-	for (unsigned z = 0; z < X86_NR_ZONES; z++) {
+	for (unsigned z = 0; z < FLAT32_NR_ZONES; z++) {
 		if (!hi[z])
 			continue;
-		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_START_PFN, (uint32_t)lo[z]);
-		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_SPANNED, (uint32_t)(hi[z] - lo[z]));
-		put32(false, pg, z * X86_ZONE_SIZE + X86_ZONE_PRESENT, (uint32_t)present[z]);
+		put32(false, pg, z * l->zone + FLAT32_ZONE_START_PFN, (uint32_t)lo[z]);
+		put32(false, pg, z * l->zone + FLAT32_ZONE_SPANNED, (uint32_t)(hi[z] - lo[z]));
+		put32(false, pg, z * l->zone + FLAT32_ZONE_PRESENT, (uint32_t)present[z]);
 	}
 	/* nr_zones (int), node_mem_map, then node_start_pfn, present, spanned */
-	put32(false, pg, X86_PGDAT_NR_ZONES, nr_zones);
-	put32(false, pg, X86_PGDAT_MEM_MAP, mem_map + (uint32_t)(first * GEN_X86_STRUCT_PAGE));
-	put32(false, pg, X86_PGDAT_START_PFN, (uint32_t)first);
-	put32(false, pg, X86_PGDAT_START_PFN + 4, (uint32_t)total);
-	put32(false, pg, X86_PGDAT_START_PFN + 8, (uint32_t)(end - first));
+	put32(false, pg, l->nr_zones, nr_zones);
+	put32(false, pg, l->node_mem_map, flat32_page_va(s, k, first));
+	put32(false, pg, l->node_start_pfn, (uint32_t)first);
+	put32(false, pg, l->node_start_pfn + 4, (uint32_t)total);
+	put32(false, pg, l->node_start_pfn + 8, (uint32_t)(end - first));
 	if (!st)
-		st = wr(ctx, k->pgdat_pa, pg, X86_PGDAT_SIZE, err);
+		st = wr(ctx, k->pgdat_pa, pg, l->pglist_data, err);
 	free(pg);
 	return st ? mdf_err_push(err, "contig_page_data") : MDF_OK;
 }
 
-/* i386: high_memory, the end of the direct map (max_low_pfn). */
-static uint64_t x86_high_memory(const struct gen_spec *s, const struct gen_kernel *k)
+/* 32-bit: high_memory, the end of the direct map (max_low_pfn). */
+static uint64_t flat32_high_memory(const struct gen_spec *s, const struct gen_kernel *k)
 {
-	return s->page_offset + MDF_MIN(k->max_pfn << k->page_shift, k->lowmem_end);
+	return linear_va(s, MDF_MIN(k->max_pfn << k->page_shift, k->lowmem_end));
 }
 
-/* i386: mem_map, vmap_area_list and its one vmap_area (from VMALLOC_START
- * for 8 KiB, a made-up first allocation) in the page of init_uts_ns. */
-static void x86_vars(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *page)
+/* 32-bit: mem_map, vmap_area_list and its one vmap_area (from VMALLOC_START
+ * for 8 KiB, a made-up first allocation) in the page of init_uts_ns.
+ * VMALLOC_START is high_memory + VMALLOC_OFFSET (8 MiB), on arm aligned
+ * down to 8 MiB (arch/arm/include/asm/pgtable.h). */
+static void flat32_vars(const struct gen_spec *s, const struct gen_kernel *k, uint8_t *page)
 {
-	const uint32_t list = (uint32_t)(uts_va(k) + X86_VMAP_LIST_OFF);
-	const uint32_t area = (uint32_t)(uts_va(k) + X86_VMAP_AREA_OFF);
-	const uint32_t vstart = (uint32_t)(x86_high_memory(s, k) + X86_VMALLOC_OFFSET);
+	const uint32_t list = (uint32_t)(uts_va(k) + FLAT32_VMAP_LIST_OFF);
+	const uint32_t area = (uint32_t)(uts_va(k) + FLAT32_VMAP_AREA_OFF);
+	uint64_t vstart = flat32_high_memory(s, k) + FLAT32_VMALLOC_OFFSET;
 
-	put32(false, page, X86_MEM_MAP_OFF, (uint32_t)linear_va(s, k->memmap_pa));
-	put32(false, page, X86_VMAP_LIST_OFF, area + X86_VMAP_AREA_LIST);
-	put32(false, page, X86_VMAP_LIST_OFF + 4, area + X86_VMAP_AREA_LIST);
-	put32(false, page, X86_VMAP_AREA_OFF, vstart);
-	put32(false, page, X86_VMAP_AREA_OFF + 4, vstart + 0x2000);
-	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST, list);
-	put32(false, page, X86_VMAP_AREA_OFF + X86_VMAP_AREA_LIST + 4, list);
+	if (s->arch == GEN_ARCH_ARM)
+		vstart = align_down(vstart, FLAT32_VMALLOC_OFFSET);
+	put32(false, page, FLAT32_MEM_MAP_OFF, flat32_page_va(s, k, k->memmap_pfn0));
+	put32(false, page, FLAT32_VMAP_LIST_OFF, area + FLAT32_VMAP_AREA_LIST);
+	put32(false, page, FLAT32_VMAP_LIST_OFF + 4, area + FLAT32_VMAP_AREA_LIST);
+	put32(false, page, FLAT32_VMAP_AREA_OFF, (uint32_t)vstart);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + 4, (uint32_t)vstart + 0x2000);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + FLAT32_VMAP_AREA_LIST, list);
+	put32(false, page, FLAT32_VMAP_AREA_OFF + FLAT32_VMAP_AREA_LIST + 4, list);
+}
+
+/*
+ * arm short descriptors: Linux's copy of the hardware page table @t, 2048
+ * bytes below it, the Linux pte of each small page (what
+ * cpu_v7_set_pte_ext() was given: PAGE_KERNEL, L_PTE_XN where the
+ * hardware entry has XN).
+ */
+static enum mdf_status arm_linux_ptes(const struct gen_table *t, gen_phys_write_fn wr,
+				      void *ctx, uint8_t *page, struct mdf_err *err)
+{
+	for (unsigned j = 0; j < t->n; j++) {
+		uint64_t e = t->e[j];
+
+		gen_store32(false, page + 4 * j,
+			    e ? (uint32_t)((e & ~UINT64_C(0xfff)) | ARM_LINUX_PTE |
+					   (e & ARM_SMALL_XN ? ARM_LINUX_PTE_XN : 0))
+			      : 0);
+	}
+	return wr(ctx, t->pa - ARM_HWTABLE_OFF, page, t->n * 4, err);
 }
 
 static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_kernel *k,
@@ -2072,8 +2320,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		ppc64_vmemmap_vars(s, k, page);
 	if (s->arch == GEN_ARCH_S390X)   /* high_memory: the end of RAM */
 		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
-	if (s->arch == GEN_ARCH_X86 && !s->no_struct_pages)
-		x86_vars(s, k, page);
+	if (gen_arch_32(s->arch) && !s->no_struct_pages)
+		flat32_vars(s, k, page);
 	if (log_enabled(s))
 		st = log_write(s, k, wr, ctx, page, err);
 	if (!st)
@@ -2089,13 +2337,15 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		uint64_t empty = pt_empty(k, t->level);
 
 		for (unsigned j = 0; j < t->n; j++) {
-			if (k->pte_size == 4)   /* i386 without PAE */
+			if (k->pte_size == 4)   /* i386 without PAE, arm without LPAE */
 				gen_store32(false, page + 4 * j, (uint32_t)t->e[j]);
 			else
 				gen_store64(k->pt_big_endian, page + 8 * j,
 					    t->e[j] ? t->e[j] : empty);
 		}
 		st = wr(ctx, t->pa, page, t->n * k->pte_size, err);
+		if (!st && k->arch == GEN_ARCH_ARM && !k->arm_lpae && t->level == 1)
+			st = arm_linux_ptes(t, wr, ctx, page, err);
 		if (st)
 			return st;
 	}
@@ -2135,9 +2385,9 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 			return st;
 	}
 
-	if (s->arch == GEN_ARCH_X86) {
-		st = x86_write_memmap(s, k, wr, ctx, err);
-		return st ? st : x86_pgdat_write(s, k, wr, ctx, err);
+	if (gen_arch_32(s->arch)) {
+		st = flat32_write_memmap(s, k, wr, ctx, err);
+		return st ? st : flat32_pgdat_write(s, k, wr, ctx, err);
 	}
 
 	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
@@ -2196,6 +2446,61 @@ static char *xasprintf(const char *fmt, ...)
 	return strdup(buf);
 }
 
+/* The 32-bit kernels' values (gen_preset.c, vmi_6_1_flat32): @build_id,
+ * @sym:NAME (the image start + its offset), @L:NAME (struct gen_flat32);
+ * NULL for anything else. */
+static char *flat32_value(const struct gen_spec *s, const struct gen_kernel *k, const char *v)
+{
+	const struct gen_preset *ps = s->preset;
+	const struct gen_flat32 *l = ps ? ps->flat32 : NULL;
+
+	if (!l)
+		return NULL;
+	if (strcmp(v, "@build_id") == 0)
+		return strdup(ps->build_id);
+	if (strncmp(v, "@sym:", 5) == 0) {
+		for (const struct gen_sym *y = ps->syms; y->name; y++)
+			if (strcmp(v + 5, y->name) == 0)
+				return xasprintf("%" PRIx64, text_offset_va(s, k, y->off));
+		return NULL;
+	}
+	if (strncmp(v, "@L:", 3) != 0)
+		return NULL;
+	const struct {
+		const char *name;
+		unsigned value;
+	} f[] = {
+		{ "page", l->page }, { "pglist_data", l->pglist_data }, { "zone", l->zone },
+		{ "free_area", l->free_area }, { "nr_zones", l->nr_zones },
+		{ "node_mem_map", l->node_mem_map }, { "node_start_pfn", l->node_start_pfn },
+		{ "node_spanned_pages", l->node_start_pfn + 8 }, { "node_id", l->node_id },
+		{ "vm_stat", l->vm_stat }, { "free_orders", l->free_orders },
+		{ "migrate_types", l->migrate_types }, { "latched_seq", l->latched_seq },
+		{ "latched_seq_val", l->latched_seq_val },
+	};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (strcmp(v + 3, f[i].name) == 0)
+			return xasprintf("%u", f[i].value);
+	return NULL;
+}
+
+/* A template value "@?NAME": the value, or NULL when the kernel has none
+ * (its line is left out). */
+static char *optional_value(const struct gen_spec *s, const char *name)
+{
+	const struct gen_preset *ps = s->preset;
+
+	if (strcmp(name, "pg_hwpoison") == 0)
+		return ps->pg_hwpoison < 0 ? NULL : xasprintf("%d", ps->pg_hwpoison);
+	if (strcmp(name, "hugetlb_dtor") == 0)
+		return ps->hugetlb_dtor < 0 ? NULL : xasprintf("%d", ps->hugetlb_dtor);
+	if (strcmp(name, "x86_pae") == 0)
+		return s->arch == GEN_ARCH_X86 && s->x86_pae ? strdup("y") : NULL;
+	if (strcmp(name, "arm_lpae") == 0)
+		return s->arch == GEN_ARCH_ARM && s->arm_lpae ? strdup("y") : NULL;
+	return NULL;
+}
+
 static char *template_value(const struct gen_spec *s, const struct gen_kernel *k,
 			    const char *v)
 {
@@ -2211,11 +2516,11 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 	if (strcmp(v, "@uts") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->uts_pa - k->text_pa));
 	if (strcmp(v, "@mem_map") == 0)
-		return xasprintf("%" PRIx64, uts_va(k) + X86_MEM_MAP_OFF);
+		return xasprintf("%" PRIx64, uts_va(k) + FLAT32_MEM_MAP_OFF);
 	if (strcmp(v, "@contig_page_data") == 0)
 		return xasprintf("%" PRIx64, k->text_va + (k->pgdat_pa - k->text_pa));
 	if (strcmp(v, "@vmap_area_list") == 0)
-		return xasprintf("%" PRIx64, uts_va(k) + X86_VMAP_LIST_OFF);
+		return xasprintf("%" PRIx64, uts_va(k) + FLAT32_VMAP_LIST_OFF);
 	if (strcmp(v, "@memsec") == 0)
 		return xasprintf("%" PRIx64, linear_va(s, k->roots_pa));
 	if (strcmp(v, "@vmemmap") == 0)
@@ -2265,7 +2570,7 @@ static char *template_value(const struct gen_spec *s, const struct gen_kernel *k
 		return xasprintf("%" PRIx64, k->text_pa + s->text_size + S390X_AMODE31_SIZE);
 	if (strncmp(v, "@T+", 3) == 0 && util_parse_u64_base(v + 3, 16, &x))
 		return xasprintf("%" PRIx64, text_offset_va(s, k, x));
-	return NULL;
+	return flat32_value(s, k, v);
 }
 
 /* With "dmesg" lines, the printk ring's variables are in the page of
@@ -2308,11 +2613,11 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 	case GEN_POKE_PAGE: {
 		uint64_t sec = p->addr / k->pfn_per_section;
 
-		if (s->arch == GEN_ARCH_X86) {   /* FLATMEM */
-			if (s->no_struct_pages || p->addr >= k->npfn ||
-			    p->off + p->len > GEN_X86_STRUCT_PAGE)
+		if (gen_arch_32(s->arch)) {   /* FLATMEM */
+			if (s->no_struct_pages || p->addr >= k->npfn || p->addr < k->memmap_pfn0 ||
+			    p->off + p->len > k->struct_page)
 				break;
-			*pa = k->memmap_pa + p->addr * GEN_X86_STRUCT_PAGE + p->off;
+			*pa = k->memmap_pa + (p->addr - k->memmap_pfn0) * k->struct_page + p->off;
 			return MDF_OK;
 		}
 
@@ -2353,11 +2658,16 @@ enum mdf_status gen_kernel_vmcoreinfo(const struct gen_spec *s, const struct gen
 		return mdf_err_set(err, MDF_ERR_NOMEM, "vmcoreinfo: out of memory");
 	for (size_t i = 0; i < ntpl; i++) {
 		const char *eq = strchr(tpl[i], '=');
+		char *opt = NULL;
+
 		/* Linux 6.7 on only: written when the spec says so. */
 		if (strcmp(eq + 1, "@radix_mmu") == 0 && !s->radix_number)
 			continue;
+		/* What this kernel has not (the line is left out). */
+		if (strncmp(eq + 1, "@?", 2) == 0 && !(opt = optional_value(s, eq + 3)))
+			continue;
 		kv[n].key = strndup(tpl[i], (size_t)(eq - tpl[i]));
-		kv[n].value = log_symbol(s, k, kv[n].key);
+		kv[n].value = opt ? opt : log_symbol(s, k, kv[n].key);
 		if (!kv[n].value)
 			kv[n].value = template_value(s, k, eq + 1);
 		n++;

@@ -7,8 +7,9 @@
  * riscv64 only 6.12.  s390x has 6.1, written from the kernel's sources
  * (no lab dump): see vmi_6_1_s390x.  ppc64 big-endian ("arch ppc64be")
  * reuses the ppc64el text.  i386 ("arch x86 [pae]") has 6.1 (-686 and
- * -686-pae), written from the sources and the kernels' debug info: see
- * vmi_6_1_x86.
+ * -686-pae) and arm ("arch arm [lpae]") 6.1 (-armmp and -armmp-lpae),
+ * written from the sources and the kernels' debug info: see
+ * vmi_6_1_flat32.
  *
  * Template values starting with '@' are computed by gen_kernel.c:
  *   @osrelease @stext @pgd @uts @memsec @vmemmap @vmalloc @phys_base
@@ -18,9 +19,11 @@
  *   and @modules_end, ppc64's @vmemmap_list, @mmu_vmemmap_psize,
  *   @mmu_psize_defs and @radix_mmu (1 or 0; the line is left out without
  *   "radix_number yes"), s390x's @lowcore_ptr, @high_memory, @samode31
- *   and @eamode31, i386's @mem_map, @vmap_area_list and
- *   @contig_page_data, and @T+HEX =
- *   start of the text + HEX (wrapped into the text).
+ *   and @eamode31, the 32-bit kernels' @mem_map, @vmap_area_list,
+ *   @contig_page_data, @build_id, @sym:NAME and @L:NAME (see
+ *   vmi_6_1_flat32; @?NAME leaves its line out where the kernel has no
+ *   such value), and @T+HEX = start of the text + HEX (wrapped into the
+ *   text).
  */
 #include <stddef.h>
 #include <string.h>
@@ -874,42 +877,48 @@ static const char *const vmi_6_1_s390x[] = {
 };
 
 /*
- * i386, Debian bookworm 6.1.0-57-686 (6.1.192-3), as its crash_save_vmcoreinfo_init()
- * (kernel/crash_core.c of 6.1) writes it: no lab dump exists, so the lines
- * come from the source and every number from the kernel's debug info
- * (linux-image-6.1.0-57-686-dbg: gdb 'ptype /o' of struct page, pglist_data,
- * zone, free_area, list_head, vmap_area, uts_namespace and the printk ring,
- * enum pageflags, compound_dtor_id, migratetype; nm for the symbols' offsets
- * from _stext = 0xc1000000; readelf -n for the BUILD-ID) and its
+ * The 32-bit FLATMEM kernels, Debian bookworm 6.1.0-57 (6.1.192-3): i386
+ * -686 and -686-pae, arm -armmp and -armmp-lpae, as their
+ * crash_save_vmcoreinfo_init() (kernel/crash_core.c of 6.1) writes it: no
+ * lab dump exists, so the lines come from the source and every number
+ * from the kernels' debug info (linux-image-6.1.0-57-FLAVOUR-dbg: gdb
+ * 'ptype /o' of struct page, pglist_data, zone, free_area, list_head,
+ * vmap_area, uts_namespace, latched_seq and the printk ring, enum
+ * pageflags, compound_dtor_id, migratetype; nm for the symbols' offsets
+ * from the image start; readelf -n for the BUILD-ID) and their
  * /boot/config: FLATMEM without NUMA, so SYMBOL(mem_map) and
  * SYMBOL(contig_page_data) and OFFSET(pglist_data.node_mem_map) instead of
  * mem_section, and node_online_map is &node_states[N_ONLINE]
- * (node_states + 4); 32-bit words: SIZE(page) 40 (8-byte aligned,
- * memcg_data at 32), list_head 8, atomic_long_t 4.  The page flags, the
- * mapcount values and the dtors are the x86_64 6.1 ones.  No arch lines:
- * arch_crash_save_vmcoreinfo() (arch/x86/kernel/crash_core_32.c) writes
- * node_data only with NUMA and CONFIG_X86_PAE=y only with PAE; no
- * KERNELOFFSET, phys_base or VMALLOC_START on i386 6.1.  vmap_area_list
- * and mem_map are variables of the generator's page of init_uts_ns
- * (@vmap_area_list, @mem_map), contig_page_data two pages of the image it
- * owns (@contig_page_data), the other SYMBOLs at the real offsets.
+ * (node_states + 4); 32-bit words: list_head 8, atomic_long_t 4.  What
+ * differs between them is the kernel's: @build_id, @sym:NAME (an offset
+ * from the image start, struct gen_sym), @L:NAME (struct gen_flat32: the
+ * sizes and offsets the generator also writes the structures by), and
+ * the lines of @? values, left out where the kernel has no such thing:
+ * PG_hwpoison (no CONFIG_MEMORY_FAILURE on arm), HUGETLB_PAGE_DTOR (no
+ * CONFIG_HUGETLB_PAGE on armmp), and arch_crash_save_vmcoreinfo()'s
+ * CONFIG_X86_PAE=y (arch/x86/kernel/crash_core_32.c, with PAE; node_data
+ * needs NUMA) and CONFIG_ARM_LPAE=y (arch/arm/kernel/machine_kexec.c, with
+ * LPAE).  No KERNELOFFSET, phys_base, PHYS_OFFSET or VMALLOC_START on
+ * either in 6.1.  vmap_area_list and mem_map are variables of the
+ * generator's page of init_uts_ns (@vmap_area_list, @mem_map),
+ * contig_page_data two pages of the image it owns (@contig_page_data).
  */
-static const char *const vmi_6_1_x86[] = {
+static const char *const vmi_6_1_flat32[] = {
 	"OSRELEASE=@osrelease",
-	"BUILD-ID=5046c0977c15e9ffa5e4da98e95385ea9274694d",
+	"BUILD-ID=@build_id",
 	"PAGESIZE=4096",
 	"SYMBOL(init_uts_ns)=@uts",
 	"OFFSET(uts_namespace.name)=0",
-	"SYMBOL(node_online_map)=@T+d78734",
+	"SYMBOL(node_online_map)=@sym:node_online_map",
 	"SYMBOL(swapper_pg_dir)=@pgd",
-	"SYMBOL(_stext)=@stext",
+	"SYMBOL(_stext)=@sym:_stext",
 	"SYMBOL(vmap_area_list)=@vmap_area_list",
 	"SYMBOL(mem_map)=@mem_map",
 	"SYMBOL(contig_page_data)=@contig_page_data",
-	"SIZE(page)=40",
-	"SIZE(pglist_data)=4416",
-	"SIZE(zone)=768",
-	"SIZE(free_area)=44",
+	"SIZE(page)=@L:page",
+	"SIZE(pglist_data)=@L:pglist_data",
+	"SIZE(zone)=@L:zone",
+	"SIZE(free_area)=@L:free_area",
 	"SIZE(list_head)=8",
 	"SIZE(nodemask_t)=4",
 	"OFFSET(page.flags)=0",
@@ -922,23 +931,23 @@ static const char *const vmi_6_1_x86[] = {
 	"OFFSET(page.compound_order)=9",
 	"OFFSET(page.compound_head)=4",
 	"OFFSET(pglist_data.node_zones)=0",
-	"OFFSET(pglist_data.nr_zones)=3112",
-	"OFFSET(pglist_data.node_mem_map)=3116",
-	"OFFSET(pglist_data.node_start_pfn)=3124",
-	"OFFSET(pglist_data.node_spanned_pages)=3132",
-	"OFFSET(pglist_data.node_id)=3136",
+	"OFFSET(pglist_data.nr_zones)=@L:nr_zones",
+	"OFFSET(pglist_data.node_mem_map)=@L:node_mem_map",
+	"OFFSET(pglist_data.node_start_pfn)=@L:node_start_pfn",
+	"OFFSET(pglist_data.node_spanned_pages)=@L:node_spanned_pages",
+	"OFFSET(pglist_data.node_id)=@L:node_id",
 	"OFFSET(zone.free_area)=128",
-	"OFFSET(zone.vm_stat)=704",
+	"OFFSET(zone.vm_stat)=@L:vm_stat",
 	"OFFSET(zone.spanned_pages)=72",
 	"OFFSET(free_area.free_list)=0",
 	"OFFSET(list_head.next)=0",
 	"OFFSET(list_head.prev)=4",
 	"OFFSET(vmap_area.va_start)=0",
 	"OFFSET(vmap_area.list)=20",
-	"LENGTH(zone.free_area)=11",
-	"SYMBOL(prb)=@T+c6d144",
-	"SYMBOL(printk_rb_static)=@T+c6d160",
-	"SYMBOL(clear_seq)=@T+eba26c",
+	"LENGTH(zone.free_area)=@L:free_orders",
+	"SYMBOL(prb)=@sym:prb",
+	"SYMBOL(printk_rb_static)=@sym:printk_rb_static",
+	"SYMBOL(clear_seq)=@sym:clear_seq",
 	"SIZE(printk_ringbuffer)=44",
 	"OFFSET(printk_ringbuffer.desc_ring)=0",
 	"OFFSET(printk_ringbuffer.text_data_ring)=24",
@@ -973,135 +982,73 @@ static const char *const vmi_6_1_x86[] = {
 	"OFFSET(prb_data_ring.tail_lpos)=12",
 	"SIZE(atomic_long_t)=4",
 	"OFFSET(atomic_long_t.counter)=0",
-	"SIZE(latched_seq)=20",
-	"OFFSET(latched_seq.val)=4",
-	"LENGTH(free_area.free_list)=5",
+	"SIZE(latched_seq)=@L:latched_seq",
+	"OFFSET(latched_seq.val)=@L:latched_seq_val",
+	"LENGTH(free_area.free_list)=@L:migrate_types",
 	"NUMBER(NR_FREE_PAGES)=0",
 	"NUMBER(PG_lru)=4",
 	"NUMBER(PG_private)=13",
 	"NUMBER(PG_swapcache)=10",
 	"NUMBER(PG_swapbacked)=19",
 	"NUMBER(PG_slab)=9",
-	"NUMBER(PG_hwpoison)=23",
+	"NUMBER(PG_hwpoison)=@?pg_hwpoison",
 	"NUMBER(PG_head_mask)=65536",
 	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
-	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(HUGETLB_PAGE_DTOR)=@?hugetlb_dtor",
 	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
-	"SYMBOL(kallsyms_names)=@T+a4d0a4",
-	"SYMBOL(kallsyms_num_syms)=@T+a4d0a0",
-	"SYMBOL(kallsyms_token_table)=@T+af7a9c",
-	"SYMBOL(kallsyms_token_index)=@T+af7de8",
-	"SYMBOL(kallsyms_offsets)=@T+a20d44",
-	"SYMBOL(kallsyms_relative_base)=@T+a4d09c",
+	"SYMBOL(kallsyms_names)=@sym:kallsyms_names",
+	"SYMBOL(kallsyms_num_syms)=@sym:kallsyms_num_syms",
+	"SYMBOL(kallsyms_token_table)=@sym:kallsyms_token_table",
+	"SYMBOL(kallsyms_token_index)=@sym:kallsyms_token_index",
+	"SYMBOL(kallsyms_offsets)=@sym:kallsyms_offsets",
+	"SYMBOL(kallsyms_relative_base)=@sym:kallsyms_relative_base",
+	"CONFIG_X86_PAE=@?x86_pae",
+	"CONFIG_ARM_LPAE=@?arm_lpae",
 	"CRASHTIME=@crashtime",
 	NULL,
 };
 
-/* i386 PAE, Debian bookworm 6.1.0-57-686-pae: the -686 text with its own
- * symbol offsets and BUILD-ID (linux-image-6.1.0-57-686-pae-dbg; the
- * structures are the same), and CONFIG_X86_PAE=y. */
-static const char *const vmi_6_1_x86_pae[] = {
-	"OSRELEASE=@osrelease",
-	"BUILD-ID=bda531541fcff2af524ee5d39463eac207c2b9ac",
-	"PAGESIZE=4096",
-	"SYMBOL(init_uts_ns)=@uts",
-	"OFFSET(uts_namespace.name)=0",
-	"SYMBOL(node_online_map)=@T+d93d34",
-	"SYMBOL(swapper_pg_dir)=@pgd",
-	"SYMBOL(_stext)=@stext",
-	"SYMBOL(vmap_area_list)=@vmap_area_list",
-	"SYMBOL(mem_map)=@mem_map",
-	"SYMBOL(contig_page_data)=@contig_page_data",
-	"SIZE(page)=40",
-	"SIZE(pglist_data)=4416",
-	"SIZE(zone)=768",
-	"SIZE(free_area)=44",
-	"SIZE(list_head)=8",
-	"SIZE(nodemask_t)=4",
-	"OFFSET(page.flags)=0",
-	"OFFSET(page._refcount)=28",
-	"OFFSET(page.mapping)=12",
-	"OFFSET(page.lru)=4",
-	"OFFSET(page._mapcount)=24",
-	"OFFSET(page.private)=20",
-	"OFFSET(page.compound_dtor)=8",
-	"OFFSET(page.compound_order)=9",
-	"OFFSET(page.compound_head)=4",
-	"OFFSET(pglist_data.node_zones)=0",
-	"OFFSET(pglist_data.nr_zones)=3112",
-	"OFFSET(pglist_data.node_mem_map)=3116",
-	"OFFSET(pglist_data.node_start_pfn)=3124",
-	"OFFSET(pglist_data.node_spanned_pages)=3132",
-	"OFFSET(pglist_data.node_id)=3136",
-	"OFFSET(zone.free_area)=128",
-	"OFFSET(zone.vm_stat)=704",
-	"OFFSET(zone.spanned_pages)=72",
-	"OFFSET(free_area.free_list)=0",
-	"OFFSET(list_head.next)=0",
-	"OFFSET(list_head.prev)=4",
-	"OFFSET(vmap_area.va_start)=0",
-	"OFFSET(vmap_area.list)=20",
-	"LENGTH(zone.free_area)=11",
-	"SYMBOL(prb)=@T+c87304",
-	"SYMBOL(printk_rb_static)=@T+c87320",
-	"SYMBOL(clear_seq)=@T+ee226c",
-	"SIZE(printk_ringbuffer)=44",
-	"OFFSET(printk_ringbuffer.desc_ring)=0",
-	"OFFSET(printk_ringbuffer.text_data_ring)=24",
-	"OFFSET(printk_ringbuffer.fail)=40",
-	"SIZE(prb_desc_ring)=24",
-	"OFFSET(prb_desc_ring.count_bits)=0",
-	"OFFSET(prb_desc_ring.descs)=4",
-	"OFFSET(prb_desc_ring.infos)=8",
-	"OFFSET(prb_desc_ring.head_id)=12",
-	"OFFSET(prb_desc_ring.tail_id)=16",
-	"SIZE(prb_desc)=12",
-	"OFFSET(prb_desc.state_var)=0",
-	"OFFSET(prb_desc.text_blk_lpos)=4",
-	"SIZE(prb_data_blk_lpos)=8",
-	"OFFSET(prb_data_blk_lpos.begin)=0",
-	"OFFSET(prb_data_blk_lpos.next)=4",
-	"SIZE(printk_info)=88",
-	"OFFSET(printk_info.seq)=0",
-	"OFFSET(printk_info.ts_nsec)=8",
-	"OFFSET(printk_info.text_len)=16",
-	"OFFSET(printk_info.caller_id)=20",
-	"OFFSET(printk_info.dev_info)=24",
-	"SIZE(dev_printk_info)=64",
-	"OFFSET(dev_printk_info.subsystem)=0",
-	"LENGTH(printk_info_subsystem)=16",
-	"OFFSET(dev_printk_info.device)=16",
-	"LENGTH(printk_info_device)=48",
-	"SIZE(prb_data_ring)=16",
-	"OFFSET(prb_data_ring.size_bits)=0",
-	"OFFSET(prb_data_ring.data)=4",
-	"OFFSET(prb_data_ring.head_lpos)=8",
-	"OFFSET(prb_data_ring.tail_lpos)=12",
-	"SIZE(atomic_long_t)=4",
-	"OFFSET(atomic_long_t.counter)=0",
-	"SIZE(latched_seq)=20",
-	"OFFSET(latched_seq.val)=4",
-	"LENGTH(free_area.free_list)=5",
-	"NUMBER(NR_FREE_PAGES)=0",
-	"NUMBER(PG_lru)=4",
-	"NUMBER(PG_private)=13",
-	"NUMBER(PG_swapcache)=10",
-	"NUMBER(PG_swapbacked)=19",
-	"NUMBER(PG_slab)=9",
-	"NUMBER(PG_hwpoison)=23",
-	"NUMBER(PG_head_mask)=65536",
-	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
-	"NUMBER(HUGETLB_PAGE_DTOR)=2",
-	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
-	"SYMBOL(kallsyms_names)=@T+a62010",
-	"SYMBOL(kallsyms_num_syms)=@T+a6200c",
-	"SYMBOL(kallsyms_token_table)=@T+b0e03c",
-	"SYMBOL(kallsyms_token_index)=@T+b0e38c",
-	"SYMBOL(kallsyms_offsets)=@T+a35748",
-	"SYMBOL(kallsyms_relative_base)=@T+a62008",
-	"CONFIG_X86_PAE=y",
-	"CRASHTIME=@crashtime",
-	NULL,
+/* The symbols' offsets from the image start (_text; i386's _stext), nm of
+ * each vmlinux. */
+#define FLAT32_SYMS(stext, online, prb, rb_static, clear, names, num, table, index, offsets, \
+		    rbase)                                                                 \
+	{ { "_stext", stext }, { "node_online_map", online }, { "prb", prb },             \
+	  { "printk_rb_static", rb_static }, { "clear_seq", clear },                       \
+	  { "kallsyms_names", names }, { "kallsyms_num_syms", num },                       \
+	  { "kallsyms_token_table", table }, { "kallsyms_token_index", index },             \
+	  { "kallsyms_offsets", offsets }, { "kallsyms_relative_base", rbase },             \
+	  { NULL, 0 } }
+
+static const struct gen_sym syms_686[] =
+	FLAT32_SYMS(0, 0xd78734, 0xc6d144, 0xc6d160, 0xeba26c, 0xa4d0a4, 0xa4d0a0, 0xaf7a9c,
+		    0xaf7de8, 0xa20d44, 0xa4d09c);
+static const struct gen_sym syms_686_pae[] =
+	FLAT32_SYMS(0, 0xd93d34, 0xc87304, 0xc87320, 0xee226c, 0xa62010, 0xa6200c, 0xb0e03c,
+		    0xb0e38c, 0xa35748, 0xa62008);
+/* arm: _stext is past the head text, aligned to a section (1 MiB, LPAE
+ * 2 MiB) for STRICT_KERNEL_RWX. */
+static const struct gen_sym syms_armmp[] =
+	FLAT32_SYMS(0xf8000, 0x12035b4, 0x1226878, 0x1226900, 0x13a75a0, 0xd78578, 0xd78574,
+		    0xe259b8, 0xe25cf8, 0xd4ba38, 0xd78570);
+static const struct gen_sym syms_armmp_lpae[] =
+	FLAT32_SYMS(0x1f8000, 0x14035c8, 0x1427b30, 0x1427bb8, 0x15ab660, 0xf7a1d4, 0xf7a1d0,
+		    0x10281f8, 0x1028530, 0xf4d03c, 0xf7a1cc);
+
+/* gdb of the vmlinux: i386 struct page is 40 bytes (memcg_data at 32, 8-byte
+ * aligned by CONFIG_HAVE_ALIGNED_STRUCT_PAGE), arm's 36; arm's zone has
+ * MAX_ORDER 12 free_areas of MIGRATE_TYPES 6 lists (CONFIG_CMA); u64 is
+ * 8-byte aligned in the ARM EABI, 4 on i386 (latched_seq.val). */
+static const struct gen_flat32 flat32_686 = {
+	.page = 40, .pglist_data = 4416, .zone = 768, .free_area = 44,
+	.nr_zones = 3112, .node_mem_map = 3116, .node_start_pfn = 3124, .node_id = 3136,
+	.vm_stat = 704, .free_orders = 11, .migrate_types = 5,
+	.latched_seq = 20, .latched_seq_val = 4,
+};
+static const struct gen_flat32 flat32_armmp = {
+	.page = 36, .pglist_data = 4928, .zone = 896, .free_area = 52,
+	.nr_zones = 3624, .node_mem_map = 3628, .node_start_pfn = 3636, .node_id = 3648,
+	.vm_stat = 832, .free_orders = 12, .migrate_types = 6,
+	.latched_seq = 24, .latched_seq_val = 8,
 };
 
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
@@ -1316,28 +1263,36 @@ static const struct gen_preset presets[] = {
 		.slab_mapcount = -184549376, .hugetlb_mapcount = -201326592,
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
-	{
-		/* i386 6.1 (-686): the x86_64 6.1 page flags (gdb). */
-		.name = "6.1", .arch = GEN_ARCH_X86, .osrelease = "6.1.0-57-686",
-		.vmcoreinfo = vmi_6_1_x86,
-		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
-		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
-		.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
-		.buddy_mapcount = -129, .offline_mapcount = -257,
-		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
-		.order_in_flags1 = false, .slab_odd_mapping = false,
-	},
 };
 
-static const struct gen_preset preset_6_1_x86_pae = {
-	.name = "6.1", .arch = GEN_ARCH_X86, .osrelease = "6.1.0-57-686-pae",
-	.vmcoreinfo = vmi_6_1_x86_pae,
-	.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
-	.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
-	.pg_hwpoison = 23, .pg_head = 16, .pg_slab = 9,
-	.buddy_mapcount = -129, .offline_mapcount = -257,
-	.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
-	.order_in_flags1 = false, .slab_odd_mapping = false,
+/* The 32-bit kernels: the x86_64 6.1 page flags (gdb of each vmlinux; arm
+ * has no PG_hwpoison, no CONFIG_MEMORY_FAILURE); armmp has no THP or
+ * hugetlbfs (they need LPAE), so no HUGETLB_PAGE_DTOR either. */
+#define FLAT32_PRESET(arch_, rel, build, syms_, layout, hwpoison, dtor, huge)             \
+	{                                                                                 \
+		.name = "6.1", .arch = arch_, .osrelease = rel, .vmcoreinfo = vmi_6_1_flat32, \
+		.build_id = build, .syms = syms_, .flat32 = layout,                       \
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,      \
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,               \
+		.pg_hwpoison = hwpoison, .pg_head = 16, .pg_slab = 9,                     \
+		.buddy_mapcount = -129, .offline_mapcount = -257, .slab_mapcount = 0,     \
+		.hugetlb_mapcount = 0, .hugetlb_dtor = dtor, .order_in_flags1 = false,    \
+		.slab_odd_mapping = false, .no_huge = !(huge),                            \
+	}
+
+/* [arch x86 or arm][PAE or LPAE] */
+static const struct gen_preset presets_32[2][2] = {
+	{ FLAT32_PRESET(GEN_ARCH_X86, "6.1.0-57-686", "5046c0977c15e9ffa5e4da98e95385ea9274694d",
+			syms_686, &flat32_686, 23, 2, true),
+	  FLAT32_PRESET(GEN_ARCH_X86, "6.1.0-57-686-pae",
+			"bda531541fcff2af524ee5d39463eac207c2b9ac", syms_686_pae, &flat32_686, 23,
+			2, true) },
+	{ FLAT32_PRESET(GEN_ARCH_ARM, "6.1.0-57-armmp",
+			"7fabb78ae97af51e834ff4fa2c129159a6490853", syms_armmp, &flat32_armmp, -1,
+			-1, false),
+	  FLAT32_PRESET(GEN_ARCH_ARM, "6.1.0-57-armmp-lpae",
+			"ad47b1721713ac48c42962487183281dd4f01f0b", syms_armmp_lpae, &flat32_armmp,
+			-1, 2, true) },
 };
 
 const struct gen_preset *gen_preset_find(const char *name, enum gen_arch arch, bool big)
@@ -1362,6 +1317,7 @@ const char *gen_preset_names(enum gen_arch arch)
 	case GEN_ARCH_PPC64:
 	case GEN_ARCH_S390X:
 	case GEN_ARCH_X86:
+	case GEN_ARCH_ARM:
 		return "6.1 none";
 	case GEN_ARCH_X86_64:
 		break;
@@ -1369,9 +1325,9 @@ const char *gen_preset_names(enum gen_arch arch)
 	return "5.10 6.1 6.12 7.1 none";
 }
 
-const struct gen_preset *gen_preset_find_x86(const char *name, bool pae)
+const struct gen_preset *gen_preset_find_32(const char *name, enum gen_arch arch, bool wide)
 {
-	if (pae)
-		return strcmp(name, preset_6_1_x86_pae.name) == 0 ? &preset_6_1_x86_pae : NULL;
-	return gen_preset_find(name, GEN_ARCH_X86, false);
+	const struct gen_preset *p = &presets_32[arch == GEN_ARCH_ARM][wide];
+
+	return gen_arch_32(arch) && strcmp(name, p->name) == 0 ? p : NULL;
 }

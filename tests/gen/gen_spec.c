@@ -129,6 +129,18 @@ static enum mdf_status bad(struct mdf_err *err, unsigned line, const char *what,
 			   word ? word : "");
 }
 
+/* Directive @d takes @a or @b: *is_a says which @word is, else
+ * "spec:LINE: D is A or B, not 'WORD'". */
+static enum mdf_status choice(struct mdf_err *err, unsigned line, const char *d,
+			      const char *word, const char *a, const char *b, bool *is_a)
+{
+	if (strcmp(word, a) != 0 && strcmp(word, b) != 0)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s is %s or %s, not '%s'", line,
+				   d, a, b, word);
+	*is_a = strcmp(word, a) == 0;
+	return MDF_OK;
+}
+
 /* PATTERN [ARG] at w[i..]; *used = words consumed. */
 static enum mdf_status parse_pattern(char **w, int nw, int i, unsigned line,
 				     struct gen_fill *f, int *used, struct mdf_err *err)
@@ -180,6 +192,12 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		if (!parse_num(w[i], &(dst)))                                    \
 			return bad(err, line, "bad number", w[i]);               \
 	} while (0)
+#define CHOICE(a, b, is_a)                                                      \
+	do {                                                                     \
+		enum mdf_status cst_ = choice(err, line, d, w[1], a, b, is_a);  \
+		if (cst_)                                                        \
+			return cst_;                                             \
+	} while (0)
 
 	if (strcmp(d, "kernel") == 0) {
 		NEED(2);
@@ -196,20 +214,27 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 						   line, w[1], gen_preset_names(GEN_ARCH_X86_64));
 		}
 	} else if (strcmp(d, "arch") == 0) {
-		/* "arch x86 pae": the only arch with a second word. */
+		/* "arch x86 pae", "arch arm lpae": the 32-bit kernels with
+		 * wider page-table entries. */
+		s->big_endian = false;
+		s->x86_pae = s->arm_lpae = false;
 		if (nw == 3 && strcmp(w[1], "x86") == 0 && strcmp(w[2], "pae") == 0) {
 			s->arch = GEN_ARCH_X86;
 			s->x86_pae = true;
-			s->big_endian = false;
+			return MDF_OK;
+		}
+		if (nw == 3 && strcmp(w[1], "arm") == 0 && strcmp(w[2], "lpae") == 0) {
+			s->arch = GEN_ARCH_ARM;
+			s->arm_lpae = true;
 			return MDF_OK;
 		}
 		NEED(2);
 		/* The byte order goes with the arch: s390x and ppc64be are
 		 * big-endian. */
-		s->big_endian = false;
-		s->x86_pae = false;
 		if (strcmp(w[1], "x86") == 0) {
 			s->arch = GEN_ARCH_X86;
+		} else if (strcmp(w[1], "arm") == 0) {
+			s->arch = GEN_ARCH_ARM;
 		} else if (strcmp(w[1], "x86_64") == 0) {
 			s->arch = GEN_ARCH_X86_64;
 		} else if (strcmp(w[1], "arm64") == 0) {
@@ -224,26 +249,24 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->big_endian = true;
 		} else {
 			return bad(err, line,
-				   "arch is x86_64, x86 [pae], arm64, riscv64, ppc64, ppc64be or s390x, not",
+				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be or "
+				   "s390x, not",
 				   w[1]);
 		}
 	} else if (strcmp(d, "elfclass") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "32") != 0 && strcmp(w[1], "64") != 0)
-			return bad(err, line, "elfclass is 32 or 64, not", w[1]);
-		s->elf32 = w[1][0] == '3';
+		CHOICE("32", "64", &s->elf32);
 		s->elfclass_line = line;
 	} else if (strcmp(d, "mmu") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "radix") != 0 && strcmp(w[1], "hash") != 0)
-			return bad(err, line, "mmu is radix or hash, not", w[1]);
-		s->ppc64_hash = w[1][0] == 'h';
+		bool radix;
+
+		CHOICE("radix", "hash", &radix);
+		s->ppc64_hash = !radix;
 		s->mmu_line = line;
 	} else if (strcmp(d, "radix_number") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0)
-			return bad(err, line, "radix_number is yes or no, not", w[1]);
-		s->radix_number = w[1][0] == 'y';
+		CHOICE("yes", "no", &s->radix_number);
 		s->radix_number_line = line;
 	} else if (strcmp(d, "va_bits") == 0) {
 		NEED(2);
@@ -342,22 +365,19 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			return bad(err, line, "vmemmap_pte is 4k (ppc64 64k) or 2m, not", w[1]);
 		}
 		s->vmemmap_pte_line = line;
+	} else if (strcmp(d, "supersections") == 0) {
+		NEED(2);
+		CHOICE("yes", "no", &s->arm_super);
+		s->super_line = line;
 	} else if (strcmp(d, "default") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "free") == 0)
-			s->default_free = true;
-		else if (strcmp(w[1], "kernel") == 0)
-			s->default_free = false;
-		else
-			return bad(err, line, "default is free or kernel, not", w[1]);
+		CHOICE("free", "kernel", &s->default_free);
 	} else if (strcmp(d, "struct_pages") == 0) {
 		NEED(2);
-		if (strcmp(w[1], "yes") == 0)
-			s->no_struct_pages = false;
-		else if (strcmp(w[1], "no") == 0)
-			s->no_struct_pages = true;
-		else
-			return bad(err, line, "struct_pages is yes or no, not", w[1]);
+		bool yes;
+
+		CHOICE("yes", "no", &yes);
+		s->no_struct_pages = !yes;
 	} else if (strcmp(d, "crashtime") == 0) {
 		NEED(2);
 		NUM(1, s->crashtime);
@@ -435,8 +455,9 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			 * and checks the range. */
 			p.order_implicit = true;
 		} else if (kind == GEN_K_THP || kind == GEN_K_HUGETLB || kind == GEN_K_FREE) {
-			if (kind == GEN_K_FREE && p.order > GEN_MAX_BUDDY_ORDER)
-				return bad(err, line, "free order must be 0..10", w[i - 1]);
+			/* The arch's own limit is checked at the end. */
+			if (kind == GEN_K_FREE && p.order > GEN_MAX_BUDDY_ORDER_ARM)
+				return bad(err, line, "free order must be 0..11", w[i - 1]);
 			if ((kind != GEN_K_FREE && p.order < 1) || p.order > 18)
 				return bad(err, line, "compound order must be 1..18", w[i - 1]);
 			uint64_t n = UINT64_C(1) << p.order;
@@ -580,6 +601,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 	return MDF_OK;
 #undef NEED
 #undef NUM
+#undef CHOICE
 }
 
 /* The preset of @s->preset's name for the spec's arch. */
@@ -718,12 +740,6 @@ static enum mdf_status finish_ppc64(struct gen_spec *s, struct mdf_err *err)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: ppc64 pages are 64 KiB: vmemmap_pte 64k or 2m",
 				   s->vmemmap_pte_line);
-	for (size_t i = 0; i < s->npages; i++)
-		if (s->pages[i].kind == GEN_K_FREE &&
-		    s->pages[i].order > GEN_MAX_BUDDY_ORDER_PPC64)
-			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "spec:%u: free order must be 0..%u with 64 KiB pages",
-					   s->pages[i].line, GEN_MAX_BUDDY_ORDER_PPC64);
 	return swap_preset(s, s->big_endian ? "ppc64be" : "ppc64", err);
 }
 
@@ -805,48 +821,38 @@ static enum mdf_status finish_s390x(struct gen_spec *s, struct mdf_err *err)
 }
 
 /*
- * x86 (i386), as Debian bookworm's 6.1.0-57-686 and -686-pae: VMSPLIT_3G
- * (PAGE_OFFSET 0xc0000000), the image in the direct map at
- * CONFIG_PHYSICAL_START + kaslr (CONFIG_RANDOMIZE_BASE moves it
- * physically, in CONFIG_PHYSICAL_ALIGN steps, va = pa + PAGE_OFFSET), no
- * image PT_LOAD (kexec-tools' get_kernel_vaddr_and_size() and
- * get_kernel_paddr() do nothing but on x86_64), FLATMEM (no sections: the
- * struct pages of pfns 0 to max_pfn rounded up to MAX_ORDER_NR_PAGES, 1024),
- * RAM below 4 GiB without PAE (MAX_PHYSMEM_BITS 32), 64 GiB with it (36).
- * The ELF class is kexec-tools' get_core_type(): 64 when RAM ends above
- * 4 GiB, else 32.
+ * The 32-bit kernels, FLATMEM (no sections: the struct pages of the pfns
+ * to max_pfn rounded up to MAX_ORDER_NR_PAGES, @max_order orders), PAGE_OFFSET
+ * 0xc0000000 (VMSPLIT_3G), no image PT_LOAD (kexec-tools' i386 and arm code
+ * gives none).  The ELF class is kexec-tools': 64 when RAM ends above
+ * 4 GiB, else 32 (i386's get_core_type(), arm's load_crashdump_segments()).
+ * @lowmem: the end of lowmem, which must hold the image.
  */
-static enum mdf_status finish_x86(struct gen_spec *s, struct mdf_err *err)
+static enum mdf_status finish_flat32(struct gen_spec *s, const char *arch, unsigned max_order,
+				     uint64_t lowmem, struct mdf_err *err)
 {
 	const struct {
 		unsigned line;
 		const char *what;
 	} fixed[] = {
-		{ s->page_offset_line, "page_offset: i386 has PAGE_OFFSET 0xc0000000 (VMSPLIT_3G)" },
-		{ s->phys_base_line, "phys_base: i386 has none (its KASLR moves the image physically)" },
-		{ s->kcore_line, "kcore: not made for x86" },
-		{ s->vmemmap_pte_line, "vmemmap_pte: i386 is FLATMEM, it has no vmemmap" },
+		{ s->page_offset_line, "page_offset: fixed at PAGE_OFFSET 0xc0000000 (VMSPLIT_3G)" },
+		{ s->phys_base_line, "phys_base: the image is in the direct map" },
+		{ s->kcore_line, "kcore: not made for the 32-bit kernels" },
+		{ s->vmemmap_pte_line, "vmemmap_pte: FLATMEM has no vmemmap" },
 	};
-	uint64_t top = s->crash_start + s->crash_size;
+	uint64_t top = s->crash_start + s->crash_size, text_pa = 0;
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		if (fixed[i].line)
-			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
-					   fixed[i].what);
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s (arch %s)",
+					   fixed[i].line, fixed[i].what, arch);
 	if (s->vmemmap_set || s->vmalloc_set)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "spec: vmemmap and vmalloc_start are not for x86 (FLATMEM; "
-				   "vmalloc follows high_memory)");
-	if (s->kaslr % GEN_X86_PHYSICAL_ALIGN)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "spec:%u: x86 kaslr must be a multiple of CONFIG_PHYSICAL_ALIGN "
-				   "(0x%" PRIx64 ")", s->kaslr_line, GEN_X86_PHYSICAL_ALIGN);
-	/* FLATMEM: npfn is max_pfn rounded up to MAX_ORDER_NR_PAGES. */
-	s->section_shift = GEN_PAGE_SHIFT + GEN_MAX_BUDDY_ORDER;
-	s->page_offset = GEN_X86_PAGE_OFFSET;
+				   "spec: vmemmap and vmalloc_start are not for %s (FLATMEM; "
+				   "vmalloc follows high_memory)", arch);
+	s->section_shift = GEN_PAGE_SHIFT + max_order;
+	s->page_offset = s->arch == GEN_ARCH_ARM ? GEN_ARM_PAGE_OFFSET : GEN_X86_PAGE_OFFSET;
 	s->text_phdr = false;
-	if (!s->text_line)
-		s->text_size = s->x86_pae ? GEN_X86_TEXT_SIZE_PAE : GEN_X86_TEXT_SIZE;
 	for (size_t i = 0; i < s->nram; i++)
 		top = MDF_MAX(top, s->ram[i].start + s->ram[i].memsz);
 	if (!s->elfclass_line)
@@ -855,21 +861,76 @@ static enum mdf_status finish_x86(struct gen_spec *s, struct mdf_err *err)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: elfclass 32 cannot hold RAM above 4 GiB (up to 0x%" PRIx64
 				   ")", s->elfclass_line, top);
-	if (GEN_X86_PHYSICAL_START + s->kaslr + s->text_size >
-	    (s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM))
+	if (s->arch == GEN_ARCH_X86)
+		text_pa = GEN_X86_PHYSICAL_START + s->kaslr;
+	else
+		text_pa = s->phys_ram_base + GEN_ARM_TEXT_OFFSET;
+	if (text_pa + s->text_size > lowmem)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "spec: the x86 image (kaslr 0x%" PRIx64 ", text 0x%" PRIx64
-				   ") must lie in lowmem", s->kaslr, s->text_size);
+				   "spec: the %s image (at 0x%" PRIx64 ", text 0x%" PRIx64
+				   ") must lie in lowmem", arch, text_pa, s->text_size);
 	if (s->preset) {
-		const struct gen_preset *p = gen_preset_find_x86(s->preset->name, s->x86_pae);
+		const struct gen_preset *p = gen_preset_find_32(s->preset->name, s->arch,
+								s->x86_pae || s->arm_lpae);
 
 		if (!p)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
-					   "spec:%u: arch x86 has no kernel '%s' (one of: %s)",
-					   s->kernel_line, s->preset->name, gen_preset_names(s->arch));
+					   "spec:%u: arch %s has no kernel '%s' (one of: %s)",
+					   s->kernel_line, arch, s->preset->name,
+					   gen_preset_names(s->arch));
 		s->preset = p;
 	}
 	return MDF_OK;
+}
+
+/*
+ * x86 (i386), as Debian bookworm's 6.1.0-57-686 and -686-pae: the image in
+ * the direct map at CONFIG_PHYSICAL_START + kaslr (CONFIG_RANDOMIZE_BASE
+ * moves it physically, in CONFIG_PHYSICAL_ALIGN steps, va = pa +
+ * PAGE_OFFSET), MAX_ORDER_NR_PAGES 1024, RAM below 4 GiB without PAE
+ * (MAX_PHYSMEM_BITS 32), 64 GiB with it (36).
+ */
+static enum mdf_status finish_x86(struct gen_spec *s, struct mdf_err *err)
+{
+	if (s->kaslr % GEN_X86_PHYSICAL_ALIGN)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: x86 kaslr must be a multiple of CONFIG_PHYSICAL_ALIGN "
+				   "(0x%" PRIx64 ")", s->kaslr_line, GEN_X86_PHYSICAL_ALIGN);
+	if (!s->text_line)
+		s->text_size = s->x86_pae ? GEN_X86_TEXT_SIZE_PAE : GEN_X86_TEXT_SIZE;
+	return finish_flat32(s, "x86", GEN_MAX_BUDDY_ORDER,
+			     s->x86_pae ? GEN_X86_MAXMEM_PAE : GEN_X86_MAXMEM, err);
+}
+
+/*
+ * arm, as Debian bookworm's 6.1.0-57-armmp and -armmp-lpae on qemu's virt
+ * machine: PHYS_OFFSET (phys_ram_base) is the lowest RAM start rounded
+ * down to 128 MiB, where AUTO_ZRELADDR's decompressor puts the kernel
+ * (arch/arm/boot/compressed/head.S: pc & 0xf8000000), the image at
+ * PHYS_OFFSET + TEXT_OFFSET; no KASLR, no kexec-tools option for the ELF
+ * class; MAX_ORDER 12; lowmem is 768 MiB; RAM below 4 GiB without LPAE,
+ * 1 TiB with it (40-bit physical addresses).
+ */
+static enum mdf_status finish_arm(struct gen_spec *s, struct mdf_err *err)
+{
+	uint64_t low = UINT64_MAX;
+
+	if (s->kaslr_line)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: kaslr: arm has no KASLR",
+				   s->kaslr_line);
+	if (s->elfclass_line)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: elfclass: kexec-tools on arm chooses it (64 above 4 GiB)",
+				   s->elfclass_line);
+	for (size_t i = 0; i < s->nram; i++)
+		low = MDF_MIN(low, s->ram[i].start);
+	if (s->crash_size)
+		low = MDF_MIN(low, s->crash_start);
+	s->phys_ram_base = low == UINT64_MAX ? 0 : align_down(low, GEN_ARM_PHYS_ALIGN);
+	if (!s->text_line)
+		s->text_size = s->arm_lpae ? GEN_ARM_TEXT_SIZE_LPAE : GEN_ARM_TEXT_SIZE;
+	return finish_flat32(s, "arm", GEN_MAX_BUDDY_ORDER_ARM, s->phys_ram_base + GEN_ARM_LOWMEM,
+			     err);
 }
 
 /* thp and hugetlb without order=: the arch's PMD leaf (2 MiB; ppc64 hash
@@ -887,6 +948,13 @@ static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
 	for (size_t i = 0; i < s->npages; i++) {
 		struct gen_pages *p = &s->pages[i];
 		uint64_t n = UINT64_C(1) << order;
+
+		if ((p->kind == GEN_K_THP || p->kind == GEN_K_HUGETLB) && s->preset &&
+		    s->preset->no_huge)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: pages: %s has no TRANSPARENT_HUGEPAGE or "
+					   "HUGETLB_PAGE: %s pages cannot be made", p->line,
+					   s->preset->osrelease, gen_spec_kind_name(p->kind));
 
 		if (!p->order_implicit)
 			continue;
@@ -948,23 +1016,41 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = s->levels;
-	} else if (s->arch == GEN_ARCH_X86) {
-		phys_bits = s->x86_pae ? 36 : 32;
-		st = finish_x86(s, err);
+	} else if (gen_arch_32(s->arch)) {
+		/* PAE: 36 physical address bits, LPAE 40; a third level */
+		const bool arm = s->arch == GEN_ARCH_ARM, wide = s->x86_pae || s->arm_lpae;
+
+		phys_bits = !wide ? 32 : arm ? 40 : 36;
+		st = arm ? finish_arm(s, err) : finish_x86(s, err);
 		if (st)
 			return st;
-		levels = s->x86_pae ? 3 : 2;
+		levels = wide ? 3 : 2;
 	}
+	if (s->super_line && (s->arch != GEN_ARCH_ARM || s->arm_lpae))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: supersections is for arch arm (short descriptors) only",
+				   s->super_line);
 	if (s->elfclass_line && s->arch != GEN_ARCH_X86)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: elfclass is for arch x86 only",
 				   s->elfclass_line);
+	/* Buddy blocks: LENGTH(zone.free_area) - 1 of the arch's kernel
+	 * (ppc64's 64 KiB pages 8, arm's MAX_ORDER 12 11). */
+	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
+			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
+						       : GEN_MAX_BUDDY_ORDER;
+	for (size_t i = 0; i < s->npages; i++)
+		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec:%u: free order must be 0..%u here (%u free_areas)",
+					   s->pages[i].line, max_order, max_order + 1);
 	for (size_t i = 0; s->preset && s->preset->pg_hwpoison < 0 && i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_HWPOISON)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "spec:%u: pages: kernel %s on %s has no PG_hwpoison "
 					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
 					   s->pages[i].line, s->preset->name,
-					   s->arch == GEN_ARCH_S390X ? "s390x" : "riscv64");
+					   s->arch == GEN_ARCH_S390X ? "s390x"
+					   : s->arch == GEN_ARCH_ARM ? "arm" : "riscv64");
 	if ((s->nlogs || s->log_clear_line) && !s->preset)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: dmesg needs a kernel (its VMCOREINFO has no printk ring)",

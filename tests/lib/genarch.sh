@@ -1,6 +1,6 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
 # (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh,
-# gen_x86.sh)
+# gen_x86.sh, gen_arm.sh)
 # after lib.sh: the checks every architecture's synthetic dump gets once
 # its own shape is checked, and the names they share: GEN (the generator)
 # and genspec_kinds (genspec.sh), KPY (the independent kdump reader;
@@ -26,6 +26,44 @@ genarch_make() {
 		{ [ -z "${3:-}" ] || readelf -h "$V" 2>/dev/null | grep -q "Data: .*$3 endian"; }
 	then ok "gen-$1-elf-machine"
 	else notok "gen-$1-elf-machine" "$(readelf -h "$V" 2>&1 | grep -iE 'machine|data')"; fi
+}
+
+# genarch_variant TAG SPEC: the generator makes $T/v.TAG and its reference
+# bitmaps in $T/ref.TAG from SPEC, "gen-TAG"; false when it failed.
+genarch_variant() {
+	if ! "$GEN" "$2" "$T/v.$1" --ref "$T/ref.$1" >"$T/gen.$1.log" 2>&1; then
+		notok "gen-$1" "mkvmcore failed: $(tail -n1 "$T/gen.$1.log")"; return 1
+	fi
+	ok "gen-$1"
+}
+
+# genarch_refs NAME DIR: DIR has bitmap1 and the dL.bitmap2 of levels 0 1
+# 2 4 8 16 31, "NAME".
+genarch_refs() {
+	local missing="" l
+	for l in 0 1 2 4 8 16 31; do
+		[ -s "$2/d$l.bitmap2" ] || missing="$missing d$l"
+	done
+	if [ -z "$missing" ] && [ -s "$2/bitmap1" ]; then ok "$1 (bitmap1, d0-d31)"
+	else notok "$1" "no reference bitmap for${missing:- bitmap1}"; fi
+}
+
+# genarch_layout NAME SCRIPT ARG...: python3 SCRIPT ARG... prints a line
+# starting "leaves" when the dump has the shape it checks (else why not),
+# "NAME (that line)".
+genarch_layout() {
+	local name=$1 why
+	shift
+	if [ -z "$HAVE_PY" ]; then skip "$name" "no python3"; return; fi
+	why=$(python3 "$@" 2>&1)
+	if [[ "$why" == leaves* ]]; then ok "$name ($why)"; else notok "$name" "$why"; fi
+}
+
+# genarch_dmesg_want SPEC OUT: SPEC's dmesg lines as --dump-dmesg prints
+# them, record i at (i + 1) * 0.1 s + i us (tests/gen/README.md).
+genarch_dmesg_want() {
+	awk '$1 == "dmesg" { sub(/^dmesg /, ""); us = (n + 1) * 100000 + n++
+		printf "[%5d.%06d] %s\n", int(us / 1000000), us % 1000000, $0 }' "$1" >"$2"
 }
 
 # genarch_spec_errors NAME 'SPEC|MESSAGE'...: each SPEC (lines joined by
