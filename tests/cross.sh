@@ -4,7 +4,10 @@
 # and check that the foreign build writes the same bytes as the host's.
 #
 #   ARCH        riscv64, ppc64el, s390x or arm64 (s390x is big-endian: our
-#               own code is then tested on a big-endian host)
+#               own code is then tested on a big-endian host), or i386 or
+#               armhf (32-bit hosts: a 32-bit size_t and address space,
+#               64-bit off_t; there a dump over 4 GiB is filtered too,
+#               tests/e2e/host32_big.sh)
 # -l and -E files must be byte-identical; -c, -p and -z ones the same dump
 # (tests/tools/kdump_same.py), since their bytes depend on the codec
 # library's version.
@@ -22,7 +25,7 @@
 # the cross tools or the sysroot cannot be had it skips, or with
 # MDF_REAL_REQUIRED=1 fails ("not ok cross-ARCH: why", 0 passed, 1 failed).
 set -u
-ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64 [BUILD_DIR]}
+ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64|i386|armhf [BUILD_DIR]}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 HOST_B=$(cd "${2:-$SRC/build/default}" && pwd) || exit 1
 case "$ARCH" in
@@ -30,8 +33,12 @@ riscv64) TRIPLET=riscv64-linux-gnu; QEMU=qemu-riscv64; SUITE=trixie ;;
 ppc64el) TRIPLET=powerpc64le-linux-gnu; QEMU=qemu-ppc64le; SUITE=bookworm ;;
 s390x) TRIPLET=s390x-linux-gnu; QEMU=qemu-s390x; SUITE=bookworm ;;
 arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
+i386) TRIPLET=i686-linux-gnu; QEMU=qemu-i386; SUITE=bookworm; MULTIARCH=i386-linux-gnu ;;
+armhf) TRIPLET=arm-linux-gnueabihf; QEMU=qemu-arm; SUITE=bookworm ;;
 *) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
 esac
+# the sysroot's library directory (i386's is not named after its gcc)
+MULTIARCH=${MULTIARCH:-$TRIPLET}
 # lib.sh: T (removed on exit) and needfail; apt.sh: the private apt state.
 . "$SRC/tests/lib/lib.sh"
 . "$SRC/tests/lib/apt.sh"
@@ -90,7 +97,7 @@ fi
 
 # ---- build -------------------------------------------------------------
 export PKG_CONFIG_SYSROOT_DIR=$SYSROOT
-export PKG_CONFIG_LIBDIR=$SYSROOT/usr/lib/$TRIPLET/pkgconfig:$SYSROOT/usr/share/pkgconfig
+export PKG_CONFIG_LIBDIR=$SYSROOT/usr/lib/$MULTIARCH/pkgconfig:$SYSROOT/usr/share/pkgconfig
 build_error() { grep -m1 -E 'error:|undefined reference|cannot find|Error [0-9]' "$1"; }
 if ! make -C "$SRC" -j2 DEVELOPER=1 CC="$TRIPLET-gcc --sysroot=$SYSROOT" B="$B" test-bins \
 	>"$B.log" 2>&1; then
