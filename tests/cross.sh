@@ -6,12 +6,14 @@
 #   ARCH        riscv64, ppc64el, s390x or arm64 (s390x is big-endian: our
 #               own code is then tested on a big-endian host), or i386 or
 #               armhf (32-bit hosts: a 32-bit size_t and address space,
-#               64-bit off_t; there a dump over 4 GiB is filtered too,
-#               tests/e2e/host32_big.sh)
+#               a 64-bit off_t; there a dump over 4 GiB is filtered too,
+#               big_dump below, under trixie's qemu-user)
 # -l and -E files must be byte-identical; -c, -p and -z ones the same dump
 # (tests/tools/kdump_same.py), since their bytes depend on the codec
 # library's version.
 #   BUILD_DIR   the host build to compare with (default build/default)
+# MDF_CROSS_TESTS="unit/ fuzz/" (the default) picks what tests/run.sh
+# runs under qemu; "e2e/" adds the end-to-end scripts (make lab: minutes).
 # MDF_CROSS_BUILD_ONLY=1 stops after the build (build/cross-ARCH: the lab
 # runs that program in the capture kernel, tests/lab/foreign/cpio).
 #
@@ -76,7 +78,7 @@ stage() {
 	for p in libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev zlib1g zlib1g-dev \
 		liblzo2-2 liblzo2-dev libelf1 libelf1t64 libelf-dev libdw1 libdw1t64 libdw-dev \
 		libzstd1 libzstd-dev liblzma5 libbz2-1.0 libsnappy1v5 libsnappy-dev libstdc++6 \
-		libgcc-s1 libdeflate0 libdeflate-dev; do
+		libgcc-s1 libdeflate0 libdeflate-dev libbpf1 libbpf-dev; do
 		apt_has "$p" && pkgs+=("$p")
 	done
 	apt_download "$log" "$CACHE/debs" "${pkgs[@]}" || return 1
@@ -93,10 +95,12 @@ stage() {
 		[[ "$t" == /* ]] || continue
 		ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$SYSROOT$t")" "$l"
 	done
-	touch "$CACHE/staged.v2"
+	# what was built against the old sysroot (make does not see it)
+	rm -rf "$B"
+	touch "$CACHE/staged.v3"
 }
 mkdir -p "$CACHE" || exit 1
-if [ ! -f "$CACHE/staged.v2" ] && { : >"$CACHE.stage.log"; ! stage >>"$CACHE.stage.log" 2>&1; }; then
+if [ ! -f "$CACHE/staged.v3" ] && { : >"$CACHE.stage.log"; ! stage >>"$CACHE.stage.log" 2>&1; }; then
 	setup_failed "cannot stage $SUITE's $ARCH libraries: $(tail -n 1 "$CACHE.stage.log")"
 fi
 
@@ -180,7 +184,7 @@ done
 # and word size, its compiler (extension.sh builds objects to load) and
 # its libraries.
 export MDF_CROSS=$ARCH MDF_HOST_BITS=$BITS MDF_CROSS_CC="$TRIPLET-gcc --sysroot=$SYSROOT" \
-	MDF_CROSS_LIBDIR=$SYSROOT/usr/lib/$MULTIARCH
+	MDF_CROSS_SYSROOT=$SYSROOT
 pass=0 fail=0 skip=0
 for only in ${MDF_CROSS_TESTS:-unit/ fuzz/}; do
 	case $only in e2e*) host_kobjs on ;; *) host_kobjs off ;; esac

@@ -41,7 +41,8 @@ refused not-so "$T/spec: an extension is a shared object named *.so" --extension
 # architecture: its sysroot's and its compiler's.
 CC_EXT=${MDF_CROSS_CC:-cc}
 lz=""
-[ -n "${MDF_CROSS_LIBDIR:-}" ] && lz=$MDF_CROSS_LIBDIR/libz.so.1
+[ -n "${MDF_CROSS_SYSROOT:-}" ] && lz=$(ls "$MDF_CROSS_SYSROOT"/lib/*/libz.so.1 \
+	"$MDF_CROSS_SYSROOT"/usr/lib/*/libz.so.1 2>/dev/null | head -n 1)
 [ -n "$lz" ] || lz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 .*x86-64|libz\.so\.1 \(libc6/ {print $NF; exit}')
 [ -n "$lz" ] || lz=$(ls /lib/*/libz.so.1 /usr/lib/*/libz.so.1 2>/dev/null | head -n 1)
 ln -sf "$lz" "$T/upstream.so"

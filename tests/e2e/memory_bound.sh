@@ -40,7 +40,11 @@ for g in 2 16; do
 done
 for job in dry write; do
 	a=${rss[${job}2]} b=${rss[${job}16]}
-	if [ "$a" = fail ] || [ "$b" = fail ]; then notok "memory-bound-$job" "makedumpfile failed"
+	if [ -n "${MDF_CROSS:-}" ]; then
+		# tests/cross.sh: the RSS is qemu-user's (its own tables grow with
+		# what the guest maps), not only ours
+		skip "memory-bound-$job" "a $MDF_CROSS build under qemu-user (peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB)"
+	elif [ "$a" = fail ] || [ "$b" = fail ]; then notok "memory-bound-$job" "makedumpfile failed"
 	elif [ $((b - a)) -le 4096 ] && [ "$b" -le 65536 ]; then ok "memory-bound-$job (peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB)"
 	else notok "memory-bound-$job" "peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB"; fi
 done
