@@ -90,7 +90,7 @@ endif
 else
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 endif
-ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARN) -I. \
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) -I. \
 	      -DMDF_VERSION='"$(VERSION)"' \
 	      -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) -DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) \
 	      -DHAVE_LIBBPF=$(HAVE_LIBBPF) -DHAVE_EXTENSIONS=$(HAVE_EXTENSIONS) \
@@ -241,7 +241,7 @@ tsan-check:
 # `make -j2 fuzz` in parallel; FUZZ_TARGETS="pipeline config" builds those.
 FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=%)
 FZ := build/fuzz
-FZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
+FZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 -I. -Itests -Itests/lib $(PKG_CFLAGS) \
 	-DMDF_VERSION='"$(VERSION)"' -DHAVE_ZSTD=$(HAVE_ZSTD) -DHAVE_SNAPPY=$(HAVE_SNAPPY) \
 	-DHAVE_LIBDEFLATE=$(HAVE_LIBDEFLATE) -DHAVE_LIBBPF=$(HAVE_LIBBPF) -DHAVE_EXTENSIONS=1 \
 	-DMDF_EXTDIR='"$(EXTDIR)"' -Iinclude -pthread -g -O1

@@ -63,7 +63,8 @@ struct disk_dump_header {
 	int32_t header_version;
 	struct new_utsname utsname;     /* 390 bytes, at 12 */
 	char pad0[2];                   /* C alignment of the timeval */
-	struct kdump_timeval64 timestamp; /* at 408 */
+	/* at 408: LP64's alignment on every host (i386 aligns int64_t to 4) */
+	_Alignas(8) struct kdump_timeval64 timestamp;
 	uint32_t status;                /* 424 */
 	int32_t block_size;             /* 428 */
 	int32_t sub_hdr_size;           /* 432, in blocks */

@@ -178,7 +178,8 @@ static void dd_gate_sub_header(struct kdump_sub_header *s, int v)
 	memset(p + keep, 0, sizeof(*s) - keep);
 }
 
-/* A region of the file described by an (int64 offset, uint64 size) pair. */
+/* A region of the file described by an (int64 offset, uint64 size) pair,
+ * to be read into memory (with a terminating byte). */
 static enum mdf_status dd_check_region(const struct diskdump_info *di,
 				       const char *what, int64_t off,
 				       uint64_t size, struct mdf_err *err)
@@ -188,6 +189,10 @@ static enum mdf_status dd_check_region(const struct diskdump_info *di,
 				   "%s: %s at 0x%llx+0x%llx past end of file (size 0x%llx)",
 				   di->path, what, (ull)off, (ull)size,
 				   (ull)di->file_size);
+	if (size >= SIZE_MAX) /* a 32-bit host, a file over 4 GiB */
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "%s: %s of 0x%llx bytes does not fit this host's memory",
+				   di->path, what, (ull)size);
 	return MDF_OK;
 }
 
@@ -329,10 +334,14 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 				   "%s: bitmaps of 0x%llx bytes are too small for max_mapnr 0x%llx",
 				   di->path, (ull)di->bitmap_bytes, (ull)di->max_mapnr);
 	/* bitmap_bytes is a multiple of 8, so nbytes <= bitmap_bytes. */
-	di->bitmap1 = malloc(nbytes);
-	di->bitmap2 = malloc(nbytes);
+	if (!size_fits(nbytes) || !size_fits((nblocks + 1) * sizeof(*di->rank)))
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "%s: bitmaps of 0x%llx bytes do not fit this host's memory",
+				   di->path, (ull)nbytes);
+	di->bitmap1 = malloc((size_t)nbytes);
+	di->bitmap2 = malloc((size_t)nbytes);
 	di->nrank = nblocks + 1;
-	di->rank = malloc(di->nrank * sizeof(*di->rank));
+	di->rank = malloc((size_t)(di->nrank * sizeof(*di->rank)));
 	if (!di->bitmap1 || !di->bitmap2 || !di->rank)
 		return mdf_err_set(err, MDF_ERR_NOMEM,
 				   "%s: out of memory for bitmaps of 0x%llx bytes",

@@ -1526,7 +1526,7 @@ static enum mdf_status elf_notes_with_eraseinfo(struct mdf_ctx *ctx, unsigned ch
 	*ret = NULL;
 	if (!es->info_len)
 		return MDF_OK;
-	len = base + sizeof(nh) + align_up(name_len, 4) + align_up(es->info_len, 4);
+	len = base + sizeof(nh) + (size_t)align_up(name_len, 4) + (size_t)align_up(es->info_len, 4);
 	p = calloc(1, len);
 	if (!p)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOMEM, "out of memory");

@@ -211,7 +211,7 @@ static enum mdf_status elf_info_walk_notes(struct elf_info *ei, unsigned idx,
 		uint64_t name_off, desc_off, end, next;
 
 		if (size - pos < ELF_INFO_NHDR_SIZE) {
-			if (bytes_all_zero(seg + pos, size - pos))
+			if (bytes_all_zero(seg + pos, (size_t)(size - pos)))
 				break;
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "PT_NOTE %u: note %u header at 0x%llx past end of segment (size 0x%zx)",

@@ -18,6 +18,7 @@ static enum mdf_status part_open(struct splitset_part *pt, const char *path,
 {
 	struct cache_config never = { 0 };
 	const struct diskdump_info *d = &pt->di;
+	uint64_t head_len;
 	size_t got = 0;
 	enum mdf_status st;
 
@@ -40,10 +41,16 @@ static enum mdf_status part_open(struct splitset_part *pt, const char *path,
 				   "%s: bad split range 0x%llx-0x%llx (max_mapnr 0x%llx)",
 				   path, (ull)d->split_start_pfn,
 				   (ull)d->split_end_pfn, (ull)d->max_mapnr);
-	pt->head_len = (size_t)(1 + (uint64_t)d->header.sub_hdr_size) * d->block_size;
-	if (pt->head_len > d->off_bitmap1 || pt->head_len > d->file_size)
+	/* in 64 bits: a 32-bit size_t must not wrap it below the bitmaps */
+	head_len = (1 + (uint64_t)d->header.sub_hdr_size) * d->block_size;
+	if (head_len > d->off_bitmap1 || head_len > d->file_size)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s: sub header blocks overlap the bitmaps", path);
+	if (!size_fits(head_len))
+		return mdf_err_set(err, MDF_ERR_NOMEM,
+				   "%s: headers of 0x%llx bytes do not fit this host's memory",
+				   path, (ull)head_len);
+	pt->head_len = (size_t)head_len;
 	pt->head = malloc(pt->head_len);
 	if (!pt->head)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "%s: out of memory", path);

@@ -19,6 +19,8 @@
 static inline uint64_t align_down(uint64_t x, uint64_t a) { return x & ~(a - 1); }
 static inline uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) & ~(a - 1); }
 static inline uint64_t div_round_up(uint64_t x, uint64_t d) { return (x + d - 1) / d; }
+/* Does the 64-bit count @n fit in size_t (a 32-bit host's memory)? */
+static inline bool size_fits(uint64_t n) { return n == (uint64_t)(size_t)n; }
 
 /**
  * Read exactly @len bytes at @off, retrying short reads and EINTR.

@@ -10,8 +10,15 @@
 # matrix case and every readers' kernel runs (the lists' lengths, 4, 4, 3,
 # 10/2 and 6, are all at most 7).  `make lab` (tests/lab/all.sh) runs all of them at once.
 #
+# The 32-bit hosts (tests/cross.sh i386 and armhf: our program and its
+# tests under qemu-user, and a dump over 4 GiB) ride on the foreign
+# architecture's day: i386 on arm64's, armhf (the slower under qemu) on
+# ppc64el's, the shortest CI day; each every 4 days.  riscv64's and
+# s390x's, the longest CI days, take none.
+#
 # ci_slice DAY  sets SLICE_FOREIGN (arm64, ppc64el+i386, riscv64 or
 #               s390x: "+" joins architectures that run on one day),
+#               SLICE_HOST32 (i386, armhf or none, by SLICE_FOREIGN),
 #               SLICE_BIGGUEST (a size of tests/e2e/bigguest.sh),
 #               SLICE_KDT (a variant of tests/e2e/kdumptools.sh),
 #               SLICE_MATRIX_CASES (two cases of tests/lab/matrix.sh),
@@ -19,6 +26,8 @@
 #               (a kernel of the readers' gate).
 # DAY is a day number (.ci/run: days since 1970, or MDF_CI_DAY).
 CI_FOREIGN="arm64 ppc64el+i386 riscv64 s390x"
+# a 32-bit host for each of CI_FOREIGN's days (none: that day has none)
+CI_HOST32="i386 armhf none none"
 # Heaviest with lightest: s390x builds its kdump kernel on a cold machine
 # and ppc64el boots two MMUs, so they meet the shorter guests.  i386 (two
 # 1 GiB guests, about 2.5 min while our reader cannot read its dumps)
@@ -46,6 +55,7 @@ ci_slice() {
 	# shellcheck disable=SC2086
 	{
 		SLICE_FOREIGN=$(ci_nth "$d" $CI_FOREIGN)
+		SLICE_HOST32=$(ci_nth "$d" $CI_HOST32)
 		SLICE_BIGGUEST=$(ci_nth "$d" $CI_BIGGUEST)
 		SLICE_KDT=$(ci_nth "$d" $CI_KDT)
 		SLICE_MATRIX_CASES="$(ci_nth $((2 * d)) $CI_MATRIX_CASES) $(ci_nth $((2 * d + 1)) $CI_MATRIX_CASES)"

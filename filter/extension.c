@@ -42,10 +42,8 @@ static bool find_file(const char *name, const char *dir, char *path, size_t cap)
 {
 	const char *dirs[] = { ".", "./extensions", dir };
 
-	if (strchr(name, '/')) {
-		snprintf(path, cap, "%s", name);
-		return true;
-	}
+	if (strchr(name, '/'))
+		return snprintf(path, cap, "%s", name) < (int)cap;
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		if (!dirs[i] || !dirs[i][0])
 			continue;

@@ -101,7 +101,7 @@ static enum mdf_status mm_seen(struct keeptask *kt, uint64_t mm, bool *seen, str
 		for (size_t j = 0; j < kt->mms_cap; j++) {
 			if (!kt->mms[j])
 				continue;
-			for (i = (kt->mms[j] >> 6) & (cap - 1); m[i]; i = (i + 1) & (cap - 1))
+			for (i = (size_t)(kt->mms[j] >> 6) & (cap - 1); m[i]; i = (i + 1) & (cap - 1))
 				;
 			m[i] = kt->mms[j];
 		}
@@ -109,7 +109,7 @@ static enum mdf_status mm_seen(struct keeptask *kt, uint64_t mm, bool *seen, str
 		kt->mms = m;
 		kt->mms_cap = cap;
 	}
-	for (i = (mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1)) {
+	for (i = (size_t)(mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1)) {
 		if (kt->mms[i] == mm) {
 			*seen = true;
 			return MDF_OK;
@@ -123,7 +123,7 @@ static void mm_add(struct keeptask *kt, uint64_t mm)
 {
 	size_t i;
 
-	for (i = (mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1))
+	for (i = (size_t)(mm >> 6) & (kt->mms_cap - 1); kt->mms[i]; i = (i + 1) & (kt->mms_cap - 1))
 		;
 	kt->mms[i] = mm;
 	kt->nmms++;

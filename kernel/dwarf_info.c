@@ -737,8 +737,9 @@ static void dw_drop_behind(const uint8_t *base, size_t len, uint64_t done, uint6
 
 	if (!base || done > len || done - *dropped < DW_DROP_STEP)
 		return;
-	lo = ((uintptr_t)base + *dropped + page - 1) & ~(page - 1);
-	hi = ((uintptr_t)base + done) & ~(page - 1);
+	/* done <= len: both fit in the address space */
+	lo = ((uintptr_t)base + (uintptr_t)*dropped + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)base + (uintptr_t)done) & ~(page - 1);
 	if (hi > lo)
 		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
 	*dropped = done;

@@ -543,11 +543,11 @@ static void put_note(unsigned char *p, size_t *off, const char *name, uint32_t t
 	store_le32(p + *off + 4, (uint32_t)dsz);
 	store_le32(p + *off + 8, type);
 	memcpy(p + *off + 12, name, nsz);
-	*off += 12 + align_up(nsz, 4);
+	*off += 12 + (size_t)align_up(nsz, 4);
 	if (desc_off)
 		*desc_off = *off;
 	memcpy(p + *off, desc, dsz);
-	*off += align_up(dsz, 4);
+	*off += (size_t)align_up(dsz, 4);
 }
 
 enum mdf_status sadump_kernel_notes(struct sadump_info *si, struct cache *cache,
@@ -582,6 +582,15 @@ enum mdf_status sadump_kernel_notes(struct sadump_info *si, struct cache *cache,
 				 "%s: the vmlinux has no %s: the online cpus of a sadump dump "
 				 "are not known", vmlinux_name,
 				 s.cpumask ? "struct cpumask" : "__cpu_online_mask");
+		goto out;
+	}
+	/* sizes from the vmlinux: a 32-bit host must not cut them */
+	if (!size_fits(s.cpumask_size) || s.nr_per_cpu_offset > SIZE_MAX / sizeof(*pco)) {
+		st = mdf_err_set(err, MDF_ERR_NOMEM,
+				 "%s: struct cpumask of 0x%llx bytes or __per_cpu_offset of 0x%llx "
+				 "entries does not fit this host's memory", vmlinux_name,
+				 (ull)s.cpumask_size,
+				 (ull)s.nr_per_cpu_offset);
 		goto out;
 	}
 	mask = malloc((size_t)s.cpumask_size);
@@ -634,7 +643,7 @@ enum mdf_status sadump_kernel_notes(struct sadump_info *si, struct cache *cache,
 	if (st != MDF_OK)
 		goto out;
 	pco = calloc((size_t)s.nr_per_cpu_offset, sizeof(*pco));
-	notes = calloc(1, (size_t)online * (20 + PRSTATUS_SIZE) + 24 + align_up(text_len, 4));
+	notes = calloc(1, (size_t)online * (20 + PRSTATUS_SIZE) + 24 + (size_t)align_up(text_len, 4));
 	if (!pco || !notes) {
 		st = mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
 		goto out;

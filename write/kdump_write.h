@@ -27,8 +27,8 @@ struct kdump_write_params {
 	const unsigned char *notes;   /* input PT_NOTE contents, copied after the sub header */
 	size_t notes_len;
 	bool have_vmcoreinfo;
-	size_t vmcoreinfo_off;        /* descriptor offset within notes */
-	size_t vmcoreinfo_size;       /* its n_descsz */
+	uint64_t vmcoreinfo_off;      /* descriptor offset within notes */
+	uint64_t vmcoreinfo_size;     /* its n_descsz (as the input says) */
 	bool excluded_vmemmap;        /* -e: DUMP_DH_EXCLUDED_VMEMMAP */
 	bool input_incomplete;        /* the input is marked incomplete: so
 				       * is this dump, whatever it holds */

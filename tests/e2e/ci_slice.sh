@@ -19,12 +19,14 @@ default() {
 	sed -n "s/.*\${$1:-\([^}]*\)}.*/\1/p; s/^$1=\"\(.*\)\"$/\1/p" "$2" | head -n 1
 }
 arches="arm64 $(default MDF_FOREIGN_ARCHES "$MDF_SRC/tests/e2e/foreign.sh")"
+# the 32-bit hosts tests/cross.sh knows
+host32=$(default HOST32 "$MDF_SRC/tests/cross.sh")
 sizes=$(default MDF_BIGGUEST_SIZES "$MDF_SRC/tests/e2e/bigguest.sh")
 variants=$(default MDF_KDT_VARIANTS "$MDF_SRC/tests/e2e/kdumptools.sh")
 cases=$(default MATRIX_CASES "$MDF_SRC/tests/lab/matrix.sh")
 kernels=$(default MATRIX_KERNELS "$MDF_SRC/tests/lab/matrix.sh")
 readers=$(default MDF_READERS_KERNELS "$MDF_SRC/tests/e2e/readers_gate.sh")
-for v in arches sizes variants cases kernels readers; do
+for v in arches host32 sizes variants cases kernels readers; do
 	[ -n "${!v// /}" ] || { notok "ci-slice-lists" "no default $v found in the tests"; exit 0; }
 done
 
@@ -35,9 +37,10 @@ for start in $(seq 20440 20500); do
 	got=" "
 	for d in $(seq "$start" $((start + 6))); do
 		ci_slice "$d"
-		got="$got f:${SLICE_FOREIGN//+/ f:} b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL r:$SLICE_READERS "
+		got="$got f:${SLICE_FOREIGN//+/ f:} h:${SLICE_HOST32// / h:} b:$SLICE_BIGGUEST k:$SLICE_KDT m:${SLICE_MATRIX_CASES// / m:} v:$SLICE_MATRIX_KERNEL r:$SLICE_READERS "
 	done
 	for w in $arches; do [[ $got == *" f:$w "* ]] || bad="$bad day $start: no $w;"; done
+	for w in $host32; do [[ $got == *" h:$w "* ]] || bad="$bad day $start: no 32-bit host $w;"; done
 	for w in $sizes; do [[ $got == *" b:$w "* ]] || bad="$bad day $start: no big guest $w;"; done
 	for w in $variants; do [[ $got == *" k:$w "* ]] || bad="$bad day $start: no kdump-tools $w;"; done
 	for w in $cases; do [[ $got == *" m:$w "* ]] || bad="$bad day $start: no matrix case $w;"; done
@@ -45,12 +48,13 @@ for start in $(seq 20440 20500); do
 	for w in $readers; do [[ $got == *" r:$w "* ]] || bad="$bad day $start: no readers' kernel $w;"; done
 	[ -z "$bad" ] || break
 done
-if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; big guests: $sizes; kdump-tools: $variants; matrix: $cases on $kernels; readers: $readers)"
+if [ -z "$bad" ]; then ok "ci-slice-week-covers-all (foreign: $arches; 32-bit hosts: $host32; big guests: $sizes; kdump-tools: $variants; matrix: $cases on $kernels; readers: $readers)"
 else notok "ci-slice-week-covers-all" "$(cut -c1-300 <<<"$bad")"; fi
 # The slice lists name nothing the tests do not know.
 extra=""
 for w in ${CI_FOREIGN//+/ }; do [[ " $arches " == *" $w "* ]] || extra="$extra foreign $w"; done
 for w in $CI_BIGGUEST; do [[ " $sizes " == *" $w "* ]] || extra="$extra size $w"; done
+for w in $CI_HOST32; do [[ " $host32 none " == *" $w "* ]] || extra="$extra 32-bit host $w"; done
 for w in $CI_KDT; do [[ " $variants " == *" $w "* ]] || extra="$extra variant $w"; done
 for w in $CI_MATRIX_CASES; do [[ " $cases " == *" $w "* ]] || extra="$extra case $w"; done
 for w in $CI_MATRIX_KERNELS; do [[ " $kernels " == *" $w "* ]] || extra="$extra kernel $w"; done

@@ -37,18 +37,24 @@ refused() { # NAME WANT ARGS...
 }
 refused no-such "nosuch.so: no such extension in ., ./extensions or " --extension nosuch.so
 refused not-so "$T/spec: an extension is a shared object named *.so" --extension "$T/spec"
-lz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 .*x86-64|libz\.so\.1 \(libc6/ {print $NF; exit}')
+# A cross build (tests/cross.sh) loads libraries and objects of its own
+# architecture: its sysroot's and its compiler's.
+CC_EXT=${MDF_CROSS_CC:-cc}
+lz=""
+[ -n "${MDF_CROSS_SYSROOT:-}" ] && lz=$(ls "$MDF_CROSS_SYSROOT"/lib/*/libz.so.1 \
+	"$MDF_CROSS_SYSROOT"/usr/lib/*/libz.so.1 2>/dev/null | head -n 1)
+[ -n "$lz" ] || lz=$(ldconfig -p 2>/dev/null | awk '/libz\.so\.1 .*x86-64|libz\.so\.1 \(libc6/ {print $NF; exit}')
 [ -n "$lz" ] || lz=$(ls /lib/*/libz.so.1 /usr/lib/*/libz.so.1 2>/dev/null | head -n 1)
 ln -sf "$lz" "$T/upstream.so"
 refused upstream "$T/upstream.so: no 'mdf_extension' in it (an extension of upstream makedumpfile cannot load here: see makedumpfile(8))" \
 	--extension "$T/upstream.so"
 printf '#include <makedumpfile/extension.h>\nstatic int i(const struct mdf_ext_host *h, void **s) { (void)h; (void)s; return 0; }\nconst struct mdf_extension mdf_extension = { .abi = 99, .name = "v99", .init = i };\n' >"$T/v99.c"
-if cc -shared -fPIC -I"$MDF_SRC/include" -o "$T/v99.so" "$T/v99.c" 2>"$T/cc.err"; then
+if $CC_EXT -shared -fPIC -I"$MDF_SRC/include" -o "$T/v99.so" "$T/v99.c" 2>"$T/cc.err"; then
 	refused abi "$T/v99.so: extension ABI 99, this makedumpfile has ABI 1" --extension "$T/v99.so"
 else notok "extension-abi" "cc: $(head -n 1 "$T/cc.err")"; fi
 # as upstream's extensions are built: they call into upstream's binary
 printf 'extern int message_level;\nvoid extension_init(void);\nvoid extension_init(void) { message_level++; }\n' >"$T/upx.c"
-if cc -shared -fPIC -o "$T/upx.so" "$T/upx.c" 2>"$T/cc.err"; then
+if $CC_EXT -shared -fPIC -o "$T/upx.so" "$T/upx.c" 2>"$T/cc.err"; then
 	refused upstream-built "$T/upx.so: cannot load it: $T/upx.so: undefined symbol: message_level (an extension of upstream makedumpfile cannot load here: see makedumpfile(8))" \
 		--extension "$T/upx.so"
 else notok "extension-upstream-built" "cc: $(head -n 1 "$T/cc.err")"; fi

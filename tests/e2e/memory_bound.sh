@@ -16,6 +16,10 @@ if r.returncode: print("fail"); sys.exit(0)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 PY
 }
+# A 32-bit host (tests/cross.sh i386, armhf) maps 64 MiB windows, 128 MiB
+# at most (cache.c): 16 a GiB.
+win=4 most=512
+[ "${MDF_HOST_BITS:-64}" = 32 ] && win=16 most=128
 declare -A rss
 for g in 2 16; do
 	printf 'kernel 6.12\nram 0x100000 %sG\npages 0x2000+4096 anon random\npages 0x3000+2048 cache text\n' $g >"$T/s$g"
@@ -23,19 +27,24 @@ for g in 2 16; do
 	rss[dry$g]=$(maxrss "$MDF" --dry-run --message-level 0 -d 31 --cyclic-buffer 64 "$T/v$g")
 	rss[write$g]=$(maxrss "$MDF" --message-level 0 -l -d 31 --cyclic-buffer 64 "$T/v$g" "$T/out$g")
 	# A full pass (-d 1 reads every page): one mmap per 256 MiB window,
-	# 512 MiB mapped at most, whatever the size of the machine.
+	# 512 MiB mapped at most, whatever the size of the machine (32-bit:
+	# 64 and 128 MiB).
 	"$MDF" --dry-run --message-level 16 -d 1 "$T/v$g" >"$T/pass$g" 2>&1
 	line=$(grep '^Input:' "$T/pass$g")
 	n=$(sed -n 's/^Input: mmap \([0-9]*\),.*/\1/p' <<<"$line")
 	m=$(sed -n 's/.*mapped at most \([0-9]*\) MiB.*/\1/p' <<<"$line")
-	if [ -n "$n" ] && [ -n "$m" ] && [ "$n" -le $((g * 4 + 8)) ] && [ "$m" -le 512 ]; then
+	if [ -n "$n" ] && [ -n "$m" ] && [ "$n" -le $((g * win + 8)) ] && [ "$m" -le "$most" ]; then
 		ok "memory-bound-windows-${g}G ($line)"
 	else notok "memory-bound-windows-${g}G" "${line:-no Input: line: $(tail -n 2 "$T/pass$g" | tr '\n' ' ')}"; fi
 	rm -f "$T/v$g" "$T/out$g"
 done
 for job in dry write; do
 	a=${rss[${job}2]} b=${rss[${job}16]}
-	if [ "$a" = fail ] || [ "$b" = fail ]; then notok "memory-bound-$job" "makedumpfile failed"
+	if [ -n "${MDF_CROSS:-}" ]; then
+		# tests/cross.sh: the RSS is qemu-user's (its own tables grow with
+		# what the guest maps), not only ours
+		skip "memory-bound-$job" "a $MDF_CROSS build under qemu-user (peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB)"
+	elif [ "$a" = fail ] || [ "$b" = fail ]; then notok "memory-bound-$job" "makedumpfile failed"
 	elif [ $((b - a)) -le 4096 ] && [ "$b" -le 65536 ]; then ok "memory-bound-$job (peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB)"
 	else notok "memory-bound-$job" "peak RSS ${a} KiB at 2 GiB, ${b} KiB at 16 GiB"; fi
 done

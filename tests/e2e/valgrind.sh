@@ -6,6 +6,8 @@
 . "$(dirname "$0")/../lib/lib.sh"
 case "${MDF_FLAVOUR:-default}" in san-*) skip "valgrind" "sanitizer build"; exit 0;; esac
 command -v valgrind >/dev/null || { skip "valgrind" "valgrind not installed"; exit 0; }
+# tests/cross.sh: $MDF runs under qemu-user, which valgrind would check
+[ -z "${MDF_CROSS:-}" ] || { skip "valgrind" "a $MDF_CROSS build runs under qemu-user, not valgrind"; exit 0; }
 GEN="$MDF_BUILD/tests/gen/mkvmcore"
 cat >"$T/spec" <<'SPEC'
 kernel 6.12

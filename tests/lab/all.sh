@@ -3,7 +3,8 @@
 # the tier that CI runs one slice of a day (.ci/slice.sh): the capture
 # kernel, every big guest (4-512 GiB), every foreign architecture (arm64's
 # two kernels, ppc64el radix and hash, riscv64, s390x, i386, each with its cross
-# build under qemu-user), the Debian package, every kdump-tools variant,
+# build under qemu-user), the 32-bit hosts (i386 and armhf: tests/cross.sh
+# with the e2e scripts and a dump over 4 GiB), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels), crash with the
 # debug vmlinux, and the readers' gate on every kernel (sid's crash and
 # drgn, tests/e2e/readers_gate.sh; its table goes into the README between
@@ -27,7 +28,7 @@ export DEBIAN_FRONTEND=noninteractive MDF_REAL_REQUIRED=1
 STAGE_LOGS=build/lab
 mkdir -p "$STAGE_LOGS"
 README_FILE=${LAB_README-README}
-ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign deb kdumptools matrix crash readers} "
+ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign host32 deb kdumptools matrix crash readers} "
 MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 BGTABLE=$STAGE_LOGS/bigguest-table.md
 T_START=$SECONDS
@@ -45,8 +46,8 @@ stage deps 1800 stage_install lab build-essential pkg-config zlib1g-dev liblzo2-
 	busybox-static kexec-tools cpio e2fsprogs dpkg-dev debhelper lintian debootstrap fakeroot \
 	qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user gcc-aarch64-linux-gnu \
 	libc6-dev-arm64-cross gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross gcc-riscv64-linux-gnu \
-	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross gcc-i686-linux-gnu libc6-dev-i386-cross \
-	flex bison bc libssl-dev kmod ||
+	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross flex bison bc libssl-dev kmod \
+	gcc-i686-linux-gnu libc6-dev-i386-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross ||
 	exit 1
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT (with uncommitted changes)"
@@ -78,6 +79,24 @@ rm -f "$READERS_TSV"
 lab arm64 5400 check MDF_ARM64_TEST=1 MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" arm64
 lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x i386" MDF_FOREIGN_KDEBUG=1 \
 	MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" foreign
+# host32: tests/cross.sh on the 32-bit hosts, i386 and armhf, with the
+# e2e scripts under qemu-user too, and the dump over 4 GiB; the counts of
+# both summed.
+host32() {
+	local a line p f s P=0 F=0 S=0
+	# the host build they compare with
+	make -s -j"$jobs" DEVELOPER=1 all test-bins || return 1
+	for a in i386 armhf; do
+		MDF_CROSS_TESTS="unit/ fuzz/ e2e/" timeout -k 30 5400 bash tests/cross.sh "$a" build/default |
+			tee "$STAGE_LOGS/host32-$a.log"
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$STAGE_LOGS/host32-$a.log" | tail -n 1)
+		read -r p _ f _ s _ <<<"${line//,/}"
+		P=$((P + ${p:-0})) F=$((F + ${f:-1})) S=$((S + ${s:-0}))
+	done
+	echo "$P passed, $F failed, $S skipped"
+	[ "$F" = 0 ]
+}
+lab host32 10800 host32
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
 lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"

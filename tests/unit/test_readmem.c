@@ -1406,13 +1406,20 @@ static bool have_vm;
 struct machine {
 	struct test_vm v;
 	struct memmap mm;
+	struct cache_budget budget;
 };
 
 static enum mdf_status machine_open(struct machine *m, enum cache_mmap_policy pol,
 				    struct mdf_err *err)
 {
-	struct cache_config cc = { .policy = pol };
-	enum mdf_status st = test_vm_open(&m->v, vm, &cc, PAGE, err);
+	/* 64-bit hosts' default windows and budget on every host (a 32-bit
+	 * one's are 64 and 128 MiB): t_page_ref pins pages of two windows */
+	struct cache_config cc = { .policy = pol, .window_max = (uint64_t)256 << 20,
+				   .budget = &m->budget };
+	enum mdf_status st;
+
+	cache_budget_init(&m->budget, (uint64_t)512 << 20);
+	st = test_vm_open(&m->v, vm, &cc, PAGE, err);
 
 	memset(&m->mm, 0, sizeof(m->mm));
 	if (st != MDF_OK)
