@@ -313,7 +313,13 @@ enum mdf_status kernel_find_memmap(struct kernel *k, struct mdf_err *err)
 {
 	enum mdf_status st = memmap_init(&k->mm, &k->ki, k->page_size, k->max_pfn, err);
 
-	if (st != MDF_OK)
+	if (st != MDF_OK) {
 		memset(&k->mm, 0, sizeof(k->mm));
+		return st;
+	}
+	/* FLATMEM's array starts at ARCH_PFN_OFFSET: PHYS_OFFSET's pfn on
+	 * arm (arch/arm/include/asm/memory.h), 0 elsewhere */
+	if (k->mm.model == MEMMAP_FLAT && k->have_arch)
+		k->mm.pfn_offset = k->arch.flat_pfn_offset;
 	return st;
 }
