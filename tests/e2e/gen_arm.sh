@@ -334,6 +334,19 @@ PY
 	done
 	if [ -z "$bad" ]; then ok "arm-makedumpfile-1.7.2-bytes (-l -d 16, 31; -E -d 1, 31)"
 	else notok "arm-makedumpfile-1.7.2-bytes" "${bad# }"; fi
+	# its -R of our flattened stream and --reassemble of our --split set
+	# (pfns from PHYS_OFFSET in the parts' ranges too) are our -l file
+	rm -f "$T/kours" "$T/k172" "$T/p1" "$T/p2" "$T/r172"
+	if "$MDF" -l -d 31 --message-level 0 "$T/v.arm-small" "$T/kours" >/dev/null 2>&1 &&
+		"$MDF" -l -d 31 -F --message-level 0 "$T/v.arm-small" 2>/dev/null |
+		qemu-arm -L "${ARMHF_MDF%/usr/bin/makedumpfile}" "$ARMHF_MDF" -R "$T/k172" >"$T/k172.log" 2>&1 &&
+		cmp -s "$T/k172" "$T/kours" &&
+		"$MDF" -l -d 31 --split --message-level 0 "$T/v.arm-small" "$T/p1" "$T/p2" >/dev/null 2>&1 &&
+		qemu-arm -L "${ARMHF_MDF%/usr/bin/makedumpfile}" "$ARMHF_MDF" --reassemble "$T/p1" "$T/p2" \
+			"$T/r172" >"$T/k172.log" 2>&1 && cmp -s "$T/r172" "$T/kours"
+	then ok "arm-makedumpfile-1.7.2-rearranges-ours (-R, --reassemble)"
+	else notok "arm-makedumpfile-1.7.2-rearranges-ours" "$(tail -n1 "$T/k172.log")"; fi
+	rm -f "$T/p1" "$T/p2" "$T/r172"
 	rm -f "$T/k172" "$T/kours" "$T/v.arm-small"
 else
 	skip gen-arm-makedumpfile-1.7.2 "no armhf makedumpfile (tests/lab/armhf_makedumpfile.sh) or qemu-arm"
@@ -353,6 +366,17 @@ genarch_l_d31 arm "$V" armv7l
 genarch_l_d31 arm-lpae64 "$T/v.arm-lpae64" armv7l
 genarch_E_d31 arm "$V" 'ARM'
 genarch_mem_usage arm "$V" "$WANT_ROWS"
+# a split set of the LPAE machine above 4 GiB ($T/d31 is its -l file; the
+# parts' ranges counted from PHYS_OFFSET) reads as the dump, and
+# reassembles to it
+rm -f "$T/p1" "$T/p2" "$T/p3" "$T/ra" "$T/rs"
+if "$MDF" -l -d 31 --split --message-level 0 "$T/v.arm-lpae64" "$T/p1" "$T/p2" "$T/p3" >"$T/s.log" 2>&1 &&
+	"$MDF" --reassemble "$T/p1" "$T/p2" "$T/p3" "$T/ra" >>"$T/s.log" 2>&1 && cmp -s "$T/ra" "$T/d31" &&
+	"$MDF" -l -d 31 --message-level 0 "$T/p3" "$T/p1" "$T/p2" "$T/rs" >>"$T/s.log" 2>&1 &&
+	cmp -s "$T/rs" "$T/d31"
+then ok "arm-split-set"
+else notok "arm-split-set" "$(tail -n1 "$T/s.log")"; fi
+rm -f "$T/p1" "$T/p2" "$T/p3" "$T/ra" "$T/rs"
 genarch_dmesg_want "$T/spec" "$T/dmesg.want"
 rm -f "$T/dm.out"
 if "$MDF" --dump-dmesg "$V" "$T/dm.out" >"$T/dm.log" 2>&1 && cmp -s "$T/dm.out" "$T/dmesg.want"
