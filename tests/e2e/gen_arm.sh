@@ -346,7 +346,18 @@ PY
 			"$T/r172" >"$T/k172.log" 2>&1 && cmp -s "$T/r172" "$T/kours"
 	then ok "arm-makedumpfile-1.7.2-rearranges-ours (-R, --reassemble)"
 	else notok "arm-makedumpfile-1.7.2-rearranges-ours" "$(tail -n1 "$T/k172.log")"; fi
-	rm -f "$T/p1" "$T/p2" "$T/r172"
+	# refiltering both ways: ours of its -d 1 file and its of ours at -d 31
+	# are our -l -d 31 file
+	rm -f "$T/k172" "$T/r172" "$T/rours"
+	if qemu-arm -L "${ARMHF_MDF%/usr/bin/makedumpfile}" "$ARMHF_MDF" -l -d 1 \
+		"$T/v.arm-small" "$T/k172" >"$T/k172.log" 2>&1 &&
+		"$MDF" -l -d 31 --message-level 0 "$T/k172" "$T/rours" >"$T/kours.log" 2>&1 &&
+		cmp -s "$T/rours" "$T/kours" &&
+		qemu-arm -L "${ARMHF_MDF%/usr/bin/makedumpfile}" "$ARMHF_MDF" -l -d 31 "$T/kours" \
+			"$T/r172" >"$T/k172.log" 2>&1 && cmp -s "$T/r172" "$T/kours"
+	then ok "arm-makedumpfile-1.7.2-refilter-both-ways"
+	else notok "arm-makedumpfile-1.7.2-refilter-both-ways" "$(tail -n1 "$T/kours.log") $(tail -n1 "$T/k172.log")"; fi
+	rm -f "$T/p1" "$T/p2" "$T/r172" "$T/rours"
 	rm -f "$T/k172" "$T/kours" "$T/v.arm-small"
 else
 	skip gen-arm-makedumpfile-1.7.2 "no armhf makedumpfile (tests/lab/armhf_makedumpfile.sh) or qemu-arm"
