@@ -9,25 +9,32 @@
  * left i386 out of its 64-bit time_t move) and 8-byte members (off_t:
  * upstream's Makefile builds with -D_FILE_OFFSET_BITS=64; unsigned long
  * long) are 4-byte aligned, as the i386 psABI has them.  crash built for
- * X86 reads that layout.  Offsets (LP64 / ILP32):
+ * X86 reads that layout.  A 32-bit arm kernel's dump has the headers of
+ * makedumpfile built for armhf (EABI32): as ILP32, but the ARM EABI aligns
+ * 8-byte members to 8, so the sub header's off_t and unsigned long long
+ * members move (crash's diskdump.c says the same for its x86-built ARM
+ * target: struct kdump_sub_header_ARM_target; Debian's 1.7.2 armhf
+ * writes it so).  Offsets (LP64 / ILP32 / EABI32):
  *
  *   disk_dump_header   signature 0/0, header_version 8/8, utsname 12/12,
  *                      timestamp 408/404 (2 x 8 / 2 x 4), status 424/412,
  *                      block_size 428/416, sub_hdr_size 432/420,
  *                      bitmap_blocks 436/424, max_mapnr 440/428,
  *                      total_ram_blocks .. current_cpu 444/432 .. 456/444,
- *                      nr_cpus 460/448; 464/452 bytes
- *   kdump_sub_header   phys_base 0/0 (8/4), dump_level 8/4, split 12/8,
- *                      start_pfn 16/12 (8/4), end_pfn 24/16 (8/4),
- *                      offset_vmcoreinfo 32/20 (8), size_vmcoreinfo 40/28
- *                      (8/4), offset_note 48/32, size_note 56/40 (8/4),
- *                      offset_eraseinfo 64/44, size_eraseinfo 72/52 (8/4),
- *                      start_pfn_64 80/56, end_pfn_64 88/64,
- *                      max_mapnr_64 96/72; 104/80 bytes
+ *                      nr_cpus 460/448; 464/452 bytes (EABI32 as ILP32)
+ *   kdump_sub_header   phys_base 0/0/0 (8/4/4), dump_level 8/4/4,
+ *                      split 12/8/8, start_pfn 16/12/12 (8/4/4),
+ *                      end_pfn 24/16/16 (8/4/4), offset_vmcoreinfo
+ *                      32/20/24 (8), size_vmcoreinfo 40/28/32 (8/4/4),
+ *                      offset_note 48/32/40, size_note 56/40/48 (8/4/4),
+ *                      offset_eraseinfo 64/44/56, size_eraseinfo 72/52/64
+ *                      (8/4/4), start_pfn_64 80/56/72, end_pfn_64
+ *                      88/64/80, max_mapnr_64 96/72/88; 104/80/96 bytes
  *   page_desc          24 bytes in both
  */
 #include "diskdump.h"
 
+#include <elf.h>
 #include <string.h>
 
 #include "arch/arch.h"
@@ -36,15 +43,17 @@
 /* One integer member: where it is in each ABI's bytes and how wide, and
  * where it is in the (LP64-shaped) C struct, how wide, whether signed. */
 struct kfield {
-	uint16_t off[2];
-	uint8_t size[2];
+	uint16_t off[3];
+	uint8_t size[3];
 	uint16_t mem;
 	uint8_t memsize;
 	bool is_signed;
 };
 
-#define F(m, o64, s64, o32, s32, sg)                                         \
-	{ { o64, o32 }, { s64, s32 }, offsetof(KSTRUCT, m), sizeof(((KSTRUCT *)0)->m), sg }
+#define G(m, o64, s64, o32, s32, oe, sg)                                     \
+	{ { o64, o32, oe }, { s64, s32, s32 }, offsetof(KSTRUCT, m), sizeof(((KSTRUCT *)0)->m), sg }
+/* the header: EABI32 as ILP32 */
+#define F(m, o64, s64, o32, s32, sg) G(m, o64, s64, o32, s32, o32, sg)
 
 #define KSTRUCT struct disk_dump_header
 static const struct kfield header_fields[] = {
@@ -66,23 +75,24 @@ static const struct kfield header_fields[] = {
 
 #define KSTRUCT struct kdump_sub_header
 static const struct kfield sub_fields[] = {
-	F(phys_base, 0, 8, 0, 4, false),
-	F(dump_level, 8, 4, 4, 4, true),
-	F(split, 12, 4, 8, 4, true),
-	F(start_pfn, 16, 8, 12, 4, false),
-	F(end_pfn, 24, 8, 16, 4, false),
-	F(offset_vmcoreinfo, 32, 8, 20, 8, true),
-	F(size_vmcoreinfo, 40, 8, 28, 4, false),
-	F(offset_note, 48, 8, 32, 8, true),
-	F(size_note, 56, 8, 40, 4, false),
-	F(offset_eraseinfo, 64, 8, 44, 8, true),
-	F(size_eraseinfo, 72, 8, 52, 4, false),
-	F(start_pfn_64, 80, 8, 56, 8, false),
-	F(end_pfn_64, 88, 8, 64, 8, false),
-	F(max_mapnr_64, 96, 8, 72, 8, false),
+	G(phys_base, 0, 8, 0, 4, 0, false),
+	G(dump_level, 8, 4, 4, 4, 4, true),
+	G(split, 12, 4, 8, 4, 8, true),
+	G(start_pfn, 16, 8, 12, 4, 12, false),
+	G(end_pfn, 24, 8, 16, 4, 16, false),
+	G(offset_vmcoreinfo, 32, 8, 20, 8, 24, true),
+	G(size_vmcoreinfo, 40, 8, 28, 4, 32, false),
+	G(offset_note, 48, 8, 32, 8, 40, true),
+	G(size_note, 56, 8, 40, 4, 48, false),
+	G(offset_eraseinfo, 64, 8, 44, 8, 56, true),
+	G(size_eraseinfo, 72, 8, 52, 4, 64, false),
+	G(start_pfn_64, 80, 8, 56, 8, 72, false),
+	G(end_pfn_64, 88, 8, 64, 8, 80, false),
+	G(max_mapnr_64, 96, 8, 72, 8, 88, false),
 };
 #undef KSTRUCT
 #undef F
+#undef G
 
 static uint64_t get_n(const unsigned char *b, unsigned size, bool big, bool sg)
 {
@@ -145,13 +155,14 @@ static void mem_put(void *s, const struct kfield *f, uint64_t v)
 
 size_t kdump_header_size(enum kdump_abi a)
 {
-	return a == KDUMP_ABI_ILP32 ? KDUMP_HEADER_SIZE_ILP32 : sizeof(struct disk_dump_header);
+	return a == KDUMP_ABI_LP64 ? sizeof(struct disk_dump_header) : KDUMP_HEADER_SIZE_ILP32;
 }
 
 size_t kdump_sub_header_size(enum kdump_abi a)
 {
 	return a == KDUMP_ABI_ILP32 ? KDUMP_SUB_HEADER_SIZE_ILP32
-				    : sizeof(struct kdump_sub_header);
+	       : a == KDUMP_ABI_EABI32 ? KDUMP_SUB_HEADER_SIZE_EABI32
+				       : sizeof(struct kdump_sub_header);
 }
 
 size_t kdump_header_offset(enum kdump_abi a, enum kdump_header_field f)
@@ -165,24 +176,24 @@ size_t kdump_header_offset(enum kdump_abi a, enum kdump_header_field f)
 		[KDUMP_HF_NR_CPUS] = { 460, 448 },
 	};
 
-	return off[f][a == KDUMP_ABI_ILP32];
+	return off[f][a != KDUMP_ABI_LP64];
 }
 
 size_t kdump_sub_header_offset(enum kdump_abi a, enum kdump_sub_field f)
 {
-	static const uint16_t off[][2] = {
-		[KDUMP_SF_OFFSET_ERASEINFO] = { 64, 44 },
-		[KDUMP_SF_SIZE_ERASEINFO] = { 72, 52 },
-		[KDUMP_SF_MAX_MAPNR_64] = { 96, 72 },
+	static const uint16_t off[][3] = {
+		[KDUMP_SF_OFFSET_ERASEINFO] = { 64, 44, 56 },
+		[KDUMP_SF_SIZE_ERASEINFO] = { 72, 52, 64 },
+		[KDUMP_SF_MAX_MAPNR_64] = { 96, 72, 88 },
 	};
 
-	return off[f][a == KDUMP_ABI_ILP32];
+	return off[f][a];
 }
 
 static void put_fields(unsigned char *b, const void *s, const struct kfield *fs, size_t n,
 		       enum kdump_abi a, bool big)
 {
-	unsigned i = a == KDUMP_ABI_ILP32;
+	unsigned i = a;
 
 	for (size_t k = 0; k < n; k++)
 		put_n(b + fs[k].off[i], fs[k].size[i], big, mem_get(s, &fs[k]));
@@ -191,7 +202,7 @@ static void put_fields(unsigned char *b, const void *s, const struct kfield *fs,
 static void get_fields(void *s, const unsigned char *b, const struct kfield *fs, size_t n,
 		       enum kdump_abi a, bool big)
 {
-	unsigned i = a == KDUMP_ABI_ILP32;
+	unsigned i = a;
 
 	for (size_t k = 0; k < n; k++)
 		mem_put(s, &fs[k], get_n(b + fs[k].off[i], fs[k].size[i], big, fs[k].is_signed));
@@ -231,6 +242,8 @@ void kdump_sub_header_get(struct kdump_sub_header *s, const unsigned char *b,
 
 enum kdump_abi kdump_abi_of_machine(uint16_t e_machine)
 {
+	if (e_machine == EM_ARM)
+		return KDUMP_ABI_EABI32;
 	return arch_word_size(e_machine) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
 }
 

@@ -160,17 +160,31 @@ static inline void kdump_page_desc_bswap(struct page_desc *pd, size_t n)
 
 /*
  * The headers' C ABI: the producer's (diskdump.c).  The structs above are
- * LP64's; an i386 dump's headers are ILP32 (452 and 80 bytes).
+ * LP64's; an i386 dump's headers are ILP32 (452 and 80 bytes), a 32-bit
+ * arm dump's EABI32 (452 and 96: 8-byte members aligned to 8).
  */
-enum kdump_abi { KDUMP_ABI_LP64, KDUMP_ABI_ILP32 };
-#define KDUMP_HEADER_SIZE_ILP32 452
+enum kdump_abi { KDUMP_ABI_LP64, KDUMP_ABI_ILP32, KDUMP_ABI_EABI32 };
+#define KDUMP_HEADER_SIZE_ILP32 452   /* EABI32's too */
 #define KDUMP_SUB_HEADER_SIZE_ILP32 80
+#define KDUMP_SUB_HEADER_SIZE_EABI32 96
 #define KDUMP_HEADER_SIZE_MAX 464
+
+/**
+ * The pfn a kdump file's bit 0 (and its max_mapnr, split ranges) counts
+ * from: 0, but on 32-bit arm (EABI32) the page of the sub header's
+ * phys_base, PHYS_OFFSET, as 1.7.2 armhf writes it (ARCH_PFN_OFFSET, its
+ * get_phys_base_arm()) and crash reads it (diskdump.c's paddr_to_pfn():
+ * "In ARM, PFN 0 means first page in kernel direct-mapped view").
+ */
+static inline uint64_t kdump_pfn_base(enum kdump_abi a, uint64_t phys_base, unsigned page_shift)
+{
+	return a == KDUMP_ABI_EABI32 ? phys_base >> page_shift : 0;
+}
 
 /** The ABI of the dump of a kernel of ELF machine @e_machine. */
 enum kdump_abi kdump_abi_of_machine(uint16_t e_machine);
 /** The ABI of the header in @b (@len bytes): by its utsname.machine
- *  (i386..i686: ILP32), at the same offset in both. */
+ *  (i386..i686: ILP32; armv*: EABI32), at the same offset in all. */
 enum kdump_abi kdump_abi_of_header(const unsigned char *b, size_t len);
 size_t kdump_header_size(enum kdump_abi a);
 size_t kdump_sub_header_size(enum kdump_abi a);

@@ -224,6 +224,18 @@ static enum mdf_status dd_read_sub_header(struct diskdump_info *di,
 	if (di->max_mapnr == 0)
 		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: max_mapnr is 0",
 				   di->path);
+	/* 32-bit arm counts pfns from PHYS_OFFSET's (diskdump.h): from here
+	 * on every pfn is the machine's, the file's bitmaps placed after
+	 * pfn_base zero bits. */
+	di->pfn_base = kdump_pfn_base(di->abi, di->phys_base, di->block_shift);
+	if (di->pfn_base % 64 || di->max_mapnr > UINT64_MAX - di->pfn_base)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "%s: phys_base 0x%llx is no page frame on a 64-page boundary",
+				   di->path, (ull)di->phys_base);
+	di->file_max_mapnr = di->max_mapnr;
+	di->max_mapnr += di->pfn_base;
+	di->split_start_pfn += di->pfn_base;
+	di->split_end_pfn += di->pfn_base;
 	if (s->size_note) {
 		st = dd_check_region(di, "note copy", s->offset_note,
 				     s->size_note, err);
@@ -311,6 +323,8 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 	uint64_t B = di->block_size;
 	uint64_t words = div_round_up(di->max_mapnr, 64);
 	uint64_t nbytes = words * 8;
+	/* the file's bytes, after pfn_base's (a multiple of 64) */
+	uint64_t lead = di->pfn_base / 8, fbytes = nbytes - lead;
 	uint64_t nblocks = div_round_up(di->max_mapnr, DISKDUMP_RANK_PFNS);
 	const uint64_t wpb = DISKDUMP_RANK_PFNS / 64; /* words per rank block */
 	uint8_t *maps[2];
@@ -329,10 +343,10 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 				   "%s: bitmaps at 0x%llx+0x%llx past end of file (size 0x%llx)",
 				   di->path, (ull)di->off_bitmap1,
 				   (ull)(2 * di->bitmap_bytes), (ull)di->file_size);
-	if (di->max_mapnr > di->bitmap_bytes * 8)
+	if (di->file_max_mapnr > di->bitmap_bytes * 8)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "%s: bitmaps of 0x%llx bytes are too small for max_mapnr 0x%llx",
-				   di->path, (ull)di->bitmap_bytes, (ull)di->max_mapnr);
+				   di->path, (ull)di->bitmap_bytes, (ull)di->file_max_mapnr);
 	/* bitmap_bytes is a multiple of 8, so nbytes <= bitmap_bytes. */
 	if (!size_fits(nbytes) || !size_fits((nblocks + 1) * sizeof(*di->rank)))
 		return mdf_err_set(err, MDF_ERR_NOMEM,
@@ -355,11 +369,12 @@ static enum mdf_status dd_read_bitmaps(struct diskdump_info *di,
 
 		/* Straight from the file: a bitmap is read once, and a
 		 * cache entry would keep a buffer of its size for good. */
-		st = util_pread_full(di->fd, maps[i], (size_t)nbytes, offs[i],
+		memset(maps[i], 0, (size_t)lead);
+		st = util_pread_full(di->fd, maps[i] + lead, (size_t)fbytes, offs[i],
 				     &got, err);
 		if (st != MDF_OK)
 			return mdf_err_push(err, "%s: bitmap%d", di->path, i + 1);
-		if (got < nbytes)
+		if (got < fbytes)
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "%s: bitmap%d: unexpected end of file at 0x%llx",
 					   di->path, i + 1, (ull)(offs[i] + got));
@@ -786,7 +801,7 @@ static void dd_op_facts(const void *in, struct input_facts *f)
 	/* The kdump header names the machine only in utsname (uname -m):
 	 * the kernel layer maps it (machine 0 here). */
 	f->big_endian = MDF_HOST_BIG_ENDIAN != di->swapped;
-	f->max_paddr = di->max_mapnr * di->block_size;
+	f->max_paddr = di->max_mapnr * di->block_size; /* the machine's pfns */
 	f->block_size = di->block_size;
 	f->have_uts = true;
 	f->uts = di->header.utsname;

@@ -96,6 +96,12 @@ struct diskdump_info {
 	bool excluded_vmemmap;   /* DUMP_DH_EXCLUDED_VMEMMAP (-e) */
 	unsigned nr_cpus;        /* header.nr_cpus */
 	uint64_t phys_base;      /* sub.phys_base */
+	uint64_t pfn_base;       /* the file's pfn 0 is this pfn of the
+				    machine (kdump_pfn_base(): 32-bit arm's
+				    PHYS_OFFSET's); max_mapnr, the split
+				    range and the bitmaps in memory are the
+				    machine's, from pfn 0 */
+	uint64_t file_max_mapnr; /* max_mapnr as the file says it */
 	int64_t timestamp;       /* header.timestamp.tv_sec (CRASHTIME) */
 
 	unsigned char *notes;    /* copy of the input's PT_NOTE contents

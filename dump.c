@@ -1675,7 +1675,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 	memset(&kp, 0, sizeof(kp));
 	kp.page_size = ctx->k.page_size;
 	kp.big_endian = ctx->k.ki.big_endian;
-	kp.abi = kinfo_word_size(&ctx->k.ki) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
+	kp.abi = ctx->k.have_arch ? kdump_abi_of_machine(ctx->k.arch.e_machine)
+	       : kinfo_word_size(&ctx->k.ki) == 4 ? KDUMP_ABI_ILP32 : KDUMP_ABI_LP64;
 	kp.dump_level = level;
 	read_utsname(ctx, &kp.uts);
 	kp.crashtime = (int64_t)ctx->k.ki.crashtime.v;
@@ -1691,6 +1692,8 @@ static enum mdf_status write_once(struct mdf_ctx *ctx, unsigned level,
 		kp.crashtime = (int64_t)time(NULL);
 	if (facts.have_phys_base)
 		kp.phys_base = facts.phys_base;
+	kp.pfn_base = kdump_pfn_base(kp.abi, kp.phys_base,
+				     (unsigned)__builtin_ctzll(ctx->k.page_size));
 	kp.nr_cpus = facts.nr_cpus;
 	kp.notes = facts.notes;
 	kp.notes_len = facts.notes_len;

@@ -205,6 +205,7 @@
 /* CONFIG_X=y lines */
 #define KINFO_CONFIGS(X)                                   \
 	X(X86_PAE, "X86_PAE")                              \
+	X(ARM_LPAE, "ARM_LPAE")                            \
 	X(PGTABLE_3, "PGTABLE_3")                          \
 	X(PGTABLE_4, "PGTABLE_4")                          \
 	X(SPARSEMEM_VMEMMAP, "SPARSEMEM_VMEMMAP")

@@ -185,7 +185,8 @@ static int cmp_start(const void *a, const void *b)
 /* The ranges, by start, cover every pfn once. */
 static enum mdf_status check_cover(const struct splitset *ss, struct mdf_err *err)
 {
-	uint64_t expect = 0, max = ss->parts[0].di.max_mapnr;
+	/* from pfn 0, or from 32-bit arm's PHYS_OFFSET (diskdump.h) */
+	uint64_t expect = ss->parts[0].di.pfn_base, max = ss->parts[0].di.max_mapnr;
 	const struct splitset_part *prev = NULL;
 
 	for (unsigned i = 0; i < ss->n; i++) {

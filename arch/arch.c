@@ -18,6 +18,7 @@ static const struct arch_ops *const arch_table[] = {
 	&arch_ppc64_ops,
 	&arch_s390x_ops,
 	&arch_x86_ops,
+	&arch_arm_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,
@@ -63,6 +64,10 @@ uint16_t arch_machine_from_uts(const char *uts_machine)
 	if (uts_machine[0] == 'i' && uts_machine[1] >= '3' && uts_machine[1] <= '6' &&
 	    strcmp(uts_machine + 2, "86") == 0)
 		return EM_386;
+	/* 32-bit arm: "armv" and the architecture (armv7l, armv6l), l or b
+	 * for the byte order */
+	if (strncmp(uts_machine, "armv", 4) == 0)
+		return EM_ARM;
 	for (size_t i = 0; i < ARRAY_SIZE(arch_table); i++)
 		if (strcmp(arch_table[i]->uts_machine, uts_machine) == 0 ||
 		    (arch_table[i]->uts_machine_be &&

@@ -138,6 +138,10 @@ struct arch_state {
 	uint64_t phys_base;
 	bool have_phys_base;
 
+	/* FLATMEM: the pfn of mem_map's first struct page, ARCH_PFN_OFFSET
+	 * (arm: PHYS_OFFSET >> PAGE_SHIFT; 0 elsewhere). */
+	uint64_t flat_pfn_offset;
+
 	/* Physical address of the kernel's top-level page table
 	 * (x86_64 init_top_pgt, arm64 swapper_pg_dir). */
 	uint64_t pgd_paddr;
@@ -200,6 +204,14 @@ struct arch_state {
 		bool have_swapper;
 		uint64_t swapper_va;
 	} x86;
+
+	/* arm (32-bit): where swapper_pg_dir is and the lowest RAM, to prove
+	 * PAGE_OFFSET and PHYS_OFFSET by (arch/arm.c's init_mem). */
+	struct {
+		bool have_swapper;
+		uint64_t swapper_va;
+		uint64_t ram_start;
+	} arm;
 
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
@@ -336,8 +348,11 @@ extern const struct arch_ops arch_s390x_ops;
 /** The 32-bit x86 (i386) ops, PAE or not (arch/x86.c). */
 extern const struct arch_ops arch_x86_ops;
 
+/** The 32-bit arm ops, short descriptors or LPAE (arch/arm.c). */
+extern const struct arch_ops arch_arm_ops;
+
 /** Bytes of an unsigned long (and a pointer) of the kernel of machine
- *  @e_machine: 4 on i386, else 8 (an unknown machine too). */
+ *  @e_machine: 4 on i386 and arm, else 8 (an unknown machine too). */
 unsigned arch_word_size(uint16_t e_machine);
 
 /** The ELF machine whose ops have @uts_machine (uname -m), or 0. */

@@ -231,9 +231,20 @@ static enum mdf_status vr_build(struct fl_walk *w, struct memmap *mm,
 	switch (mm->model) {
 	case MEMMAP_VMEMMAP:
 		return vr_add(w, mm->base, 0, w->max_pfn);
+	case MEMMAP_FLAT: { /* one array, from ARCH_PFN_OFFSET (arm: PHYS_OFFSET's pfn) */
+		uint64_t v;
+		bool present;
+
+		if (mm->pfn_offset >= w->max_pfn)
+			return MDF_OK;
+		st = memmap_page_vaddr(mm, w->rm, mm->pfn_offset, &v, &present, w->err);
+		if (st != MDF_OK)
+			return mdf_err_push(w->err, "memory map of pfn 0x%llx", ull(mm->pfn_offset));
+		return present ? vr_add(w, v, mm->pfn_offset, w->max_pfn - mm->pfn_offset)
+			       : MDF_OK;
+	}
 	case MEMMAP_SPARSE:
 	case MEMMAP_SPARSE_EXTREME:
-	case MEMMAP_FLAT:  /* one array (i386): the loop below makes it one range */
 		break;
 	case MEMMAP_NONE:
 		return mdf_err_set(w->err, MDF_ERR_NOTSUPP,

@@ -229,7 +229,8 @@ static void dw_wants_kinfo(struct dw_wants *ws)
 	dw_want_add(ws, "uts_namespace", 13, DW_W_TYPE);
 	dw_want_add(ws, "new_utsname", 11, DW_W_TYPE);
 	dw_want_add(ws, "mem_section", 11, DW_W_VAR);
-	/* i386: PAE or not (the kernel's CONFIG_X86_PAE=y), by its pte_t */
+	/* i386: PAE or not (the kernel's CONFIG_X86_PAE=y), arm: LPAE or not
+	 * (CONFIG_ARM_LPAE=y), by its pte_t */
 	dw_want_add(ws, "pte_t", 5, DW_W_TYPE | DW_W_TYPEDEF);
 }
 
@@ -1201,12 +1202,18 @@ enum mdf_status dwarf_info_kinfo(struct dwarf_info *di, struct kinfo *ki,
 	/* An i386 kernel's pte_t is 8 bytes with PAE (pgtable-3level_types.h:
 	 * pteval_t u64), 4 without: what VMCOREINFO says as CONFIG_X86_PAE=y,
 	 * which a note written from a vmlinux would lack otherwise. */
-	if (st == MDF_OK && facts.machine == EM_386) {
+	/* A 32-bit arm kernel's likewise with LPAE (pgtable-3level-types.h:
+	 * pteval_t u64; pgtable-2level-types.h: u32): CONFIG_ARM_LPAE=y. */
+	if (st == MDF_OK && (facts.machine == EM_386 || facts.machine == EM_ARM)) {
 		struct kinfo_u64 pte = { 0, false };
 
 		st = dw_size(di, ws, "pte_t", &pte, err);
-		if (st == MDF_OK && pte.set && pte.v == 8)
-			ki->config.X86_PAE = true;
+		if (st == MDF_OK && pte.set && pte.v == 8) {
+			if (facts.machine == EM_386)
+				ki->config.X86_PAE = true;
+			else
+				ki->config.ARM_LPAE = true;
+		}
 	}
 
 	/* The release: init_uts_ns.name.release, in the image's bytes. */

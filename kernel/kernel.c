@@ -216,8 +216,10 @@ enum mdf_status kernel_open(struct kernel *k, const struct kernel_input *in,
 	/* x86_64: a kdump header's phys_base is NUMBER(phys_base), which a
 	 * note written from a vmlinux lacks when it is 0 (1.7.2's note of a
 	 * sadump dump) */
-	if (f.machine == EM_X86_64 && f.have_phys_base && !k->ki.num.phys_base.set &&
-	    !in->located) {
+	/* 32-bit arm: a kdump header's phys_base is PHYS_OFFSET, which no
+	 * VMCOREINFO line gives (arch/arm.c takes it as the RAM start) */
+	if ((f.machine == EM_X86_64 || f.machine == EM_ARM) && f.have_phys_base &&
+	    !k->ki.num.phys_base.set && !in->located) {
 		k->ki.num.phys_base.v = (int64_t)f.phys_base;
 		k->ki.num.phys_base.set = true;
 	}
@@ -313,7 +315,13 @@ enum mdf_status kernel_find_memmap(struct kernel *k, struct mdf_err *err)
 {
 	enum mdf_status st = memmap_init(&k->mm, &k->ki, k->page_size, k->max_pfn, err);
 
-	if (st != MDF_OK)
+	if (st != MDF_OK) {
 		memset(&k->mm, 0, sizeof(k->mm));
+		return st;
+	}
+	/* FLATMEM's array starts at ARCH_PFN_OFFSET: PHYS_OFFSET's pfn on
+	 * arm (arch/arm/include/asm/memory.h), 0 elsewhere */
+	if (k->mm.model == MEMMAP_FLAT && k->have_arch)
+		k->mm.pfn_offset = k->arch.flat_pfn_offset;
 	return st;
 }

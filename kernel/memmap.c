@@ -128,7 +128,8 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 	/* FLATMEM (Debian's i386 kernels, 686 and 686-pae: CONFIG_FLATMEM=y):
 	 * SYMBOL(mem_map) is the variable, a pointer to the one array of
 	 * struct pages, read at the first lookup.  The array starts at
-	 * ARCH_PFN_OFFSET, 0 on x86. */
+	 * ARCH_PFN_OFFSET, 0 on x86 (kernel.c sets it from the arch: arm's
+	 * is PHYS_OFFSET's pfn). */
 	if (ki->sym.mem_map.set) {
 		mm->model = MEMMAP_FLAT;
 		mm->mem_map_var = ki->sym.mem_map.v;
@@ -205,9 +206,9 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 						   (unsigned long long)mm->mem_map_var);
 			mm->base = base;
 		}
-		if (pfn >= mm->max_pfn)
+		if (pfn >= mm->max_pfn || pfn < mm->pfn_offset)
 			return MDF_OK;
-		*vaddr_ret = mm->base + pfn * mm->page_struct_size;
+		*vaddr_ret = mm->base + (pfn - mm->pfn_offset) * mm->page_struct_size;
 		*present_ret = true;
 		return MDF_OK;
 	case MEMMAP_NONE:

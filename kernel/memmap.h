@@ -33,10 +33,14 @@ struct memmap {
 	uint64_t per_root;           /* sections per root (EXTREME) */
 	uint64_t ms_size;            /* SIZE(mem_section) */
 	uint64_t off_map;            /* OFFSET(mem_section.section_mem_map) */
-	uint64_t base;               /* VMEMMAP / FLAT: struct page of pfn 0
+	uint64_t base;               /* VMEMMAP: struct page of pfn 0; FLAT:
+				      * of pfn_offset
 				      * (FLAT: read from mem_map_var at the
 				      * first lookup; 0 until then) */
 	uint64_t mem_map_var;        /* FLAT: SYMBOL(mem_map), the pointer */
+	uint64_t pfn_offset;         /* FLAT: the pfn of the array's first
+				      * struct page (ARCH_PFN_OFFSET: 0, or
+				      * PHYS_OFFSET's pfn on arm) */
 	unsigned word_size;          /* the kernel's unsigned long: 4 or 8 */
 	/* last section looked up */
 	uint64_t cached_section;

@@ -497,7 +497,7 @@ static bool vi_page_type_ok(int64_t v)
  * Is the value in @field (laid out as the field of entry @e) one a kernel
  * can have?  Returns NULL, or the reason after "KEY=VALUE ".
  */
-static const char *vi_implausible(const struct vi_ent *e, const char *field)
+static const char *vi_implausible(const struct vi_ent *e, const char *field, unsigned word)
 {
 	const struct kinfo_u64 *fu = (const struct kinfo_u64 *)(const void *)field;
 	const struct kinfo_s64 *fs = (const struct kinfo_s64 *)(const void *)field;
@@ -548,8 +548,13 @@ static const char *vi_implausible(const struct vi_ent *e, const char *field)
 			/* enum zone_stat_item: NR_FREE_PAGES is 0 everywhere. */
 			return n < 0 || n > 255 ? "is no zone counter index (0 to 255)" : NULL;
 		case VR_PAGE_SIZE:
-			/* 56, 64, 72 and 80 are real sizes (filter.c says the
-			 * same for a SIZE(page) from DWARF). */
+			/* 56, 64, 72 and 80 are real sizes; a 32-bit
+			 * kernel's words are 4 bytes, and 36 is 6.1 armmp's
+			 * (filter.c says the same for a SIZE(page) from
+			 * DWARF). */
+			if (word == 4)
+				return u < 32 || u > 256 || u % 4 ?
+					"is no struct page size (a multiple of 4 from 32 to 256)" : NULL;
 			return u < 32 || u > 256 || u % 8 ?
 				"is no struct page size (a multiple of 8 from 32 to 256)" : NULL;
 		case VR_MS_SIZE:
@@ -811,7 +816,7 @@ static enum mdf_status vi_line(const struct vi_ent *e, const char *p, size_t kn,
 				   lineno, (int)kn, p, q, (unsigned)seen->line[idx], prev);
 	}
 	if ((e->type == VI_T_DEC || e->type == VI_T_HEX || e->type == VI_T_NUM) &&
-	    (why = vi_implausible(e, val)) != NULL) {
+	    (why = vi_implausible(e, val, kinfo_word_size(own))) != NULL) {
 		char q[VI_QUOTE_MAX];
 
 		vi_quote(q, v, vn);
@@ -939,6 +944,7 @@ enum mdf_status vmcoreinfo_parse_lines(const char *text, size_t len,
 		return MDF_OK;
 	}
 	kinfo_init(&own);
+	own.word_size = ret->word_size; /* what the values are checked by */
 	memset(&seen, 0, sizeof(seen));
 	st = vi_parse_own(text, len, &own, &seen, err);
 	/* On failure too: the lines before the bad one. */
@@ -970,7 +976,7 @@ enum mdf_status vmcoreinfo_check(const struct kinfo *ki,
 		if ((e->type != VI_T_DEC && e->type != VI_T_HEX && e->type != VI_T_NUM) ||
 		    !vi_present(e, ki) || vi_soft_index(i))
 			continue;
-		why = vi_implausible(e, (const char *)ki + e->off);
+		why = vi_implausible(e, (const char *)ki + e->off, kinfo_word_size(ki));
 		if (!why)
 			continue;
 		o = vi_origin(&s, i, &line);

@@ -366,10 +366,15 @@ static bool ew_no_vaddr(const struct elf_info *in, uint64_t vaddr)
 	return vaddr == UINT64_MAX || (in->ei_class == ELFCLASS32 && vaddr == UINT32_MAX);
 }
 
+/* In ELF32 a piece's vaddr is a 32-bit address, wrapping as kexec-tools'
+ * own arithmetic does: arm's p_vaddr (paddr + PAGE_OFFSET - the first RAM
+ * start, kexec/arch/arm/phys_to_virt.c) of highmem runs past 4 GiB. */
 static uint64_t ew_piece_vaddr(const struct elf_info *in, const struct elf_load *l,
 			       uint64_t start)
 {
-	return ew_no_vaddr(in, l->vaddr) ? l->vaddr : l->vaddr + start;
+	if (ew_no_vaddr(in, l->vaddr))
+		return l->vaddr;
+	return in->ei_class == ELFCLASS32 ? (uint32_t)(l->vaddr + start) : l->vaddr + start;
 }
 
 /* File offsets of the segments; checks ELF32 limits. */
@@ -390,9 +395,7 @@ static enum mdf_status ew_place(struct ew_writer *w, struct mdf_err *err)
 		off += s->filesz;
 		w->stats->data_bytes += s->filesz;
 		if (!w->lay.is64 &&
-		    (off > UINT32_MAX || l->paddr + s->start + s->memsz > UINT32_MAX + 1ULL ||
-		     (!ew_no_vaddr(in, l->vaddr) &&
-		      l->vaddr + s->start + s->memsz > UINT32_MAX + 1ULL)))
+		    (off > UINT32_MAX || l->paddr + s->start + s->memsz > UINT32_MAX + 1ULL))
 			return mdf_err_set(err, MDF_ERR_NOTSUPP,
 					   "ELF output: PT_LOAD %u: the dump does not fit ELF32 "
 					   "(file offset 0x%llx); use the kdump-compressed format",

@@ -30,7 +30,7 @@ static void compute_layout(const struct kdump_write_params *p,
 	l->B = p->page_size;
 	l->sub_hdr_size = (uint32_t)div_round_up(kdump_sub_header_size(p->abi) +
 						 p->notes_len, l->B);
-	one_bitmap = align_up(div_round_up(src->max_pfn, 8), l->B);
+	one_bitmap = align_up(div_round_up(src->max_pfn - p->pfn_base, 8), l->B);
 	l->bitmap_blocks = (uint32_t)(2 * one_bitmap / l->B);
 	l->off_bitmap1 = (1 + (uint64_t)l->sub_hdr_size) * l->B;
 	l->off_bitmap2 = l->off_bitmap1 + one_bitmap;
@@ -52,7 +52,9 @@ static void fill_header(const struct kdump_write_params *p,
 	h->block_size = (int32_t)l->B;
 	h->sub_hdr_size = (int32_t)l->sub_hdr_size;
 	h->bitmap_blocks = l->bitmap_blocks;
-	h->max_mapnr = src->max_pfn > UINT32_MAX ? UINT32_MAX : (uint32_t)src->max_pfn;
+	uint64_t max = src->max_pfn - p->pfn_base;
+
+	h->max_mapnr = max > UINT32_MAX ? UINT32_MAX : (uint32_t)max;
 	h->nr_cpus = p->nr_cpus;
 }
 
@@ -71,13 +73,17 @@ static void fill_sub_header(const struct kdump_write_params *p,
 		s->offset_vmcoreinfo = (int64_t)(off_note + p->vmcoreinfo_off);
 		s->size_vmcoreinfo = p->vmcoreinfo_size;
 	}
-	s->max_mapnr_64 = src->max_pfn;
+	s->max_mapnr_64 = src->max_pfn - p->pfn_base;
 	if (p->split) {
+		/* in the file's numbering, from pfn_base */
+		uint64_t a = p->start_pfn > p->pfn_base ? p->start_pfn - p->pfn_base : 0;
+		uint64_t b = p->end_pfn > p->pfn_base ? p->end_pfn - p->pfn_base : 0;
+
 		s->split = 1;
-		s->start_pfn = p->start_pfn > UINT32_MAX ? UINT32_MAX : p->start_pfn;
-		s->end_pfn = p->end_pfn > UINT32_MAX ? UINT32_MAX : p->end_pfn;
-		s->start_pfn_64 = p->start_pfn;
-		s->end_pfn_64 = p->end_pfn;
+		s->start_pfn = a > UINT32_MAX ? UINT32_MAX : a;
+		s->end_pfn = b > UINT32_MAX ? UINT32_MAX : b;
+		s->start_pfn_64 = a;
+		s->end_pfn_64 = b;
 	}
 }
 
@@ -580,6 +586,30 @@ static enum mdf_status finish_incomplete(struct writer *w,
 							     : w->l.ndumpable));
 }
 
+/* The bitmaps of the cycle from @start, numbered from pfn_base: the
+ * bytes of pfns below it are not written (no RAM is there). */
+static enum mdf_status put_bitmaps(struct writer *w, uint64_t start,
+				   const struct bitmap *present, const struct bitmap *dumpable,
+				   struct mdf_err *err)
+{
+	const uint64_t base = w->p->pfn_base;
+	size_t n = bitmap_bytes(present), skip = 0;
+	enum mdf_status st;
+
+	if (start < base) {
+		if ((base - start) / 8 >= n)
+			return MDF_OK;
+		skip = (size_t)((base - start) / 8);
+	}
+	start += 8 * skip;
+	st = out_write(w->out, w->l.off_bitmap1 + (start - base) / 8, present->bits + skip,
+		       n - skip, err);
+	if (st == MDF_OK)
+		st = out_write(w->out, w->l.off_bitmap2 + (start - base) / 8,
+			       dumpable->bits + skip, bitmap_bytes(dumpable) - skip, err);
+	return st;
+}
+
 enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 				 const struct dump_source *src,
 				 struct compressor *comp, struct out_sink *out,
@@ -595,6 +625,11 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 	enum mdf_status st = MDF_OK;
 
 	memset(stats, 0, sizeof(*stats));
+	if (p->pfn_base % 64 || (p->pfn_base && p->pfn_base >= src->max_pfn))
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "kdump: pfns counted from 0x%llx: not a multiple of 64 below max_pfn 0x%llx",
+				   (unsigned long long)p->pfn_base,
+				   (unsigned long long)src->max_pfn);
 	if (p->split && (p->start_pfn > p->end_pfn || p->end_pfn > src->max_pfn))
 		return mdf_err_set(err, MDF_ERR_ARG,
 				   "split part: bad pfn range 0x%llx-0x%llx (max_pfn 0x%llx)",
@@ -677,11 +712,7 @@ enum mdf_status kdump_write_dump(const struct kdump_write_params *p,
 		st = src->cycle(src->arg, start, false, &present, &dumpable, err);
 		if (st != MDF_OK)
 			goto out;
-		st = out_write(out, w.l.off_bitmap1 + start / 8, present->bits,
-			       bitmap_bytes(present), err);
-		if (st == MDF_OK)
-			st = out_write(out, w.l.off_bitmap2 + start / 8, dumpable->bits,
-				       bitmap_bytes(dumpable), err);
+		st = put_bitmaps(&w, start, present, dumpable, err);
 		if (st != MDF_OK)
 			goto out;
 		first = dumpable->start_pfn;

@@ -23,6 +23,10 @@ struct kdump_write_params {
 	struct new_utsname uts;       /* init_uts_ns.name of the crashed kernel */
 	int64_t crashtime;            /* CRASHTIME, seconds */
 	uint64_t phys_base;
+	uint64_t pfn_base;            /* bit 0 of the bitmaps, max_mapnr and
+				       * split ranges count from this pfn
+				       * (kdump_pfn_base(): PHYS_OFFSET's on
+				       * 32-bit arm, else 0); a multiple of 64 */
 	int32_t nr_cpus;
 	const unsigned char *notes;   /* input PT_NOTE contents, copied after the sub header */
 	size_t notes_len;

@@ -91,10 +91,13 @@ genarch_big() {
 # dump, kdump_pages.py for a big-endian or ELF32 one (kdump.py reads only
 # the former).
 genarch_pages() {
-	# ELF32, or an i386 kernel's (EM_386, ELF64 past 4 GiB: its kdump file
-	# has i386's ILP32 headers, which ../shared/tools/kdump.py does not read)
+	# ELF32, or an i386 or arm kernel's (EM_386 or EM_ARM, ELF64 past
+	# 4 GiB: its kdump file has 32-bit headers, and arm's pfns count from
+	# PHYS_OFFSET, which ../shared/tools/kdump.py does not read)
+	local mach
+	mach=$(od -An -tu2 -j18 -N2 "$2" 2>/dev/null | tr -d ' ')
 	if genarch_big "$2" || [ "$(od -An -tu1 -j4 -N1 "$2" 2>/dev/null | tr -d ' ')" = 1 ] ||
-		[ "$(od -An -tu2 -j18 -N2 "$2" 2>/dev/null | tr -d ' ')" = 3 ]; then
+		[ "$mach" = 3 ] || [ "$mach" = 40 ]; then
 		python3 "$KPAGES" pages "$1" "$2"
 	else python3 "$KPY" pages "$1" "$2"; fi
 }

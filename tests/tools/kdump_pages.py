@@ -11,15 +11,17 @@ them as they are in its memory: an s390x or ppc64 BE dump's are
 big-endian), told from header_version; the bitmaps are byte arrays, bit i of
 byte i / 8 for pfn i.  Read from the format's published layout, independent
 of the project's C code: disk_dump_header (464 bytes; 452 in the ILP32
-layout of an i386 kernel's dump, told by utsname.machine i386..i686),
-kdump_sub_header at one block, the two bitmaps, then a 24-byte page_desc per
+layout of an i386 kernel's dump, told by utsname.machine i386..i686, and
+of a 32-bit arm kernel's, armv*, whose sub header aligns 8-byte members to 8
+and whose pfns count from its phys_base, PHYS_OFFSET), kdump_sub_header at
+one block, the two bitmaps, then a 24-byte page_desc per
 dumpable page; the ELF is ELF64 or ELF32;
 zlib with Python's zlib, lzo, snappy and zstd through ctypes.
 """
 import mmap, os, struct, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from kdump_same import decode, ilp32  # noqa: E402  (one page decoder for both tools)
+from kdump_same import decode, ilp32, eabi32  # noqa: E402  (one page decoder for both tools)
 
 
 def kdump(path):
@@ -29,15 +31,18 @@ def kdump(path):
         raise SystemExit("%s: not a kdump-compressed file" % path)
     e = "<" if 0 < struct.unpack_from("<i", m, 8)[0] < 256 else ">"
     version, = struct.unpack_from(e + "i", m, 8)
-    i32 = ilp32(m)
+    arm = eabi32(m)
+    i32 = ilp32(m) or arm
     bs, subs, bmblocks, mapnr32 = struct.unpack_from(e + "iiII", m, 416 if i32 else 428)
     maxmapnr = mapnr32
     if version >= 6:
-        maxmapnr, = struct.unpack_from(e + "Q", m, bs + (72 if i32 else 96))
+        maxmapnr, = struct.unpack_from(e + "Q", m, bs + (88 if arm else 72 if i32 else 96))
+    # 32-bit arm: bit 0 is the page of phys_base (PHYS_OFFSET)
+    base = struct.unpack_from(e + "I", m, bs)[0] // bs if arm else 0
     half = bmblocks * bs // 2
     b2 = m[(1 + subs) * bs + half:(1 + subs) * bs + 2 * half]
     descs = (1 + subs + bmblocks) * bs
-    pfns = [p for p in range(maxmapnr) if b2[p >> 3] >> (p & 7) & 1]
+    pfns = [p + base for p in range(maxmapnr) if b2[p >> 3] >> (p & 7) & 1]
     return m, e, bs, pfns, descs
 
 

@@ -23,7 +23,8 @@ descriptors' offsets differ.  Everything else must not:
   - every page decompresses to the same bytes.
 Independent of the project's C code: the format is read from its published
 layout (LP64, or ILP32 for an i386 kernel's dump, whose utsname.machine is
-i386..i686; in the byte order its header version shows), zlib with Python's zlib,
+i386..i686, or EABI32 for a 32-bit arm kernel's, armv*: ILP32 with 8-byte
+members aligned to 8; in the byte order its header version shows), zlib with Python's zlib,
 lzo/snappy/zstd with their libraries through ctypes.
 """
 import ctypes, ctypes.util, mmap, struct, sys, zlib
@@ -36,12 +37,25 @@ SUB_FMT = "QiiQQqQqQqQQQQ"
 # and timeval, 8-byte off_t and long long 4-byte aligned; the same fields.
 HDR_FMT32 = "8si" + "65s" * 6 + "2xiiIiiIIIIIIi"
 SUB_FMT32 = "IiiIIqIqIqIQQQ"
+# makedumpfile built for armhf: the ARM EABI aligns the sub header's off_t
+# and long long to 8 (crash's diskdump.c: kdump_sub_header_ARM_target).
+SUB_FMT_EABI32 = "IiiII4xqI4xqI4xqI4xQQQ"
 
 
 def ilp32(m):
     """Is the header at @m an i386 dump's (utsname.machine i386..i686)?"""
     mach = bytes(m[12 + 4 * 65:12 + 5 * 65]).split(b"\0")[0]
     return len(mach) == 4 and mach[:1] == b"i" and mach[1:2] in b"3456" and mach[2:] == b"86"
+
+
+def eabi32(m):
+    """Is the header at @m a 32-bit arm dump's (utsname.machine armv*)?"""
+    return bytes(m[12 + 4 * 65:12 + 4 * 65 + 4]) == b"armv"
+
+
+def sub_fmt(m):
+    """The sub header's struct format of the dump at @m."""
+    return SUB_FMT_EABI32 if eabi32(m) else SUB_FMT32 if ilp32(m) else SUB_FMT
 
 
 def lib(name, soname):
@@ -93,11 +107,11 @@ class Dump:
         if m[:8] != b"KDUMP   ":
             raise ValueError("%s: not a kdump-compressed file" % path)
         self.o = "<" if 1 <= int.from_bytes(m[8:12], "little") <= 6 else ">"
-        self.ilp32 = ilp32(m)
+        self.ilp32 = ilp32(m) or eabi32(m)
         self.hdr = struct.unpack_from(self.o + (HDR_FMT32 if self.ilp32 else HDR_FMT), m, 0)
         self.B = B = self.hdr[11]
         self.sub_hdr_size, self.bitmap_blocks = self.hdr[12], self.hdr[13]
-        self.sub = list(struct.unpack_from(self.o + (SUB_FMT32 if self.ilp32 else SUB_FMT), m, B))
+        self.sub = list(struct.unpack_from(self.o + sub_fmt(m), m, B))
         off_note, size_note = self.sub[7], self.sub[8]
         off_erase, size_erase = self.sub[9], self.sub[10]
         self.notes = m[off_note:off_note + size_note]

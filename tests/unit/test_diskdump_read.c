@@ -993,6 +993,74 @@ static void t_ilp32(void)
 	dd_close(&d);
 }
 
+/*
+ * The headers of a 32-bit arm kernel's dump, as makedumpfile built for
+ * armhf lays them out (EABI32: as ILP32, but the sub header's 8-byte
+ * members aligned to 8, 96 bytes), with its pfns counted from the page of
+ * phys_base (PHYS_OFFSET): bit 0 of the bitmaps is pfn 0x200 here.
+ */
+#define EABI_PHYS_BASE 0x40000u     /* pfn 0x200 of 512-byte blocks */
+
+static unsigned char *eabi32_image(size_t *len)
+{
+	unsigned char *img = ilp32_image(len);
+	unsigned char *h = img, *s = img + SMALL_B;
+	const uint32_t off_note = SMALL_B + 96;
+	uint32_t size_note;
+
+	if (!img)
+		return NULL;
+	size_note = load_le32(s + 40);
+	memmove(img + off_note, img + SMALL_B + 80, size_note);
+	memset(s, 0, 96);
+	memset(h + 12 + 4 * 65, 0, 65);
+	strcpy((char *)h + 12 + 4 * 65, "armv7l");
+	store_le32(s + 0, EABI_PHYS_BASE); /* phys_base */
+	store_le32(s + 4, 1);              /* dump_level */
+	store_le64(s + 24, off_note + 24); /* offset_vmcoreinfo */
+	store_le32(s + 32, sizeof(small_vmcoreinfo) - 1);
+	store_le64(s + 40, off_note);      /* offset_note */
+	store_le32(s + 48, size_note);
+	store_le64(s + 88, SMALL_PFNS);    /* max_mapnr_64 */
+	return img;
+}
+
+static void t_eabi32(void)
+{
+	const uint64_t base = EABI_PHYS_BASE / SMALL_B;
+	struct dd d;
+	struct mdf_err err;
+	size_t len;
+	unsigned char *img = eabi32_image(&len), page[SMALL_B], want[SMALL_B];
+
+	T_ASSERT(img);
+	if (!img)
+		return;
+	if (open_img(&d, img, len, &err) != MDF_OK) {
+		free(img);
+		T_OK(MDF_ERR_FORMAT, &err);
+	}
+	free(img);
+	T_EQ_U64(d.di.abi, KDUMP_ABI_EABI32);
+	T_EQ_U64(d.di.phys_base, EABI_PHYS_BASE);
+	T_EQ_U64(d.di.pfn_base, base);
+	T_EQ_U64(d.di.file_max_mapnr, SMALL_PFNS);
+	T_EQ_U64(d.di.max_mapnr, base + SMALL_PFNS);
+	T_EQ_U64(d.di.nr_cpus, 2);
+	T_EQ_U64(d.di.dump_level, 1);
+	T_EQ_U64(d.di.ndesc, SMALL_PFNS - 3);
+	T_EQ_STR(d.di.vmcoreinfo, small_vmcoreinfo);
+	/* the file's page 5 is the machine's pfn base + 5 */
+	T_OK(diskdump_read_page(&d.di, &d.cache, base + 5, page, &err), &err);
+	small_page(5, want);
+	T_ASSERT(memcmp(page, want, SMALL_B) == 0);
+	T_OK(diskdump_read_paddr(&d.di, &d.cache, (base + 5) * SMALL_B + 7, page, 9, &err), &err);
+	T_ASSERT(memcmp(page, want + 7, 9) == 0);
+	T_ASSERT(!diskdump_present(&d.di, 5));
+	T_EQ_U64(diskdump_read_page(&d.di, &d.cache, 5, page, &err), MDF_ERR_NODATA);
+	dd_close(&d);
+}
+
 /* Older header versions: later fields are ignored. */
 static void t_old_versions(void)
 {
@@ -1459,6 +1527,10 @@ static void t_write_corpus(void)
 	T_ASSERT(img);
 	T_ASSERT(corpus_file(dir, "small-ilp32.kdump", img, len));
 	free(img);
+	img = eabi32_image(&len);
+	T_ASSERT(img);
+	T_ASSERT(corpus_file(dir, "small-eabi32.kdump", img, len));
+	free(img);
 	img = small_image(MDF_CODEC_LZO, &len);
 	T_ASSERT(img);
 	T_ASSERT(corpus_file(dir, "small-lzo.kdump", img, len));
@@ -1521,6 +1593,7 @@ int main(int argc, char **argv)
 	T_RUN(t_refuse_open);
 	T_RUN(t_small_blocks);
 	T_RUN(t_ilp32);
+	T_RUN(t_eabi32);
 	T_RUN(t_old_versions);
 	T_RUN(t_refuse_pages);
 	T_RUN(t_incomplete);
