@@ -136,6 +136,20 @@ void arch_release(struct arch_state *st)
 	st->ppc64_vmemmap.have_blocks = false;
 }
 
+enum mdf_status arch_page_size_4k(struct arch_state *st, const struct kinfo *ki,
+				  struct mdf_err *err)
+{
+	uint64_t ps = ki->page_size.set ? ki->page_size.v : 4096;
+
+	if (ps != 4096)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
+				   (unsigned long long)ps);
+	st->page_size = 4096;
+	st->page_shift = 12;
+	return MDF_OK;
+}
+
 enum mdf_status arch_physmem_bits(struct arch_state *st, const struct kinfo *ki,
 				  unsigned dflt, struct mdf_err *err)
 {

@@ -359,6 +359,14 @@ unsigned arch_word_size(uint16_t e_machine);
 uint16_t arch_machine_from_uts(const char *uts_machine);
 
 /**
+ * For the ops' init of an architecture with one page size, 4 KiB: the
+ * note's PAGESIZE (4096 when it has none) must be it; sets st->page_size
+ * and st->page_shift.
+ */
+enum mdf_status arch_page_size_4k(struct arch_state *st, const struct kinfo *ki,
+				  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
  * For the ops' init: st->max_physmem_bits from NUMBER(MAX_PHYSMEM_BITS)
  * (in VMCOREINFO since Linux 5.9), else @dflt.  A value outside 32..52
  * (or 32..@dflt when that is more: riscv64's 56) is an error.

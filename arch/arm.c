@@ -135,12 +135,8 @@ static enum mdf_status arm_init(struct arch_state *st, const struct kinfo *ki,
 	bool lpae = ki->config.ARM_LPAE;
 	uint64_t ram_start = UINT64_MAX, ram_end = 0, phys, lowmem;
 
-	if (ki->page_size.set && ki->page_size.v != 1ULL << ARM_PAGE_SHIFT)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
-				   (unsigned long long)ki->page_size.v);
-	st->page_size = 1ULL << ARM_PAGE_SHIFT;
-	st->page_shift = ARM_PAGE_SHIFT;
+	if (arch_page_size_4k(st, ki, err) != MDF_OK)
+		return err->status;
 	st->levels = lpae ? 3 : 2;
 	st->va_bits = 32;
 	if (arch_physmem_bits(st, ki, lpae ? ARM_LPAE_PHYSMEM_BITS : ARM_SHORT_PHYSMEM_BITS,

@@ -43,15 +43,10 @@
 static enum mdf_status rv_layout(struct arch_state *st, const struct kinfo *ki,
 				 struct mdf_err *err)
 {
-	uint64_t ps = ki->page_size.set ? ki->page_size.v : 4096;
 	int64_t vb = ki->num.VA_BITS.v;
 
-	if (ps != 4096)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
-				   (unsigned long long)ps);
-	st->page_size = ps;
-	st->page_shift = RV_PAGE_SHIFT;
+	if (arch_page_size_4k(st, ki, err) != MDF_OK)
+		return err->status;
 	if (!ki->num.VA_BITS.set)
 		return MDF_OK;	/* no walk: its message says why */
 	if (vb != 39 && vb != 48 && vb != 57)

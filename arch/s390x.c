@@ -255,7 +255,6 @@ static enum mdf_status s390x_init(struct arch_state *st, const struct kinfo *ki,
 				  const struct arch_seg_hint *segs, size_t nsegs,
 				  struct mdf_err *err)
 {
-	uint64_t ps = ki->page_size.set ? ki->page_size.v : 4096;
 	unsigned kver = util_parse_kver(ki->osrelease);
 	bool have_swapper = ki->sym.swapper_pg_dir.set;
 	uint64_t swapper = ki->sym.swapper_pg_dir.v;
@@ -264,12 +263,8 @@ static enum mdf_status s390x_init(struct arch_state *st, const struct kinfo *ki,
 	enum s390x_layout layout = S390X_UNKNOWN;
 	enum mdf_status s;
 
-	if (ps != 4096)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
-				   (unsigned long long)ps);
-	st->page_size = ps;
-	st->page_shift = S390X_PAGE_SHIFT;
+	if (arch_page_size_4k(st, ki, err) != MDF_OK)
+		return err->status;
 	/* MAX_PHYSMEM_BITS is CONFIG_MAX_PHYSMEM_BITS (42 to 53, default 46)
 	 * in asm/sparsemem.h; a fixed 46 since Linux 3.3, 42 before (as
 	 * makedumpfile has it).  The levels and VA size are the top table's

@@ -159,12 +159,8 @@ static enum mdf_status x86_init(struct arch_state *st, const struct kinfo *ki,
 	bool pae = ki->config.X86_PAE;
 	uint64_t lowmem;
 
-	if (ki->page_size.set && ki->page_size.v != 1ULL << X86_PAGE_SHIFT)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
-				   (unsigned long long)ki->page_size.v);
-	st->page_size = 1ULL << X86_PAGE_SHIFT;
-	st->page_shift = X86_PAGE_SHIFT;
+	if (arch_page_size_4k(st, ki, err) != MDF_OK)
+		return err->status;
 	st->levels = pae ? 3 : 2;
 	st->va_bits = 32;
 	if (arch_physmem_bits(st, ki, pae ? X86_PAE_PHYSMEM_BITS : X86_NOPAE_PHYSMEM_BITS,

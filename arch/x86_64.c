@@ -76,12 +76,8 @@ static bool x86_64_kaslr_off(const struct kinfo *ki, unsigned kver)
 static enum mdf_status x86_64_paging(struct arch_state *st, const struct kinfo *ki,
 				     uint64_t *image_size, struct mdf_err *err)
 {
-	if (ki->page_size.set && ki->page_size.v != 1ULL << X86_64_PAGE_SHIFT)
-		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "PAGESIZE=%llu in VMCOREINFO, expected 4096",
-				   (unsigned long long)ki->page_size.v);
-	st->page_size = 1ULL << X86_64_PAGE_SHIFT;
-	st->page_shift = X86_64_PAGE_SHIFT;
+	if (arch_page_size_4k(st, ki, err) != MDF_OK)
+		return err->status;
 
 	/* NUMBER(pgtable_l5_enabled) since 4.17 (commit c100a583601d,
 	 * "kdump, vmcoreinfo: Export pgtable_l5_enabled value"), when 5-level
