@@ -30,7 +30,8 @@
 
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
-	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0 ELF32=0 MULTIARCH=
+	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0 ELF32=0 MULTIARCH= KPAT2="" KDIR2=""
+	SDEBS=() KEXEC_ARGS=""
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -87,6 +88,36 @@ foreign_arch() {
 		# reader reads EM_386 dumps, tests/e2e/foreign.sh runs the
 		# oracles alone (check_oracle).
 		;;
+	armhf)
+		DEB_ARCH=armhf TRIPLET=arm-linux-gnueabihf QEMU_USER=qemu-arm
+		QEMU_SYS=qemu-system-arm CONSOLE=ttyAMA0 LK_ARCH=arm DRGN_ARCH=ARM
+		SUITES=(bookworm bookworm-security)
+		# bookworm's armmp-lpae (LPAE: 3-level tables, 64-bit ptes;
+		# HIGHMEM, FLATMEM, THP and hugetlbfs) has KEXEC, CRASH_DUMP and
+		# PROC_VMCORE, so Debian's own kernel; the "armmp" variant boots
+		# plain armmp (short descriptors, no THP or hugetlbfs) from
+		# CACHE/kernel-armmp (KPAT2).  arm's reserve_crashkernel() puts
+		# crashkernel= without an offset in lowmem itself.
+		KPAT='^linux-image-6\.1\.0-[0-9]*-armmp-lpae$'
+		KPAT2='^linux-image-6\.1\.0-[0-9]*-armmp$' KDIR2=kernel-armmp
+		# kexec-tools writes the elfcorehdr (kexec_load): ELF32 below
+		# 4 GiB of RAM, read through tests/lab/foreign/py/usercustomize.py.
+		ELF32=1
+		# Debian's armmp kernels have ARCH_MESON, so TEXT_OFFSET is
+		# 0x208000 (_text at 0xc0208000), not the 0x8000 kexec-tools
+		# 2.0.25 assumes: the zImage decompressor relocated itself past
+		# the kernel over the initrd and the device tree kexec-tools put
+		# right after it, and the capture kernel found no device tree
+		# (it spun in dump_machine_table(), silent before any console).
+		# So kexec is told a larger image (36 MiB, of the 192 MiB):
+		# initrd and device tree go above it (tests/lab/foreign/cpio).
+		KEXEC_ARGS="--image-size=0x2400000"
+		# armhf's kexec-tools links Xen's libxenctrl (as arm64's does):
+		# its libraries and theirs, the lab's list for arm64
+		SDEBS=(zlib1g libxenmisc4.17 libext2fs2 libfdt1 libuuid1 libxencall1 libxendevicemodel1
+			libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1 libxenstore4
+			libxentoollog1 libyajl2 libxentoolcore1 libcom-err2)
+		;;
 	*) return 1 ;;
 	esac
 	# Debian's library directory: the triplet, except i386's
@@ -102,6 +133,18 @@ foreign_machine() {
 	s390x/*) echo "-M s390-ccw-virtio -cpu max" ;;
 	# qemu32 (the default CPU): a 686 with PAE
 	i386/*) echo "-M pc" ;;
+	# cortex-a15 has LPAE; highmem=off keeps the machine's PCIe windows
+	# below 4 GiB, where plain armmp reaches them
+	armhf/*) echo "-M virt,highmem=off -cpu cortex-a15" ;;
+	esac
+}
+
+# The kernel directory of a variant (CACHE/KDIR): armhf's "armmp" boots
+# the second kernel foreign_stage staged (KPAT2 into CACHE/KDIR2).
+foreign_kdir() {
+	case "$FA/$1" in
+	armhf/armmp) echo "$KDIR2" ;;
+	*) echo "$KDIR" ;;
 	esac
 }
 
@@ -189,10 +232,18 @@ foreign_stage() {
 	[ -n "$k" ] || { echo "no kernel matches $KPAT" >>"$log"; return 1; }
 	rm -f "$c"/kdeb/*.deb
 	apt_download "$log" "$c/kdeb" "$k" || return 1
-	apt_download "$log" "$c/debs" busybox-static kexec-tools libc6 || return 1
+	apt_download "$log" "$c/debs" busybox-static kexec-tools libc6 "${SDEBS[@]}" || return 1
 	rm -rf "$c/stage" "$c/kernel"
 	for k in "$c"/debs/*.deb; do dpkg -x "$k" "$c/stage" 2>>"$log" || return 1; done
 	dpkg -x "$c"/kdeb/*.deb "$c/kernel" 2>>"$log" || return 1
+	# a second kernel of the architecture (armhf's plain armmp)
+	if [ -n "$KPAT2" ]; then
+		k=$(newest "$KPAT2")
+		[ -n "$k" ] || { echo "no kernel matches $KPAT2" >>"$log"; return 1; }
+		rm -rf "$c/kdeb2" "$c/$KDIR2" && mkdir -p "$c/kdeb2" || return 1
+		apt_download "$log" "$c/kdeb2" "$k" || return 1
+		dpkg -x "$c"/kdeb2/*.deb "$c/$KDIR2" 2>>"$log" || return 1
+	fi
 	foreign_libs "$c/stage" || return 1
 	# The lab boots DIR/boot/vmlinuz-*: ppc64el and riscv64 name it vmlinux.
 	for k in "$c"/kernel/boot/vmlinux-*; do
@@ -326,10 +377,10 @@ foreign_lab() {
 	PATH="$MDF_SRC/tests/lab/foreign:$PATH" MDF_FOREIGN_QEMU=$QEMU_SYS \
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
 		MDF_FOREIGN_IOMEM=$IOMEM MDF_FOREIGN_VIRTIO=$VIRTIO LAB_DATA="$T/lab-$FA" \
-		MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
+		MDF_FOREIGN_KEXEC_ARGS="$KEXEC_ARGS" MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
 		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
-		--kernel "$c/$KDIR" --name "$name" --mem 1G --crashkernel "$CK" \
+		--kernel "$c/$(foreign_kdir "$3")" --name "$name" --mem 1G --crashkernel "$CK" \
 		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
