@@ -16,7 +16,7 @@
 # ppc64el's, the shortest CI day; each every 4 days.  riscv64's and
 # s390x's, the longest CI days, take none.
 #
-# ci_slice DAY  sets SLICE_FOREIGN (arm64, ppc64el+i386, riscv64 or
+# ci_slice DAY  sets SLICE_FOREIGN (arm64+armhf, ppc64el+i386, riscv64 or
 #               s390x: "+" joins architectures that run on one day),
 #               SLICE_HOST32 (i386, armhf or none, by SLICE_FOREIGN),
 #               SLICE_BIGGUEST (a size of tests/e2e/bigguest.sh),
@@ -25,14 +25,16 @@
 #               SLICE_MATRIX_KERNEL (one of its kernels) and SLICE_READERS
 #               (a kernel of the readers' gate).
 # DAY is a day number (.ci/run: days since 1970, or MDF_CI_DAY).
-CI_FOREIGN="arm64 ppc64el+i386 riscv64 s390x"
+CI_FOREIGN="arm64+armhf ppc64el+i386 riscv64 s390x"
 # a 32-bit host for each of CI_FOREIGN's days (none: that day has none)
 CI_HOST32="i386 armhf none none"
 # Heaviest with lightest: s390x builds its kdump kernel on a cold machine
 # and ppc64el boots two MMUs, so they meet the shorter guests.  i386 (two
 # 1 GiB guests, about 2.5 min while our reader cannot read its dumps)
 # rides with ppc64el, the quickest foreign day (307 s against riscv64's
-# 493 s and s390x's 767 s cold).
+# 493 s and s390x's 767 s cold).  armhf's real kdumps (armmp-lpae and
+# armmp, about 7 min with its cross-built tests) ride with arm64, whose
+# day runs no tests/e2e/foreign.sh otherwise.
 CI_BIGGUEST="64G 4G 128G 16G"
 CI_KDT="default lzo full"
 CI_MATRIX_CASES="la57 numa2 numa4 hwpoison offline hugetlb1g hotplug above4g cma-movable reclaim"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Real kdumps of ppc64el, riscv64, s390x and i386 (tests/lab/foreign.sh boots
+# Real kdumps of ppc64el, riscv64, s390x, i386 and armhf (tests/lab/foreign.sh boots
 # Debian's kernels under qemu/TCG through ../shared/lab, crashes them and
 # captures /proc/vmcore with kexec-tools of that architecture):
 #   ppc64el  bookworm's 6.1 (64 KiB pages) on pseries, POWER9 (radix MMU)
@@ -13,12 +13,15 @@
 #            reads EM_386 dumps: "skip foreign-i386-ours" and the oracles
 #            alone (labcheck.sh's check_oracle: 1.7.2 i386's classes
 #            against kpageflags, its -l pages, dmesg; drgn; crash)
+#   armhf    bookworm's 6.1 armmp-lpae (LPAE, highmem) and armmp (short
+#            descriptors) on virt, cortex-a15; ELF32 vmcores.  1.7.2
+#            armhf reads no LPAE dump: there classes and pages only
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture; threads,
 # refiltering, -F | -R, --dump-dmesg and --mem-usage; and byte for byte
 # against Debian's makedumpfile of that architecture under qemu-user
-# (1.7.2 for ppc64el, s390x and i386; sid's for riscv64, only where its own classes agree
+# (1.7.2 for ppc64el, s390x, i386 and armhf's armmp; sid's for riscv64, only where its own classes agree
 # with kpageflags).  Our program cross-built for the architecture also runs
 # in its capture kernel on the live /proc/vmcore (the lab's hook, through
 # tests/lab/foreign/cpio) and writes the same -l file and dmesg as ours on
@@ -26,13 +29,13 @@
 # program and unit tests built with the cross compiler run under qemu-user,
 # and write the same files as the x86_64 build, on these dumps.
 # Takes a few minutes, so it only runs with MDF_FOREIGN_TEST=1
-# (MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x i386" by default).  Packages go to
+# (MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x i386 armhf" by default).  Packages go to
 # MDF_FOREIGN_CACHE (default /var/tmp/mdf-foreign), never installed.
 . "$(dirname "$0")/../lib/lib.sh"
 LABDIR="$MDF_SHARED/lab"
 CACHE=${MDF_FOREIGN_CACHE:-/var/tmp/mdf-foreign}
 
-optin foreign MDF_FOREIGN_TEST "real ppc64el, riscv64, s390x and i386 kdumps under qemu take minutes" || exit 0
+optin foreign MDF_FOREIGN_TEST "real ppc64el, riscv64, s390x, i386 and armhf kdumps under qemu take minutes" || exit 0
 if [ ! -f "$LABDIR/mkvmcore.sh" ]; then
 	needfail "foreign" "no $LABDIR/mkvmcore.sh (the lab lives in ../shared beside the clone)"
 	exit 0
@@ -41,14 +44,14 @@ DEB_ARCH=none
 . "$MDF_SRC/tests/lab/labcheck.sh"
 . "$MDF_SRC/tests/lab/foreign.sh"
 
-for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386}; do
+for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 	foreign_arch "$arch" || { notok "foreign-$arch" "unknown architecture"; continue; }
 	missing=""
 	for t in "$QEMU_SYS" "$TRIPLET-gcc" "$QEMU_USER" cpio gzip mkfs.ext4 debugfs readelf busybox; do
 		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 	done
 	if [ -n "$missing" ]; then
-		needfail "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-system-x86 qemu-user gcc-$TRIPLET libc6-dev-$DEB_ARCH-cross)"
+		needfail "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-system-x86 qemu-system-arm qemu-user gcc-$TRIPLET libc6-dev-$DEB_ARCH-cross)"
 		continue
 	fi
 	c=$CACHE/$arch
