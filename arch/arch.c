@@ -244,6 +244,16 @@ bool arch_kvtop_fast(const struct arch_state *st, uint64_t vaddr,
 	       arch_window_lookup(&st->direct, vaddr, paddr_ret);
 }
 
+bool arch_walk_maps_to(const struct arch_state *st, uint64_t vaddr, uint64_t want,
+		       arch_read_pte_fn rd, void *arg)
+{
+	struct arch_walk w;
+	struct mdf_err e;
+
+	mdf_err_clear(&e);
+	return arch_walk(st, vaddr, rd, arg, &w, &e) == MDF_OK && w.paddr == want;
+}
+
 enum mdf_status arch_walk(const struct arch_state *st, uint64_t vaddr,
 			  arch_read_pte_fn rd, void *arg,
 			  struct arch_walk *walk, struct mdf_err *err)

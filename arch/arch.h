@@ -460,6 +460,13 @@ bool arch_kvtop_fast(const struct arch_state *st, uint64_t vaddr,
 		     uint64_t *paddr_ret);
 
 /**
+ * For the ops' init_mem, which proves a window: does the walk of @st's
+ * tables translate @vaddr to @want?  A failed walk is a no.
+ */
+bool arch_walk_maps_to(const struct arch_state *st, uint64_t vaddr, uint64_t want,
+		       arch_read_pte_fn rd, void *arg);
+
+/**
  * Always walk the page tables (no fast path), recording every entry read in
  * @walk.  For --vtop and for callers that want map_size.
  */

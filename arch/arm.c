@@ -288,18 +288,6 @@ static enum mdf_status arm_walk(const struct arch_state *st, uint64_t vaddr,
 			    : arm_walk_short(st, vaddr, rd, arg, walk, err);
 }
 
-/* Do the tables of @st map @va to @want? */
-static bool arm_maps_to(const struct arch_state *st, uint64_t va, uint64_t want,
-			arch_read_pte_fn rd, void *arg)
-{
-	struct arch_walk w;
-	struct mdf_err e;
-
-	memset(&w, 0, sizeof(w));
-	mdf_err_clear(&e);
-	return arm_walk(st, va, rd, arg, &w, &e) == MDF_OK && w.paddr == want;
-}
-
 static bool arm_root_maps_itself(const struct arch_state *st, uint64_t po, uint64_t phys,
 				 arch_read_pte_fn rd, void *arg)
 {
@@ -309,7 +297,7 @@ static bool arm_root_maps_itself(const struct arch_state *st, uint64_t po, uint6
 	if (va < po || va - po >= arm_maxmem(po))
 		return false;
 	arm_set(&t, po, phys, 0);
-	return arm_maps_to(&t, va, va - po + phys, rd, arg);
+	return arch_walk_maps_to(&t, va, va - po + phys, rd, arg);
 }
 
 /* Prove PAGE_OFFSET and PHYS_OFFSET and measure lowmem through the page
@@ -349,13 +337,13 @@ static enum mdf_status arm_init_mem(struct arch_state *st, arch_read_pte_fn rd, 
 	 * linearly (lowmem may have holes: no-map memory), then its last
 	 * page that is */
 	for (uint64_t off = 0; off < arm_maxmem(po); off += block)
-		if (arm_maps_to(st, po + off, phys + off, rd, arg))
+		if (arch_walk_maps_to(st, po + off, phys + off, rd, arg))
 			last = off + block;
 	if (last) {
 		uint64_t end = last - block + (1ULL << ARM_PAGE_SHIFT);
 
 		for (uint64_t off = end; off < last; off += 1ULL << ARM_PAGE_SHIFT) {
-			if (!arm_maps_to(st, po + off, phys + off, rd, arg))
+			if (!arch_walk_maps_to(st, po + off, phys + off, rd, arg))
 				break;
 			end = off + (1ULL << ARM_PAGE_SHIFT);
 		}

@@ -242,17 +242,13 @@ static bool x86_root_maps_itself(const struct arch_state *st, uint64_t va, uint6
 				 arch_read_pte_fn rd, void *arg)
 {
 	struct arch_state t = *st;
-	struct arch_walk w;
-	struct mdf_err e;
 
 	if (va < po)
 		return false;
 	t.page_offset = po;
 	t.pgd_paddr = va - po;
 	t.have_pgd = true;
-	memset(&w, 0, sizeof(w));
-	mdf_err_clear(&e);
-	return x86_walk(&t, va, rd, arg, &w, &e) == MDF_OK && w.paddr == va - po;
+	return arch_walk_maps_to(&t, va, va - po, rd, arg);
 }
 
 /* Prove PAGE_OFFSET and measure lowmem through the page tables (see the
@@ -281,15 +277,9 @@ static enum mdf_status x86_init_mem(struct arch_state *st, arch_read_pte_fn rd, 
 	if (!found)
 		return MDF_OK;
 	x86_set_offset(st, va, po, 0); /* the window measured below, walking */
-	for (off = 0; off < x86_maxmem(po); off += block) {
-		struct arch_walk w;
-		struct mdf_err e;
-
-		memset(&w, 0, sizeof(w));
-		mdf_err_clear(&e);
-		if (x86_walk(st, po + off, rd, arg, &w, &e) != MDF_OK || w.paddr != off)
+	for (off = 0; off < x86_maxmem(po); off += block)
+		if (!arch_walk_maps_to(st, po + off, off, rd, arg))
 			break;
-	}
 	st->page_offset_exact = true;
 	x86_set_offset(st, va, po, off);
 	return MDF_OK;
