@@ -18,8 +18,10 @@
  * record left out, or of a dump marked incomplete (the second snippet);
  * regress-* are libFuzzer finds: a stream cut inside a record that
  * rewrites the header with other bytes (the file was called marked
- * because a mark had been forced before), and one cut inside the header
- * after the mark's byte.
+ * because a mark had been forced before), one cut inside the header
+ * after the mark's byte, and a cut kdump header that names no machine,
+ * whose block size says ILP32 (its mark is at ILP32's status: this
+ * check had looked at LP64's).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -105,7 +107,10 @@ static int fuzz_marked(int fd)
 	if (n < 12)
 		return -1;
 	if (memcmp(h, KDUMP_SIGNATURE, KDUMP_SIG_LEN) == 0) {
-		at = h[8] == 0 && h[11] != 0 ? 427 : 424;
+		/* status where a reader looks: LP64 or ILP32 (an i386 or
+		 * arm kernel's header) as its reader tells them apart */
+		at = kdump_header_offset(kdump_abi_of_header(h, (size_t)n), KDUMP_HF_STATUS) +
+		     (h[8] == 0 && h[11] != 0 ? 3 : 0);
 		return (size_t)n > at ? (h[at] & DUMP_DH_COMPRESSED_INCOMPLETE) != 0 : -1;
 	}
 	if (memcmp(h, "\177ELF", 4) == 0 && (h[4] == 1 || h[4] == 2) &&
