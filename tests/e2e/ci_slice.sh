@@ -90,6 +90,15 @@ else notok "ci-and-lab-run-every-real-test" "not set:$missing"; fi
 	stage_bg bg-broken 10 sh -c 'sleep 2; exit 3'
 	stage_wait; echo "WAIT $? $((SECONDS - t0))"
 	echo "SUMS2 $PASS $FAIL $SKIP"
+	# a pool of two workers: the next queued stage goes to the first free
+	# worker; q-after waits for q-first, whose file it reads
+	t0=$SECONDS
+	stage_q q-long 10 "" sh -c 'sleep 3; echo "1 passed, 0 failed, 0 skipped"'
+	stage_q q-first 10 "" sh -c 'sleep 1; echo "a b" >"$0"' "$T/first file"
+	stage_q q-after 10 q-first sh -c 'read -r x y <"$0" && [ "$y" = b ]' "$T/first file"
+	stage_q q-hung 1 "" sleep 5
+	stage_pool 2
+	stage_wait; echo "POOL $? $((SECONDS - t0))"
 	stage_table
 ) >"$T/stages.out" 2>&1
 sums=$(sed -n 's/^SUMS //p' "$T/stages.out")
@@ -103,6 +112,16 @@ if [ "$sums" = "4 3 2" ] && grep -q '^== stage hung: [0-9]* s$' "$T/stages.out" 
 	ok "ci-stages-count-and-time"
 else
 	notok "ci-stages-count-and-time" "sums '$sums': $(tail -n 8 "$T/stages.out" | tr '\n' ' ')"
+fi
+read -r _ prc psecs <<<"$(grep '^POOL ' "$T/stages.out")"
+if [ "$prc" = 1 ] && [ "$psecs" -ge 3 ] && [ "$psecs" -lt 5 ] &&
+	grep -q '^| q-long | 3 s | 1 passed, 0 failed, 0 skipped |$' "$T/stages.out" &&
+	grep -q '^| q-after | [01] s | 1 passed, 0 failed, 0 skipped |$' "$T/stages.out" &&
+	grep -q 'not ok stage-q-hung: timed out after 1 s' "$T/stages.out" &&
+	[ "$(grep -o '^| q-[a-z]*' "$T/stages.out" | tr '\n' ' ')" = "| q-long | q-first | q-after | q-hung " ]; then
+	ok "ci-stages-pool (two workers, a stage after another, a time-out; $psecs s for 6 s of stages)"
+else
+	notok "ci-stages-pool" "rc '$prc' $psecs s: $(grep -E 'POOL|q-' "$T/stages.out" | tr '\n' ' ')"
 fi
 # make lab's README rows (tests/lab/lab_readme.py): one row a stage, its
 # last run; a later run of one stage replaces that row and keeps the others.
