@@ -24,9 +24,9 @@
  *                   running kernel's.
  *   DMW0 (uncached) 0x8000000000000000 + pa (UNCACHE_BASE, IO_BASE)
  *   DMW2 (write-combining) 0xa000000000000000 + pa, in kernels whose
- *                   loongarch.h defines CSR_DMW2_VSEG 0xa000 (Linux 5.19's
- *                   CSR_DMW2_INIT is 0: no window there); translated the
- *                   same way, nothing else lives at those addresses.
+ *                   loongarch.h defines CSR_DMW2_VSEG 0xa000 (earlier ones
+ *                   leave DMW2 unused, CSR_DMW2_INIT 0); translated the
+ *                   same way: nothing else lives at those addresses.
  *   page tables     XKVRANGE: vm_map_base = -2^cpu_vabits; modules at
  *                   vm_map_base + 32 MiB + 2 pages, vmalloc after them,
  *                   the vmemmap at the end of the tables' reach.
