@@ -68,6 +68,7 @@
 #define LA_DMW0 0x8000000000000000ULL
 #define LA_DMW1 0x9000000000000000ULL
 #define LA_DMW2 0xa000000000000000ULL
+#define LA_XKVRANGE 0xc000000000000000ULL
 #define LA_LEVELS 3
 #define LA_PAGE_HUGE (1ULL << 6)
 #define LA_PAGE_PRESENT (1ULL << 7)
@@ -180,6 +181,12 @@ static enum mdf_status loongarch64_walk(const struct arch_state *st, uint64_t va
 		walk->paddr = vaddr & LA_PA_MASK;
 		return MDF_OK;
 	}
+	/* swapper_pg_dir (CSR.PGDH) serves the high half only; the tables'
+	 * kernel addresses are in XKVRANGE */
+	if (vaddr < LA_XKVRANGE)
+		return mdf_err_set(err, MDF_ERR_NODATA,
+				   "virtual address 0x%llx is neither in a direct map window nor a kernel address (XKVRANGE 0x%llx up)",
+				   (unsigned long long)vaddr, (unsigned long long)LA_XKVRANGE);
 	if (!st->have_pgd)
 		return mdf_err_set(err, MDF_ERR_NODATA,
 				   "virtual address 0x%llx: no page-table root (VMCOREINFO needs SYMBOL(swapper_pg_dir))",

@@ -203,6 +203,10 @@ static void t_walk(void)
 	T_EQ_U64(pa, 0x1008);
 	T_OK(arch_vtop(&st, 0xa0000000fe000000ULL, fake_read, &m, &pa, &err), &err);
 	T_EQ_U64(pa, 0xfe000000ULL);
+	/* a user address: not swapper_pg_dir's */
+	T_EQ_U64(arch_vtop(&st, 0x120000000ULL, fake_read, &m, &pa, &err), MDF_ERR_NODATA);
+	T_MSG(err, "loongarch64: virtual address 0x120000000 is neither in a direct map window "
+	      "nor a kernel address (XKVRANGE 0xc000000000000000 up)");
 	T_EQ_U64(m.nlog, 0);
 
 	/* no root */
