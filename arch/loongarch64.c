@@ -114,6 +114,9 @@ static enum mdf_status loongarch64_init(struct arch_state *st, const struct kinf
 				   (unsigned long long)ps);
 	st->page_size = ps;
 	st->page_shift = (unsigned)__builtin_ctzll(ps);
+	/* 3 levels, whatever the page size: VMCOREINFO does not say, and
+	 * the 2- and 4-level choices (16KB_2LEVEL, 64KB_2LEVEL, 4KB_4LEVEL)
+	 * are not Debian's, whose is 16KB_3LEVEL; their walks would be wrong */
 	st->levels = LA_LEVELS;
 	st->va_bits = st->page_shift + LA_LEVELS * (st->page_shift - 3);
 	/* MAX_PHYSMEM_BITS 48 (asm/sparsemem.h) */
