@@ -213,6 +213,14 @@ struct arch_state {
 		uint64_t ram_start;
 	} arm;
 
+	/* loongarch64: the physical addresses of the shared empty tables
+	 * (invalid_pmd_table, invalid_pte_table) that empty directory
+	 * entries point at, learned by init_mem (arch/loongarch64.c). */
+	struct {
+		bool have_invalid;
+		uint64_t invalid_pmd_pa, invalid_pte_pa;
+	} loongarch;
+
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
 	uint64_t pte_strip_mask;
@@ -350,6 +358,9 @@ extern const struct arch_ops arch_x86_ops;
 
 /** The 32-bit arm ops, short descriptors or LPAE (arch/arm.c). */
 extern const struct arch_ops arch_arm_ops;
+
+/** The 64-bit LoongArch ops (arch/loongarch64.c). */
+extern const struct arch_ops arch_loongarch64_ops;
 
 /** Bytes of an unsigned long (and a pointer) of the kernel of machine
  *  @e_machine: 4 on i386 and arm, else 8 (an unknown machine too). */

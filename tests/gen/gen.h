@@ -93,6 +93,21 @@
 #define GEN_ARM_PGD_SIZE_LPAE UINT64_C(0x5000)
 #define GEN_MAX_BUDDY_ORDER_ARM 11                 /* LENGTH(zone.free_area) 12 */
 #define GEN_MAX_LEVELS 32
+/* loongarch64 (Debian's loong64 7.2.13+deb14-loong64; see gen_kernel.c):
+ * 16 KiB pages, 512 MiB sections (SECTION_SIZE_BITS 29), the kernel in the
+ * cached direct map window DMW1 from VMLINUX_LOAD_ADDRESS, struct page of
+ * 80 bytes (WANT_PAGE_VIRTUAL's virtual, aligned to 16), 1024 mem_section
+ * roots (MAX_PHYSMEM_BITS 48: 2^19 sections, 512 a root), MAX_PAGE_ORDER
+ * 10 (ARCH_FORCE_MAX_ORDER 11: LENGTH(zone.free_area) 12, max order 11),
+ * vm_map_base 0xffff000000000000 (cpu_vabits 48, as qemu's la464). */
+#define GEN_LA_PAGE_SHIFT 14
+#define GEN_LA_SECTION_SHIFT 29
+#define GEN_LA_DMW1 UINT64_C(0x9000000000000000)
+#define GEN_LA_TEXT_PA UINT64_C(0x200000)
+#define GEN_LA_STRUCT_PAGE 80
+#define GEN_SECTION_ROOTS_LA 1024
+#define GEN_MAX_BUDDY_ORDER_LA 11
+#define GEN_LA_VM_MAP_BASE UINT64_C(0xffff000000000000)
 
 /* Page kinds a spec can declare for pfn ranges. */
 #define GEN_KINDS(X)                       \
@@ -125,6 +140,7 @@ enum gen_arch {
 	GEN_ARCH_S390X,
 	GEN_ARCH_X86,       /* i386: 2-level tables, or 3 with spec->x86_pae */
 	GEN_ARCH_ARM,       /* ARMv7: short-descriptor tables, or LPAE with spec->arm_lpae */
+	GEN_ARCH_LOONGARCH64, /* 16 KiB pages, 3 levels, the kernel in DMW1 */
 };
 
 /* The 32-bit kernels: FLATMEM, 32-bit words, lowmem and highmem. */
@@ -452,6 +468,9 @@ struct gen_kernel {
 
 	uint64_t text_va, text_pa;
 	uint64_t pgd_pa, uts_pa;
+	/* loongarch64: invalid_pte_table and invalid_pmd_table, the pages
+	 * after swapper_pg_dir, which empty PMD and PGD entries point at. */
+	uint64_t la_inv_pte_pa, la_inv_pmd_pa;
 	unsigned pgd_pages;       /* the top table's pages: 1, s390x 4 */
 	uint64_t pt_half_pa;      /* s390x: the free 2 KiB half of a page-table page */
 	uint64_t nroots;          /* LENGTH(mem_section) */

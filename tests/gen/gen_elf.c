@@ -51,6 +51,9 @@
 #define PRSTATUS_SIZE_ARM64 392   /* 34 registers instead of 27 */
 /* 112 bytes before pr_reg, 32 registers (pc, x1-x31), pr_fpvalid, padding. */
 #define PRSTATUS_SIZE_RISCV64 376
+/* loongarch64: elf_prstatus_common 112 + 45 registers + pr_fpvalid and
+ * padding (gdb of Debian's 7.2.13+deb14-loong64 vmlinux) */
+#define PRSTATUS_SIZE_LOONGARCH64 480
 /* 112 bytes, pt_regs (48 registers), pr_fpvalid, padding. */
 #define PRSTATUS_SIZE_PPC64 504
 /* s390x: 112 bytes, s390_regs (psw 16, gprs 128, acrs 64, orig_gpr2 8 =
@@ -179,6 +182,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_386;
 	case GEN_ARCH_ARM:
 		return EM_ARM;
+	case GEN_ARCH_LOONGARCH64:
+		return EM_LOONGARCH;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -200,6 +205,8 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_X86;
 	case GEN_ARCH_ARM:
 		return PRSTATUS_SIZE_ARM;
+	case GEN_ARCH_LOONGARCH64:
+		return PRSTATUS_SIZE_LOONGARCH64;
 	case GEN_ARCH_X86_64:
 		break;
 	}

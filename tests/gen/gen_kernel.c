@@ -147,6 +147,20 @@
  * _PAGE_KERNEL_TABLE (PMD_TYPE_TABLE | PMD_BIT4, domain 0); a 1 MiB section
  * of MT_MEMORY_RWX/RW is TYPE_SECT | B C TEX(1) (write-allocate) |
  * AP_WRITE | S, with XN (bit 4) on RW; a 16 MiB supersection adds bit 18.
+ * With "arch loongarch64" (Debian's loong64 7.2.13+deb14-loong64: 16 KiB
+ * pages, CONFIG_16KB_3LEVEL, 512 MiB sections, 80-byte struct pages) RAM
+ * and the kernel image are in the cached direct map window DMW1 (va =
+ * 0x9000000000000000 + pa), which no table maps; the image is at
+ * VMLINUX_LOAD_ADDRESS 0x9000000000200000 (pa 0x200000) + kaslr, which
+ * stands for the relocation (reloc_offset: va and pa move together).
+ * swapper_pg_dir (3 levels of 11 bits from bits 36, 25, 14) maps the
+ * vmemmap in 32 MiB huge PMDs (vmemmap_populate_hugepages(): the block of
+ * one PMD serves 16 sections) and a few vmalloc pages; a directory entry
+ * is the DMW1 address of the next table, an empty one that of
+ * invalid_pmd_table / invalid_pte_table (the two pages after
+ * swapper_pg_dir, as in the real image's .bss), never 0.  mem_section has
+ * 1024 roots (MAX_PHYSMEM_BITS 48).
+ *
  * A Linux pte of PAGE_KERNEL is PRESENT YOUNG DIRTY SHARED | MT_WRITEALLOC
  * (| L_PTE_XN), the hardware's small page cpu_v7_set_pte_ext() makes of it
  * TYPE_SMALL | B C AP0 TEX(1) S (| XN bit 0), 2048 bytes further. */
@@ -181,6 +195,11 @@
 #define ARM64_BLOCK UINT64_C(0x0068000000000701)
 #define ARM64_ADDR_MASK UINT64_C(0x0000fffffffff000)
 #define ARM64_VMALLOC_END UINT64_C(0xfffffbfff0000000)
+/* loongarch64 (asm/pgtable-bits.h): PAGE_KERNEL = PRESENT (7) VALID (0)
+ * DIRTY (1) WRITE (8) GLOBAL (6) PLV0 CC (4); a huge PMD adds _PAGE_HUGE
+ * (6, GLOBAL's bit) and _PAGE_HGLOBAL (12), as vmemmap_set_pmd(). */
+#define LA_LEAF UINT64_C(0x1d3)
+#define LA_HUGE UINT64_C(0x1040)
 /* riscv64: PPN = pa >> 12 at bits 10-53; a table is V only, a leaf (at any
  * level) V R W A D G, as PAGE_KERNEL without X. */
 #define RV_PPN_SHIFT 10
@@ -293,6 +312,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
 		return GEN_ARM64_KIMAGE_VADDR + s->kaslr;
 	if (s->arch == GEN_ARCH_RISCV64)
 		return GEN_RISCV64_KERNEL_LINK_ADDR + s->kaslr;
+	if (s->arch == GEN_ARCH_LOONGARCH64)   /* in DMW1, relocated by kaslr */
+		return GEN_LA_DMW1 + GEN_LA_TEXT_PA + s->kaslr;
 	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
 }
 
@@ -312,6 +333,8 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 		return 0x1000000 + (uint64_t)s->phys_base;
 	if (s->arch == GEN_ARCH_RISCV64)
 		return s->phys_ram_base + RV_IMAGE_OFFSET + (uint64_t)s->phys_base;
+	if (s->arch == GEN_ARCH_LOONGARCH64)
+		return GEN_LA_TEXT_PA + s->kaslr;
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
 }
 
@@ -339,6 +362,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return s->vmalloc_start;   /* unused: x86 refuses "kcore" */
 	case GEN_ARCH_ARM:   /* PAGE_OFFSET - 16 MiB (unused: arm refuses "kcore") */
 		return GEN_ARM_PAGE_OFFSET - (UINT64_C(16) << 20);
+	case GEN_ARCH_LOONGARCH64:   /* vm_map_base + PCI_IOSIZE + 2 pages */
+		return GEN_LA_VM_MAP_BASE + (UINT64_C(32) << 20) + 2 * k->page_size;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -460,6 +485,9 @@ static uint64_t pt_empty(const struct gen_kernel *k, unsigned level)
 {
 	unsigned type;
 
+	if (k->arch == GEN_ARCH_LOONGARCH64)   /* pgd_init(), pmd_init() */
+		return level == 0 ? GEN_LA_DMW1 | k->la_inv_pmd_pa
+		       : level == 1 ? GEN_LA_DMW1 | k->la_inv_pte_pa : 0;
 	if (k->arch != GEN_ARCH_S390X)
 		return 0;
 	type = s390x_type(k, level);
@@ -496,6 +524,10 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 		return (pa & ARM64_ADDR_MASK) | (last ? ARM64_PAGE : ARM64_BLOCK);
 	case GEN_ARCH_RISCV64:
 		return (pa >> GEN_PAGE_SHIFT) << RV_PPN_SHIFT | (leaf ? RV_LEAF : RV_TABLE);
+	case GEN_ARCH_LOONGARCH64:
+		if (!leaf)   /* the table's kernel (DMW1) address */
+			return GEN_LA_DMW1 | pa;
+		return pa | LA_LEAF | (last ? 0 : LA_HUGE);
 	case GEN_ARCH_X86:
 		if (!leaf)   /* a PAE PDPT entry, or a kernel page table */
 			return pa | (k->levels == 3 && level == 0 ? X86_PDPT : X86_KERNPG_TABLE);
@@ -771,6 +803,10 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 				   "and init_uts_ns need %" PRIu64 " unclaimed pages", n + 1);
 	k->pgd_pa = pgd << k->page_shift;
 	k->uts_pa = uts << k->page_shift;
+	if (s->arch == GEN_ARCH_LOONGARCH64) {
+		k->la_inv_pte_pa = k->pgd_pa + k->page_size;
+		k->la_inv_pmd_pa = k->pgd_pa + 2 * k->page_size;
+	}
 	for (uint64_t p = pgd; p < pgd + n; p++)
 		gen_bit_set(k->meta, p);
 	gen_bit_set(k->meta, uts);
@@ -788,7 +824,7 @@ static enum mdf_status plan_kinds(const struct gen_spec *s, struct gen_kernel *k
 static enum mdf_status plan_vmemmap(const struct gen_spec *s, struct gen_kernel *k,
 				    uint64_t sec, uint64_t first, struct mdf_err *err)
 {
-	uint64_t unit = k->vmemmap_unit, off = first * GEN_STRUCT_PAGE;
+	uint64_t unit = k->vmemmap_unit, off = first * k->struct_page;
 	uint64_t va = s->vmemmap + off - off % unit;
 	uint64_t n = unit >> k->page_shift;
 	/* The base page when asked, or when the va is not aligned for the
@@ -818,6 +854,13 @@ static enum mdf_status plan_vmemmap(const struct gen_spec *s, struct gen_kernel 
 		if (st)
 			return st;
 	}
+	/* loongarch64's 2.5 MiB of struct pages a section do not divide a
+	 * 32 MiB PMD: section 12 (from 6 GiB) would straddle two, which
+	 * the section-wide write here cannot follow */
+	if (off % unit + k->pfn_per_section * k->struct_page > unit)
+		return mdf_err_set(err, MDF_ERR_ARG,
+				   "the struct pages of section %" PRIu64 " straddle two vmemmap "
+				   "blocks: not made (RAM below 6 GiB on loongarch64)", sec);
 	k->section_map_pa[sec] = k->units[k->nunits - 1].pa + off % unit;
 	return MDF_OK;
 }
@@ -1021,16 +1064,22 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	if (!k->section_map_pa || !k->root_pa)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
 
-	st = alloc_pages(k, k->nroots * 8 / k->page_size, 1, "mem_section roots",
+	/* loongarch64's 1024 roots take half a page */
+	st = alloc_pages(k, div_round_up(k->nroots * 8, k->page_size), 1, "mem_section roots",
 			 &k->roots_pa, err);
 	if (st)
 		return st;
 	/* A section's struct pages: 32768 of them = 2 MiB, one unit; ppc64's
 	 * 256 (16 KiB) share one. */
-	k->vmemmap_unit = k->pfn_per_section * GEN_STRUCT_PAGE;
+	k->vmemmap_unit = k->pfn_per_section * k->struct_page;
 	if (ppc64) {
 		k->vmemmap_unit = s->pte4k ? k->page_size
 					   : UINT64_C(1) << (k->ppc64_hash ? 24 : 21);
+		k->vmemmap_leaf = k->vmemmap_unit;
+	}
+	if (s->arch == GEN_ARCH_LOONGARCH64) {
+		/* a PMD's 32 MiB of struct pages, 16 sections' */
+		k->vmemmap_unit = s->pte4k ? k->page_size : k->vmemmap_leaf;
 		k->vmemmap_leaf = k->vmemmap_unit;
 	}
 	for (uint64_t sec = 0; sec < k->nsections; sec++) {
@@ -1061,6 +1110,16 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 
 	if (s->arch == GEN_ARCH_S390X)
 		return plan_identity(s, k, err);   /* the image is in it */
+	if (s->arch == GEN_ARCH_LOONGARCH64) {
+		/* RAM and the image are in DMW1, no table's: the empty
+		 * tables, then a few vmalloc pages */
+		int32_t t;
+
+		st = table_new(k, k->la_inv_pte_pa, 2, &t, err);
+		if (!st)
+			st = table_new(k, k->la_inv_pmd_pa, 1, &t, err);
+		return st ? st : plan_vmalloc(s, k, err);
+	}
 
 	/* Direct map with 1 GiB leaves over [0, highest RAM end); riscv64's
 	 * linear map from phys_ram_base, in 2 MiB leaves when that is not
@@ -1240,6 +1299,14 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 		k->dma_end = k->lowmem_end;
 		k->max_order = GEN_MAX_BUDDY_ORDER_ARM;
 	}
+	if (s->arch == GEN_ARCH_LOONGARCH64) {
+		/* swapper_pg_dir, invalid_pte_table, invalid_pmd_table */
+		k->levels = 3;
+		k->pgd_pages = 3;
+		k->struct_page = GEN_LA_STRUCT_PAGE;
+		k->max_order = GEN_MAX_BUDDY_ORDER_LA;
+		k->vmemmap_leaf = UINT64_C(1) << 25;
+	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
 		k->levels = s->levels;
@@ -1253,6 +1320,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 			k->bits[l] = !s->x86_pae ? 10 : l == 0 ? 2 : 9;
 		else if (s->arch == GEN_ARCH_ARM)
 			k->bits[l] = s->arm_lpae ? (l == 0 ? 2 : 9) : l == 0 ? 12 : 8;
+		else if (s->arch == GEN_ARCH_LOONGARCH64)
+			k->bits[l] = s->page_shift - 3;
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -1403,6 +1472,9 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	} else if (s->arch == GEN_ARCH_S390X) {
 		/* The image in the identity map: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_S390X;
+	} else if (s->arch == GEN_ARCH_LOONGARCH64) {
+		/* The image in DMW1: plan_kinds() checks it is RAM. */
+		k->nroots = GEN_SECTION_ROOTS_LA;
 	} else if (s->arch == GEN_ARCH_RISCV64) {
 		k->nroots = GEN_SECTION_ROOTS_RISCV64;
 		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 56))
@@ -1516,30 +1588,36 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 {
 	const struct gen_preset *ps = s->preset;
 	const bool be = k->big_endian;
-	uint64_t va = s->vmemmap + pfn * GEN_STRUCT_PAGE;
+	uint64_t va = s->vmemmap + pfn * k->struct_page;
 	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone (DMA <
 	 * 16 MiB, DMA32 < 4 GiB, Normal; ppc64 has Normal only; s390x DMA
 	 * below 2 GiB, then Normal). */
 	uint64_t pa = pfn << k->page_shift;
 	uint64_t zone = s->arch == GEN_ARCH_PPC64 ? 0 : pa < (UINT64_C(1) << 24) ? 0
 						: pa < (UINT64_C(1) << 32) ? 1 : 2;
+	if (s->arch == GEN_ARCH_LOONGARCH64)   /* ZONE_DMA32, ZONE_NORMAL */
+		zone = pa < (UINT64_C(1) << 32) ? 0 : 1;
 	if (s->arch == GEN_ARCH_S390X)
 		zone = pa < (UINT64_C(1) << 31) ? 0 : 1;
 	uint64_t flags = UINT64_C(0x1fffff) << 30 | zone << 51;
 	uint64_t po = s->page_offset;
-	/* POISON_POINTER_DELTA: s390x sets no CONFIG_ILLEGAL_POINTER_VALUE. */
+	/* POISON_POINTER_DELTA: s390x and loongarch64 set no
+	 * CONFIG_ILLEGAL_POINTER_VALUE. */
 	uint64_t poison = s->arch == GEN_ARCH_PPC64 ? PPC64_POISON_DELTA
-			: s->arch == GEN_ARCH_S390X ? 0 : POISON_DELTA;
+			: s->arch == GEN_ARCH_S390X || s->arch == GEN_ARCH_LOONGARCH64 ? 0
+										: POISON_DELTA;
 	int32_t mapcount = -1;
 	uint32_t refcount = 1;
 	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
 	bool head = (k->info[pfn] & GEN_INFO_HEAD) != 0;
 	unsigned order = k->info[pfn] & GEN_INFO_ORDER;
 
-	memset(pg, 0, GEN_STRUCT_PAGE);
+	memset(pg, 0, k->struct_page);
+	if (s->arch == GEN_ARCH_LOONGARCH64)   /* WANT_PAGE_VIRTUAL */
+		put64(be, pg, 64, GEN_LA_DMW1 + pa);
 	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
 		uint64_t h = block_head(k, pfn);
-		put64(be, pg, 8, (s->vmemmap + h * GEN_STRUCT_PAGE) | 1);   /* compound_head */
+		put64(be, pg, 8, (s->vmemmap + h * k->struct_page) | 1);   /* compound_head */
 		refcount = 0;
 		if (pfn == h + 1) {
 			if (ps->order_in_flags1) {
@@ -1779,6 +1857,8 @@ static const char *uts_machine(const struct gen_spec *s)
 	case GEN_ARCH_ARM:
 		/* setup_processor(): the cpu's arch name and the endianness */
 		return "armv7l";
+	case GEN_ARCH_LOONGARCH64:
+		return "loongarch64";
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -1816,7 +1896,8 @@ static void ppc64_vmemmap_vars(const struct gen_spec *s, const struct gen_kernel
 		      PPC64_PSIZE_DEFS_OFF + defs[i][0] * PPC64_PSIZE_DEF_SIZE, defs[i][1]);
 }
 
-/* ppc64: the vmemmap_backing entries and the vmalloc pages' contents. */
+/* ppc64: the vmemmap_backing entries; ppc64 and loongarch64: the vmalloc
+ * pages' contents (each word its own address). */
 static enum mdf_status ppc64_write(const struct gen_spec *s, const struct gen_kernel *k,
 				   gen_phys_write_fn wr, void *ctx, uint8_t *page,
 				   struct mdf_err *err)
@@ -1824,7 +1905,8 @@ static enum mdf_status ppc64_write(const struct gen_spec *s, const struct gen_ke
 	size_t per_page = k->page_size / PPC64_BACKING_SIZE;
 	enum mdf_status st = MDF_OK;
 
-	for (size_t i0 = 0; i0 < k->nunits && !st; i0 += per_page) {
+	/* vmemmap_list is ppc64's; loongarch64 has the vmalloc pages only */
+	for (size_t i0 = 0; s->arch == GEN_ARCH_PPC64 && i0 < k->nunits && !st; i0 += per_page) {
 		size_t n = MDF_MIN(per_page, k->nunits - i0);
 
 		memset(page, 0, k->page_size);
@@ -2016,14 +2098,14 @@ static enum mdf_status free_lists_write(const struct gen_spec *s, const struct g
 		unsigned z = x86_zone(p), o = k->info[p] & GEN_INFO_ORDER;
 		unsigned area = z * ZONE_SIZE + ZONE_FREE_AREA + o * FREE_AREA_SIZE;
 		uint64_t head = zones_va + area + MIGRATE_MOVABLE * 16;
-		uint64_t lru = s->vmemmap + p * GEN_STRUCT_PAGE + LRU_OFF, prev = head;
+		uint64_t lru = s->vmemmap + p * k->struct_page + LRU_OFF, prev = head;
 		if (last[z][o]) {
 			uint64_t prev_pfn = last[z][o] - 1;
 			uint8_t next[8];
-			prev = s->vmemmap + prev_pfn * GEN_STRUCT_PAGE + LRU_OFF;
+			prev = s->vmemmap + prev_pfn * k->struct_page + LRU_OFF;
 			gen_store64(false, next, lru);
 			st = wr(ctx, k->section_map_pa[prev_pfn / k->pfn_per_section] +
-					     prev_pfn % k->pfn_per_section * GEN_STRUCT_PAGE + LRU_OFF,
+					     prev_pfn % k->pfn_per_section * k->struct_page + LRU_OFF,
 				next, 8, err);
 		} else {
 			put64(false, pg, area + MIGRATE_MOVABLE * 16, lru);
@@ -2034,7 +2116,7 @@ static enum mdf_status free_lists_write(const struct gen_spec *s, const struct g
 		gen_store64(false, links + 8, prev);
 		if (!st)
 			st = wr(ctx, k->section_map_pa[p / k->pfn_per_section] +
-					     p % k->pfn_per_section * GEN_STRUCT_PAGE + LRU_OFF,
+					     p % k->pfn_per_section * k->struct_page + LRU_OFF,
 				links, 16, err);
 		last[z][o] = p + 1;
 		uint8_t *nr = pg + area + FREE_AREA_NR_FREE;
@@ -2377,7 +2459,7 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 				continue;
 			/* mem_map - first pfn, in struct page units: the vmemmap base. */
 			uint64_t first = sec * k->pfn_per_section;
-			uint64_t enc = s->vmemmap + first * GEN_STRUCT_PAGE - first * GEN_STRUCT_PAGE;
+			uint64_t enc = s->vmemmap + first * k->struct_page - first * k->struct_page;
 			put64(k->big_endian, page, (unsigned)(32 * i), enc | SECTION_FLAGS);
 		}
 		st = wr(ctx, k->root_pa[r], page, psz, err);
@@ -2390,7 +2472,7 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		return st ? st : flat32_pgdat_write(s, k, wr, ctx, err);
 	}
 
-	size_t chunk = k->pfn_per_section * GEN_STRUCT_PAGE;
+	size_t chunk = k->pfn_per_section * k->struct_page;
 	uint8_t *pages = malloc(chunk);
 	if (!pages)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "struct pages: out of memory");
@@ -2399,11 +2481,11 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 			continue;
 		uint64_t first = sec * k->pfn_per_section;
 		for (uint64_t i = 0; i < k->pfn_per_section; i++)
-			build_page(s, k, first + i, pages + i * GEN_STRUCT_PAGE);
+			build_page(s, k, first + i, pages + i * k->struct_page);
 		st = wr(ctx, k->section_map_pa[sec], pages, chunk, err);
 	}
 	free(pages);
-	if (!st && s->arch == GEN_ARCH_PPC64)
+	if (!st && (s->arch == GEN_ARCH_PPC64 || s->arch == GEN_ARCH_LOONGARCH64))
 		st = ppc64_write(s, k, wr, ctx, page, err);
 	if (!st && gen_spec_sadump(s))
 		st = sadump_write(s, k, wr, ctx, err);
@@ -2623,7 +2705,7 @@ enum mdf_status gen_kernel_poke_pa(const struct gen_spec *s, const struct gen_ke
 
 		if (s->no_struct_pages || sec >= k->nsections || !k->section_map_pa[sec])
 			break;
-		*pa = k->section_map_pa[sec] + (p->addr % k->pfn_per_section) * GEN_STRUCT_PAGE +
+		*pa = k->section_map_pa[sec] + (p->addr % k->pfn_per_section) * k->struct_page +
 		      p->off;
 		return MDF_OK;
 	}

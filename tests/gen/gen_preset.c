@@ -1163,6 +1163,121 @@ static const char *const vmi_7_1[] = {
 	NULL,
 };
 
+/*
+ * Debian's loong64 7.2.13+deb14-loong64 (sid; no lab dump: gdb and nm of
+ * its -dbg vmlinux, its config): the generic lines of kernel/vmcore_info.c
+ * and nothing of the arch's (LoongArch has no arch_crash_save_vmcoreinfo():
+ * no KERNELOFFSET, no layout numbers; the strings of the vmlinux list them),
+ * PAGESIZE 16384, SECTION_SIZE_BITS 29, MAX_PHYSMEM_BITS 48, LENGTH(
+ * mem_section) 1024, struct page of 80 bytes, 4 zones (DMA32 NORMAL MOVABLE
+ * DEVICE: SIZE(zone) 1792, pglist_data 18112), 12 free_areas of 6 lists,
+ * NODES_SHIFT 6 (nodemask_t 8), the 7.x printk_info (112 bytes, dev_info
+ * at 44: caller_id2 and comm before it), page.compound_info (7.1, as the
+ * 7.1 text), no PG_hwpoison (no CONFIG_MEMORY_FAILURE) and no
+ * kallsyms_relative_base.  Symbols at the vmlinux's offsets from _text
+ * 0x9000000000200000.
+ */
+static const char *const vmi_7_2_loongarch64[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=0fc184d88c38cab92a0608cb6a3a84ebe7732ac8",
+	"PAGESIZE=16384",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+16a1210",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@T+20000",
+	"NUMBER(VMALLOC_START)=@vmalloc",
+	"SYMBOL(vmemmap)=@vmemmap",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=1024",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=29",
+	"NUMBER(MAX_PHYSMEM_BITS)=48",
+	"SIZE(page)=80",
+	"SIZE(pglist_data)=18112",
+	"SIZE(zone)=1792",
+	"SIZE(free_area)=104",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_info)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=15392",
+	"OFFSET(pglist_data.node_start_pfn)=15400",
+	"OFFSET(pglist_data.node_spanned_pages)=15416",
+	"OFFSET(pglist_data.node_id)=15424",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1600",
+	"OFFSET(zone.spanned_pages)=152",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"LENGTH(zone.free_area)=12",
+	"SYMBOL(prb)=@T+175c668",
+	"SYMBOL(printk_rb_static)=@T+175c760",
+	"SYMBOL(clear_seq)=@T+196dd08",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=112",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=44",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=6",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=5",
+	"NUMBER(PG_private)=14",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=17",
+	"NUMBER(PAGE_SLAB_MAPCOUNT_VALUE)=-184549376",
+	"NUMBER(PG_head_mask)=64",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-268435456",
+	"NUMBER(PAGE_HUGETLB_MAPCOUNT_VALUE)=-201326592",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-251658240",
+	"SYMBOL(kallsyms_names)=@T+12e7fe8",
+	"SYMBOL(kallsyms_num_syms)=@T+12e7fe4",
+	"SYMBOL(kallsyms_token_table)=@T+1388a8c",
+	"SYMBOL(kallsyms_token_index)=@T+1388de8",
+	"SYMBOL(kallsyms_offsets)=@T+1388fe8",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 static const struct gen_preset presets[] = {
 	{
 		.name = "5.10", .arch = GEN_ARCH_X86_64, .osrelease = "5.10.0-35-amd64",
@@ -1254,6 +1369,18 @@ static const struct gen_preset presets[] = {
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
 	{
+		/* loongarch64 7.2: enum pageflags and pagetype as 6.12's (gdb),
+		 * no PG_hwpoison. */
+		.name = "7.2", .arch = GEN_ARCH_LOONGARCH64,
+		.osrelease = "7.2.13+deb14-loong64", .vmcoreinfo = vmi_7_2_loongarch64,
+		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
+		.pg_swapcache = 10, .pg_swapbacked = 17, .pg_reserved = 13,
+		.pg_hwpoison = -1, .pg_head = 6, .pg_slab = -1,
+		.buddy_mapcount = -268435456, .offline_mapcount = -251658240,
+		.slab_mapcount = -184549376, .hugetlb_mapcount = -201326592,
+		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
+	},
+	{
 		.name = "7.1", .arch = GEN_ARCH_X86_64, .osrelease = "7.1.0-1-amd64",
 		.vmcoreinfo = vmi_7_1,
 		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
@@ -1314,6 +1441,8 @@ const char *gen_preset_names(enum gen_arch arch)
 		return "6.1 none";
 	case GEN_ARCH_RISCV64:
 		return "6.12 none";
+	case GEN_ARCH_LOONGARCH64:
+		return "7.2 none";
 	case GEN_ARCH_PPC64:
 	case GEN_ARCH_S390X:
 	case GEN_ARCH_X86:

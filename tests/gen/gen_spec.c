@@ -208,6 +208,8 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		} else {
 			/* The x86_64 preset; spec_finish() swaps in the arch's. */
 			s->preset = gen_preset_find(w[1], GEN_ARCH_X86_64, false);
+			if (!s->preset)   /* loongarch64's 7.2 has no x86_64 twin */
+				s->preset = gen_preset_find(w[1], GEN_ARCH_LOONGARCH64, false);
 			if (!s->preset)
 				return mdf_err_set(err, MDF_ERR_FORMAT,
 						   "spec:%u: unknown kernel '%s' (one of: %s)",
@@ -241,6 +243,8 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->arch = GEN_ARCH_ARM64;
 		} else if (strcmp(w[1], "riscv64") == 0) {
 			s->arch = GEN_ARCH_RISCV64;
+		} else if (strcmp(w[1], "loongarch64") == 0) {
+			s->arch = GEN_ARCH_LOONGARCH64;
 		} else if (strcmp(w[1], "ppc64") == 0 || strcmp(w[1], "ppc64be") == 0) {
 			s->arch = GEN_ARCH_PPC64;
 			s->big_endian = w[1][5] == 'b';
@@ -249,8 +253,8 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			s->big_endian = true;
 		} else {
 			return bad(err, line,
-				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be or "
-				   "s390x, not",
+				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be, "
+				   "s390x or loongarch64, not",
 				   w[1]);
 		}
 	} else if (strcmp(d, "elfclass") == 0) {
@@ -744,6 +748,64 @@ static enum mdf_status finish_ppc64(struct gen_spec *s, struct mdf_err *err)
 }
 
 /*
+ * loongarch64, as Debian's loong64 7.2.13+deb14-loong64 (16 KiB pages,
+ * 512 MiB sections): RAM and the image in DMW1 (va = 0x9000000000000000 +
+ * pa), the image at pa 0x200000 + kaslr (the relocation: the kernel's
+ * are 64 KiB steps, relocation_addr_valid(); "kaslr" takes 2 MiB ones), its
+ * PT_LOAD first as kexec-tools writes it;
+ * with cpu_vabits 48 (vm_map_base 0xffff000000000000) the modules at
+ * vm_map_base + 32 MiB + 2 pages, vmalloc 256 MiB above, and the vmemmap
+ * where pgtable.h puts it below the tables' reach of 2^47: VMALLOC_END +
+ * PMD_SIZE, rounded down to a PMD, with VMALLOC_END = vm_map_base + 2^47 -
+ * PMD_SIZE - VMEMMAP_SIZE (80 bytes times 2^(cpu_pabits 48 + 1 - 14)
+ * pages) - KFENCE_AREA_SIZE ((255 + 1) * 2 + 2 pages).
+ */
+static enum mdf_status finish_loongarch64(struct gen_spec *s, struct mdf_err *err)
+{
+	const uint64_t page = UINT64_C(1) << GEN_LA_PAGE_SHIFT, pmd = UINT64_C(1) << 25;
+	const uint64_t vmemmap_size = (uint64_t)GEN_LA_STRUCT_PAGE << (48 + 1 - GEN_LA_PAGE_SHIFT);
+	const uint64_t kfence = (UINT64_C(256) * 2 + 2) * page;
+	const uint64_t vmalloc_end = GEN_LA_VM_MAP_BASE + (UINT64_C(1) << 47) - pmd -
+				     vmemmap_size - kfence;
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: loongarch64's direct map is DMW1, 0x9000000000000000" },
+		{ s->phys_base_line, "phys_base: the loongarch64 image is in DMW1 (kaslr relocates it)" },
+		{ s->kcore_line, "kcore: not made for loongarch64" },
+		{ s->vmemmap_pte_line, "vmemmap_pte: not made for loongarch64 (32 MiB PMDs)" },
+	};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	s->page_shift = GEN_LA_PAGE_SHIFT;
+	s->section_shift = GEN_LA_SECTION_SHIFT;
+	s->page_offset = GEN_LA_DMW1;
+	if (!s->vmemmap_set)
+		s->vmemmap = (vmalloc_end + pmd) & ~(pmd - 1);
+	if (!s->vmalloc_set)
+		s->vmalloc_start = GEN_LA_VM_MAP_BASE + (UINT64_C(32) << 20) + 2 * page +
+				   (UINT64_C(256) << 20);
+	if (s->vmemmap < GEN_LA_VM_MAP_BASE || s->vmemmap % pmd ||
+	    s->vmalloc_start < GEN_LA_VM_MAP_BASE || s->vmalloc_start % page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: loongarch64 vmemmap (32 MiB aligned) and vmalloc_start (16 KiB "
+				   "aligned) must be above vm_map_base 0x%" PRIx64, GEN_LA_VM_MAP_BASE);
+	if (!s->text_line)
+		s->text_size = 0x1a00000;   /* _end - _text of the 7.2 vmlinux */
+	if (s->text_size % page || (s->crash_start | s->crash_size) % page)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: loongarch64 text size and crashkernel must be 16 KiB pages");
+	/* No "kernel" line: Debian's 7.2, the only one. */
+	if (!s->kernel_line)
+		s->preset = gen_preset_find("7.2", GEN_ARCH_LOONGARCH64, false);
+	return swap_preset(s, "loongarch64", err);
+}
+
+/*
  * s390x, Debian 6.1: where setup_kernel_memory_layout() (arch/s390/boot/
  * startup.c, 6.1) puts the vmemmap and vmalloc for an identity map of
  * @ident bytes and a kernel ASCE of @levels: from the top of the address
@@ -943,6 +1005,8 @@ static enum mdf_status finish_orders(struct gen_spec *s, struct mdf_err *err)
 		order = s->ppc64_hash ? 24 - GEN_PPC64_PAGE_SHIFT : 21 - GEN_PPC64_PAGE_SHIFT;
 	if (s->arch == GEN_ARCH_S390X)
 		order = 20 - GEN_PAGE_SHIFT;   /* a 1 MiB segment */
+	if (s->arch == GEN_ARCH_LOONGARCH64)
+		order = 25 - GEN_LA_PAGE_SHIFT;   /* a 32 MiB huge PMD */
 	if (s->arch == GEN_ARCH_X86 && !s->x86_pae)
 		order = 22 - GEN_PAGE_SHIFT;   /* a 4 MiB PSE page (HPAGE_PMD_ORDER 10) */
 	for (size_t i = 0; i < s->npages; i++) {
@@ -1011,6 +1075,12 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		st = finish_ppc64(s, err);
 		if (st)
 			return st;
+	} else if (s->arch == GEN_ARCH_LOONGARCH64) {
+		phys_bits = 48;
+		levels = 3;
+		st = finish_loongarch64(s, err);
+		if (st)
+			return st;
 	} else if (s->arch == GEN_ARCH_S390X) {
 		st = finish_s390x(s, err);
 		if (st)
@@ -1037,6 +1107,7 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	 * (ppc64's 64 KiB pages 8, arm's MAX_ORDER 12 11). */
 	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
+			     : s->arch == GEN_ARCH_LOONGARCH64 ? GEN_MAX_BUDDY_ORDER_LA
 						       : GEN_MAX_BUDDY_ORDER;
 	for (size_t i = 0; i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
@@ -1050,7 +1121,13 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
 					   s->pages[i].line, s->preset->name,
 					   s->arch == GEN_ARCH_S390X ? "s390x"
-					   : s->arch == GEN_ARCH_ARM ? "arm" : "riscv64");
+					   : s->arch == GEN_ARCH_ARM ? "arm"
+					   : s->arch == GEN_ARCH_LOONGARCH64 ? "loongarch64" : "riscv64");
+	if ((s->nlogs || s->log_clear_line) && s->arch == GEN_ARCH_LOONGARCH64)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec:%u: dmesg: not made for loongarch64 (its 7.2 printk_info is "
+				   "112 bytes, the ring written here has 88)",
+				   s->nlogs ? s->logs[0].line : s->log_clear_line);
 	if ((s->nlogs || s->log_clear_line) && !s->preset)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: dmesg needs a kernel (its VMCOREINFO has no printk ring)",

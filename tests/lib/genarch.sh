@@ -1,6 +1,6 @@
 # tests/lib/genarch.sh - sourced by the per-architecture generator tests
 # (tests/e2e/gen_arm64.sh, gen_riscv64.sh, gen_ppc64.sh, gen_s390x.sh,
-# gen_x86.sh, gen_arm.sh)
+# gen_x86.sh, gen_arm.sh, gen_loongarch64.sh)
 # after lib.sh: the checks every architecture's synthetic dump gets once
 # its own shape is checked, and the names they share: GEN (the generator)
 # and genspec_kinds (genspec.sh), KPY (the independent kdump reader;
