@@ -158,16 +158,17 @@ fi
 genarch_l_d31 loongarch64 "$V" loongarch64
 
 # -x with the real vmlinux (Debian's -dbg, tests/lab/debug_vmlinux.sh
-# fetches it; MDF_CRASH_TEST=1 makes it do so here): DWARF's layout gives
+# fetches it, a 1.1 GB package of sid that CI's check stage does not
+# fetch: MDF_FETCH_DBG=1 makes it do so here): DWARF's layout gives
 # the same -l -d 31 file as the preset's VMCOREINFO, so the preset is the
 # vmlinux's.  (Without the note the release check reads init_uts_ns at the
 # vmlinux's address, where the generator's kernel has none: not made.)
 XV=${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-7.2.13+deb14-loong64
-if [ ! -s "$XV" ] && [ "${MDF_CRASH_TEST:-0}" = 1 ]; then
+if [ ! -s "$XV" ] && [ "${MDF_FETCH_DBG:-0}" = 1 ]; then
 	XV=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" 7.2.13+deb14-loong64) || XV=""
 fi
 if [ -z "$XV" ] || [ ! -s "$XV" ]; then
-	skip loongarch64-x-vmlinux "no debug vmlinux (MDF_CRASH_TEST=1 fetches it: tests/lab/debug_vmlinux.sh 7.2.13+deb14-loong64)"
+	skip loongarch64-x-vmlinux "no debug vmlinux (MDF_FETCH_DBG=1 fetches it: tests/lab/debug_vmlinux.sh 7.2.13+deb14-loong64)"
 elif "$MDF" -x "$XV" -l -d 31 --message-level 0 "$V" "$T/x31" >"$T/x.log" 2>&1 && cmp -s "$T/d31" "$T/x31"; then
 	ok loongarch64-x-vmlinux
 else
