@@ -27,6 +27,8 @@
 # foreign_lab CACHE NAME VARIANT  boot, crash and capture: $T/lab-$FA/vmcores/NAME.elf
 #                        (a lab directory per architecture: the lab keeps
 #                        its cross-built workload there as "labwork-arm64")
+# foreign_crash_head ELF TAG  i386 and armhf: crash HEAD's X86 or ARM build
+#                        on the raw vmcore, our -l file and a control
 
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
