@@ -18,7 +18,9 @@
 #            armhf reads no LPAE dump: there classes and pages only
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
-# (libkdumpfile, drgn) where they know the architecture; threads,
+# (libkdumpfile, drgn) where they know the architecture, and crash HEAD
+# of i386 and armhf (its X86 and ARM builds, foreign_crash_head: where
+# built, or with MDF_CRASH_HEAD_X86=1 / MDF_CRASH_HEAD_ARM=1); threads,
 # refiltering, -F | -R, --dump-dmesg and --mem-usage; and byte for byte
 # against Debian's makedumpfile of that architecture under qemu-user
 # (1.7.2 for ppc64el, s390x, i386 and armhf's armmp; sid's for riscv64, only where its own classes agree
@@ -133,6 +135,9 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 		# (plain armmp's 1.7.2 is the byte oracle again)
 		[ ${#UP_SAVED[@]} = 0 ] || UP=("${UP_SAVED[@]}")
 		check_keep_task "$elf" "$arch-$v"
+		# i386 and armhf: crash HEAD's 32-bit builds on the raw vmcore
+		# and our -l file, where built (or MDF_CRASH_HEAD_X86/ARM=1)
+		foreign_crash_head "$elf" "$arch-$v"
 		vms="$vms $elf"
 		# The cross-built program ran in the capture kernel on the live
 		# /proc/vmcore: the same file as ours from the copy.

@@ -78,6 +78,7 @@ rm -f "$READERS_TSV"
 # the foreign architectures' dumps go through the readers' gate too
 lab arm64 5400 check MDF_ARM64_TEST=1 MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" arm64
 lab foreign 7200 check MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES="ppc64el riscv64 s390x i386 armhf" MDF_FOREIGN_KDEBUG=1 \
+	MDF_CRASH_HEAD_X86=1 MDF_CRASH_HEAD_ARM=1 \
 	MDF_READERS_TEST=1 MDF_READERS_CRASH_HEAD=1 MDF_READERS_TABLE="$READERS_TSV" foreign
 # host32: tests/cross.sh on the 32-bit hosts, i386 and armhf, with the
 # e2e scripts under qemu-user too, and the dump over 4 GiB; the counts of

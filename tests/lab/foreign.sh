@@ -27,6 +27,8 @@
 # foreign_lab CACHE NAME VARIANT  boot, crash and capture: $T/lab-$FA/vmcores/NAME.elf
 #                        (a lab directory per architecture: the lab keeps
 #                        its cross-built workload there as "labwork-arm64")
+# foreign_crash_head ELF TAG  i386 and armhf: crash HEAD's X86 or ARM build
+#                        on the raw vmcore, our -l file and a control
 
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
@@ -197,6 +199,89 @@ foreign_crash() {
 		[ -e "$c/crash/lib" ] || ln -s usr/lib "$c/crash/lib"
 		FCRASH=("$QEMU_USER" -L "$c/crash" "$c/crash/usr/bin/crash")
 	fi
+}
+
+# foreign_crash_head ELF TAG: crash HEAD of ARCH (i386: its X86 build,
+# armhf: ARM; crash's 32-bit builds, tests/lab/readers/crash_head.sh) on
+# the raw vmcore, our -l -d 31 file of it and a control, judged as the
+# readers' gate judges a dump (tests/lab/readers/judge.py, crash alone):
+# each of its commands with the raw vmcore's exit status and output, or a
+# difference whose pages the level excludes; the control, our -l file
+# without the page of init_uts_ns, must differ, naming that page as one
+# the level keeps.  Runs where crash HEAD of that target is built (in the
+# readers' root, MDF_READERS_CACHE) or asked for: MDF_CRASH_HEAD_X86=1 or
+# MDF_CRASH_HEAD_ARM=1 builds it first (13-24 min once); a build or a
+# debug vmlinux that cannot be had is a needfail ("not ok" with
+# MDF_REAL_REQUIRED=1).  The debug vmlinux: tests/lab/debug_vmlinux.sh.
+# X86 runs --minimal (log and rd: judge.py --crash-minimal): without it
+# crash HEAD stops at start-up on 6.1's i386, "cannot resolve
+# \"sys_open\"" (x86.c's frame-pointer probe; 6.1 has __ia32_sys_open).
+# A kernel that KASLR moved (i386's default variant) is not read: 32-bit
+# KASLR moves it physically and virtually alike, and crash HEAD places
+# it in neither (no KERNELOFFSET in VMCOREINFO; its --reloc moves the
+# symbols but reads their bytes at the linked physical address).
+foreign_crash_head() {
+	local elf=$1 tag=$2 ct ask root bin krel pkgver vml d u pa pfn v min="" st lt
+	case $FA in
+	i386) ct=X86 min=--crash-minimal ;;
+	armhf) ct=ARM ;;
+	*) return 0 ;;
+	esac
+	ask=MDF_CRASH_HEAD_$ct
+	root=${MDF_READERS_CACHE:-/var/tmp/mdf-readers}/sid-$(dpkg --print-architecture)
+	if [ "${!ask:-0}" != 1 ] && [ ! -x "$root/opt/crash-head/$ct/crash" ]; then
+		skip "$tag-crash-head" "no crash HEAD of $ct built ($ask=1 builds it: tests/lab/readers/crash_head.sh $ct, 13-24 min once)"
+		return 0
+	fi
+	[ "$(id -u)" = 0 ] || { needfail "$tag-crash-head" "needs root (the readers' root: chroot, mount)"; return 0; }
+	root=$(bash "$MDF_SRC/tests/lab/readers/root.sh" 2>"$T/ch.err") &&
+		bin=$(bash "$MDF_SRC/tests/lab/readers/crash_head.sh" $ct 2>"$T/ch.err") ||
+		{ needfail "$tag-crash-head" "$(cat "$T/ch.err")"; return 0; }
+	krel=$(strings -n 8 "$elf" | grep -m 1 '^OSRELEASE=' | sed 's/^OSRELEASE=//')
+	pkgver=$(strings -n 24 "$elf" | grep -m 1 -F "Linux version $krel (" | sed -n 's/.* Debian \([^ ]*\) (.*/\1/p')
+	vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" "$pkgver" 2>"$T/dbg.err") ||
+		{ needfail "$tag-crash-head" "$(cat "$T/dbg.err")"; return 0; }
+	v="$(head -n 1 "$root${bin%/crash}/crash-head.txt" 2>/dev/null |
+		sed 's/\(HEAD [0-9a-f]\{12\}\)[0-9a-f]*/\1/'), $ct${min:+ --minimal}"
+	st=$(strings -n 8 "$elf" | sed -n 's/^SYMBOL(_stext)=//p' | head -n 1)
+	lt=$(nm "$vml" 2>/dev/null | awk '$3 == "_stext" {print $1; exit}')
+	if [ -n "$st" ] && [ -n "$lt" ] && [ $((0x$st)) != $((0x$lt)) ]; then
+		ok "$tag-crash-head (n/a: KASLR moved the kernel by $(printf '0x%x' $((0x$st - 0x$lt))), physically too, and $v places it nowhere: the log unread, the symbols' bytes those of their linked address)"
+		return 0
+	fi
+	d=$T/crash-head
+	rm -rf "$d" && mkdir -p "$d"
+	if ! "$MDF" --message-level 0 -l -d 31 "$elf" "$d/l"; then
+		notok "$tag-crash-head" "makedumpfile -l -d 31 failed"
+		rm -rf "$d"
+		return 0
+	fi
+	# the control: the page of init_uts_ns (crash reads it at start-up)
+	u=$(strings -n 8 "$elf" | sed -n 's/^SYMBOL(init_uts_ns)=//p' | head -n 1)
+	pa=$("$MDF" --vtop "0x${u:-0}" -d 1 --dry-run "$elf" 2>/dev/null |
+		awk '$1 ~ /^[0-9a-f]+$/ && NF == 2 {print "0x" $2; exit}')
+	pfn=""
+	[[ "$pa" == 0x* ]] && pfn=$(printf '0x%x' $((pa / 4096))) &&
+		python3 "$MDF_SRC/tests/tools/kdump_drop.py" "$d/l" "$d/ctl" "$pfn" >/dev/null ||
+		{ notok "$tag-crash-head-control" "no control dump: init_uts_ns ${u:-not in VMCOREINFO} at ${pa:-no address}"; pfn=""; }
+	python3 "$MDF_SRC/tests/lab/readers/judge.py" --root "$root" --crash "$bin" --vmlinux "$vml" \
+		--raw "$elf" --mdf "$MDF" --work "$d/w" --no-drgn $min ${pfn:+--expect-diff ctl} \
+		l="$d/l" ${pfn:+ctl="$d/ctl"} >"$d/out" 2>&1
+	if grep -qP '^crash\tl\t\*\treader fails on raw' "$d/out"; then
+		# it read these kernels' raw vmcores when this check was written
+		notok "$tag-crash-head" "$v $(grep -m 1 -oP '^crash\tl\t\*\t\Kreader fails on raw.*' "$d/out" | cut -c1-200)"
+	elif grep -qP '^crash\tl\t' "$d/out" && ! grep -P '^crash\tl\t' "$d/out" | grep -qP '\tDIFF|BAD'; then
+		ok "$tag-crash-head ($v: our -l -d 31 as the raw vmcore: $(grep -P '^crash\tl\t[^*]' "$d/out" |
+			awk -F'\t' 'NF == 4 {n++; if ($4 ~ /^equal/) e++; else x = x "; " $3 ": " $4} END {printf "%d of %d commands equal%s", e, n, x}' | cut -c1-300))"
+	else
+		notok "$tag-crash-head" "$v: $(grep -P '^crash\tl\t' "$d/out" | grep -P '\tDIFF|BAD' | head -n 3 | tr '\n' ' ')$(tail -n 2 "$d/out" | tr '\n' ' ')"
+	fi
+	if [ -n "$pfn" ] && ! grep -qP '^crash\tl\t\*\treader fails on raw' "$d/out"; then
+		if grep -qP "^crash\tctl\t.*DIFF.*pfn $pfn kept" "$d/out" && ! grep -q 'BAD CONTROL' "$d/out"; then
+			ok "$tag-crash-head-control-fails (init_uts_ns's pfn $pfn out: $(grep -m 1 -P '^crash\tctl\t.*DIFF' "$d/out" | cut -f 3- | cut -c1-200))"
+		else notok "$tag-crash-head-control-fails" "crash found no kept page $pfn: $(grep -P '^crash\tctl\t' "$d/out" | grep -v equal | head -n 3 | tr '\n' ' ')"; fi
+	fi
+	rm -rf "$d"
 }
 
 # foreign_libs ROOT: the lab copies a foreign binary's libraries from ROOT's

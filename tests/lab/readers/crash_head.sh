@@ -2,7 +2,9 @@
 # tests/lab/readers/crash_head.sh [TARGET] - print the path, as seen inside
 # the readers' sid root (root.sh), of a crash binary of upstream HEAD built
 # there for TARGET: X86_64 (the default), ARM64, PPC64 or RISCV64 (crash's
-# cross builds on an x86_64 host read those architectures' dumps).  Built
+# cross builds on an x86_64 host read those architectures' dumps), or X86
+# or ARM (i386 and 32-bit arm dumps: crash's 32-bit builds, -m32, see
+# below).  Built
 # once into ROOT/opt/crash-head/TARGET/crash (with crash-head.txt: "crash
 # HEAD COMMIT (9.0.2 + upstream)"); later calls only print the path.  To
 # build again, remove that directory.  Exit 1 with one line on stderr when
@@ -17,6 +19,12 @@
 # PPC64 (gdb --target=powerpc64le-unknown-linux-gnu: little-endian only),
 # RISCV64 and LOONGARCH64 as targets of an x86_64 host; any other says
 # "target=S390X is not supported on the X86_64 host architecture".
+# X86 and ARM are built with -m32 (crash and its gdb, --target=
+# i686-pc-linux-gnu or arm-elf-linux): a 32-bit crash, whose libraries are
+# i386's.  For those two only, the root gets the i386 architecture (dpkg
+# --add-architecture), gcc-multilib and g++-multilib and the :i386 -dev
+# packages crash and its gdb link (M32_DEVS below); the binary then runs
+# in the root like the others (this x86_64 host runs i386 programs).
 #
 # Sources: Debian's crash source package of sid (apt-get source in the
 # root, from a deb-src twin of the root's own sources.list; it bundles the
@@ -47,8 +55,8 @@ HERE=$(cd "$(dirname "$0")" && pwd) || exit 1
 . "$HERE/../../lib/apt.sh"
 T=${1:-X86_64}
 case $T in
-X86_64 | ARM64 | PPC64 | RISCV64) ;;
-*) echo "crash head: target $T not built here (X86_64, ARM64, PPC64 or RISCV64; see $0)" >&2; exit 1 ;;
+X86_64 | ARM64 | PPC64 | RISCV64 | X86 | ARM) ;;
+*) echo "crash head: target $T not built here (X86_64, ARM64, PPC64, RISCV64, X86 or ARM; see $0)" >&2; exit 1 ;;
 esac
 R=$(bash "$HERE/root.sh") || exit 1
 IN=/opt/crash-head
@@ -128,6 +136,28 @@ prepare() {
 	echo "source: Debian crash $ver + upstream $commit; Debian patches dropped: ${dropped:-none}" >>"$LOG"
 }
 prepare
+
+# ---- X86 and ARM: a 32-bit build (-m32), so i386's libraries (once)
+# What crash links (ncurses, zlib, lzo, snappy, zstd) and its gdb 16 (gmp,
+# mpfr; expat for target descriptions), of i386, beside the amd64 ones
+# build-dep installed.
+M32_DEVS="libncurses-dev zlib1g-dev liblzo2-dev libsnappy-dev libzstd-dev libgmp-dev libmpfr-dev libexpat1-dev"
+m32() {
+	local p pkgs="gcc-multilib g++-multilib" missing=""
+	for p in $M32_DEVS; do pkgs="$pkgs $p:i386"; done
+	for p in $pkgs; do
+		inroot dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "32-bit build: installing$missing" >>"$LOG"
+	inroot dpkg --add-architecture i386 >>"$LOG" 2>&1 || fail "dpkg --add-architecture i386 failed in the root"
+	# shellcheck disable=SC2086 # the packages are words
+	retry "$LOG" inroot apt-get -q -o Acquire::Retries=0 -o APT::Update::Error-Mode=any update &&
+		retry "$LOG" inroot apt-get -y -q -o Dpkg::Use-Pty=0 install $pkgs ||
+		fail "installing the 32-bit build's packages (i386) in the root failed: $(tail -n 1 "$LOG")"
+}
+case $T in X86 | ARM) m32 ;; esac
 
 # ---- the build of TARGET (gdb for TARGET: a while)
 B=$C/$T/build
