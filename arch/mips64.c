@@ -50,8 +50,8 @@
  * Debian's 6.1 flavours (CPU_MIPSR2, CPU_HAS_RIXI, MIPS_HUGE_TLB_SUPPORT,
  * ARCH_HAS_PTE_SPECIAL, no SOFT_DIRTY: their /boot/config-6.1.0-50-*) put
  * G at 8 and the cache at 11 (gdb's enum pgtable_bits of the 5kc-malta
- * and loongson-3 -dbg vmlinux: _CACHE_SHIFT is its 12th value): the pfn at bit 14 with 4 KiB pages, 16
- * with 16 KiB; _PAGE_HUGE is bit 4.  The layout depends on the
+ * and loongson-3 -dbg vmlinux: _CACHE_SHIFT is its 12th value): the pfn
+ * at bit 14 with 4 KiB pages, 16 with 16 KiB; _PAGE_HUGE is bit 4.  The layout depends on the
  * configuration and no VMCOREINFO line gives it (MIPS has no
  * arch_crash_save_vmcoreinfo() in 6.1), so init takes Debian's and
  * init_mem reads the real one from the kernel's own vmalloc ptes: in a

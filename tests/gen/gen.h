@@ -92,6 +92,19 @@
 #define GEN_ARM_PGD_SIZE UINT64_C(0x4000)          /* swapper_pg_dir below _text */
 #define GEN_ARM_PGD_SIZE_LPAE UINT64_C(0x5000)
 #define GEN_MAX_BUDDY_ORDER_ARM 11                 /* LENGTH(zone.free_area) 12 */
+/* mips64 ("arch mips64"): Debian bookworm's 6.1.0-50-loongson-3 (see the
+ * generator README's "mips64") */
+#define GEN_MIPS64_PAGE_SHIFT 14
+#define GEN_SECTION_SHIFT_MIPS64 28
+#define GEN_SECTION_ROOTS_MIPS64 2048             /* 2^(48 - 28) / 512 per root */
+#define GEN_MIPS64_CAC_BASE UINT64_C(0x9800000000000000)   /* the direct map */
+#define GEN_MIPS64_KEXEC_BASE UINT64_C(0xa800000000000000) /* kexec-tools' p_vaddr */
+#define GEN_MIPS64_CKSEG0 UINT64_C(0xffffffff80000000)
+#define GEN_MIPS64_TEXT_PA UINT64_C(0x200000)     /* _text 0xffffffff80200000 */
+#define GEN_MIPS64_TEXT_SIZE UINT64_C(0x131c000)  /* _end - _text, page aligned */
+#define GEN_MIPS64_VMALLOC UINT64_C(0xc000000000008000) /* MAP_BASE + 2 pages */
+#define GEN_MIPS64_PFN_SHIFT 16                   /* PAGE_SHIFT - 12 + _CACHE_SHIFT 11 + 3 */
+#define GEN_MAX_BUDDY_ORDER_MIPS64 11             /* LENGTH(zone.free_area) 12 */
 #define GEN_MAX_LEVELS 32
 
 /* Page kinds a spec can declare for pfn ranges. */
@@ -125,6 +138,7 @@ enum gen_arch {
 	GEN_ARCH_S390X,
 	GEN_ARCH_X86,       /* i386: 2-level tables, or 3 with spec->x86_pae */
 	GEN_ARCH_ARM,       /* ARMv7: short-descriptor tables, or LPAE with spec->arm_lpae */
+	GEN_ARCH_MIPS64,    /* Debian's loongson-3: 16 KiB pages, XKPHYS, CKSEG0 */
 };
 
 /* The 32-bit kernels: FLATMEM, 32-bit words, lowmem and highmem. */
@@ -468,6 +482,9 @@ struct gen_kernel {
 	 * 2 MiB on x86_64, arm64, riscv64; ppc64: a vmemmap block of 2 MiB,
 	 * 16 MiB under hash, or a page), in the order they were allocated. */
 	uint64_t vmemmap_unit;
+	/* The struct page of pfn 0's address (spec's vmemmap; mips64: in
+	 * XKPHYS, where the array of the sections was allocated) */
+	uint64_t vmemmap;
 	uint64_t vmemmap_leaf;    /* the big leaf mapping it: 2 MiB, s390x 1 MiB
 				     (ppc64: the unit) */
 	struct gen_vmemmap_block *units;

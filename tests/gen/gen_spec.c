@@ -247,10 +247,12 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		} else if (strcmp(w[1], "s390x") == 0) {
 			s->arch = GEN_ARCH_S390X;
 			s->big_endian = true;
+		} else if (strcmp(w[1], "mips64") == 0) {
+			s->arch = GEN_ARCH_MIPS64;
 		} else {
 			return bad(err, line,
-				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be or "
-				   "s390x, not",
+				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be, "
+				   "s390x or mips64, not",
 				   w[1]);
 		}
 	} else if (strcmp(d, "elfclass") == 0) {
@@ -686,6 +688,48 @@ static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
 }
 
 /*
+ * mips64, as Debian bookworm's 6.1.0-50-loongson-3 (mips64el): 16 KiB
+ * pages, 256 MiB sections, the direct map in XKPHYS at CAC_BASE
+ * 0x9800000000000000 (DMA_NONCOHERENT), the image in CKSEG0 at
+ * 0xffffffff80200000 (pa 0x200000; RANDOMIZE_BASE moves it, va and pa
+ * together: not made), vmalloc from MAP_BASE + 2 pages in XKSEG.
+ */
+static enum mdf_status finish_mips64(struct gen_spec *s, struct mdf_err *err)
+{
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: mips64's direct map is XKPHYS at CAC_BASE" },
+		{ s->kaslr_line, "kaslr: not made for mips64 (the image's va and pa move together)" },
+		{ s->phys_base_line, "phys_base: mips64's image is in CKSEG0 (pa = va - CKSEG0)" },
+		{ s->kcore_line, "kcore: not made for mips64" },
+		{ s->vmemmap_pte_line, "vmemmap_pte: mips64 has no vmemmap" },
+	};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	if (s->vmemmap_set)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: vmemmap is not for mips64 (SPARSEMEM without a vmemmap)");
+	s->page_shift = GEN_MIPS64_PAGE_SHIFT;
+	s->section_shift = GEN_SECTION_SHIFT_MIPS64;
+	s->page_offset = GEN_MIPS64_CAC_BASE;
+	if (!s->vmalloc_set)
+		s->vmalloc_start = GEN_MIPS64_VMALLOC;
+	if (s->vmalloc_start >> 62 != 3 || s->vmalloc_start >= UINT64_C(0xc000800000000000) ||
+	    s->vmalloc_start % (UINT64_C(1) << GEN_MIPS64_PAGE_SHIFT))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: mips64 vmalloc_start must be a 16 KiB aligned XKSEG "
+				   "address the tables reach (below 0xc000800000000000)");
+	if (!s->text_line)
+		s->text_size = GEN_MIPS64_TEXT_SIZE;
+	return swap_preset(s, "mips64", err);
+}
+
+/*
  * ppc64, as Debian 6.1 ppc64el (Book3S-64) on qemu pseries: 64 KiB pages,
  * 16 MiB sections, the linear map at 0xc000000000000000 over all RAM with
  * the kernel inside it from physical 0 (no image PT_LOAD, no KASLR, no
@@ -1016,6 +1060,12 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = s->levels;
+	} else if (s->arch == GEN_ARCH_MIPS64) {
+		phys_bits = 48;
+		st = finish_mips64(s, err);
+		if (st)
+			return st;
+		levels = 3;
 	} else if (gen_arch_32(s->arch)) {
 		/* PAE: 36 physical address bits, LPAE 40; a third level */
 		const bool arm = s->arch == GEN_ARCH_ARM, wide = s->x86_pae || s->arm_lpae;
@@ -1037,6 +1087,7 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	 * (ppc64's 64 KiB pages 8, arm's MAX_ORDER 12 11). */
 	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
+			     : s->arch == GEN_ARCH_MIPS64 ? GEN_MAX_BUDDY_ORDER_MIPS64
 						       : GEN_MAX_BUDDY_ORDER;
 	for (size_t i = 0; i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
@@ -1050,7 +1101,8 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 					   "(no CONFIG_MEMORY_FAILURE): hwpoison pages cannot be made",
 					   s->pages[i].line, s->preset->name,
 					   s->arch == GEN_ARCH_S390X ? "s390x"
-					   : s->arch == GEN_ARCH_ARM ? "arm" : "riscv64");
+					   : s->arch == GEN_ARCH_ARM ? "arm"
+					   : s->arch == GEN_ARCH_MIPS64 ? "mips64" : "riscv64");
 	if ((s->nlogs || s->log_clear_line) && !s->preset)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: dmesg needs a kernel (its VMCOREINFO has no printk ring)",
