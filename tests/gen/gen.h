@@ -102,8 +102,9 @@
 #define GEN_MIPS64_CKSEG0 UINT64_C(0xffffffff80000000)
 #define GEN_MIPS64_TEXT_PA UINT64_C(0x200000)     /* _text 0xffffffff80200000 */
 #define GEN_MIPS64_TEXT_SIZE UINT64_C(0x131c000)  /* _end - _text, page aligned */
-#define GEN_MIPS64_VMALLOC UINT64_C(0xc000000000008000) /* MAP_BASE + 2 pages */
-#define GEN_MIPS64_PFN_SHIFT 16                   /* PAGE_SHIFT - 12 + _CACHE_SHIFT 11 + 3 */
+/* "arch mips64 4k": 6.1.0-50-5kc-malta, 4 KiB pages, FLATMEM */
+#define GEN_MIPS64_TEXT_PA_4K UINT64_C(0x100000)  /* _text 0xffffffff80100000 */
+#define GEN_MIPS64_TEXT_SIZE_4K UINT64_C(0x11d1000)
 #define GEN_MAX_BUDDY_ORDER_MIPS64 11             /* LENGTH(zone.free_area) 12 */
 #define GEN_MAX_LEVELS 32
 
@@ -274,6 +275,7 @@ struct gen_spec {
 	 * descriptors only): lowmem in 16 MiB supersections where it can,
 	 * which Linux does not do, for a reader's walk; its line. */
 	bool arm_lpae;
+	bool mips64_4k;          /* "arch mips64 4k": 5kc-malta, FLATMEM */
 	bool arm_super;
 	unsigned super_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
@@ -409,6 +411,8 @@ const char *gen_preset_names(enum gen_arch arch);
  *  -686-pae, arm's -armmp or (@wide: LPAE) -armmp-lpae; NULL but for
  *  6.1. */
 const struct gen_preset *gen_preset_find_32(const char *name, enum gen_arch arch, bool wide);
+/* mips64's 6.1 kernels: loongson-3 (16 KiB), or 5kc-malta with @k4. */
+const struct gen_preset *gen_preset_find_mips64(const char *name, bool k4);
 
 /* ---- gen_kernel.c ---- */
 

@@ -194,6 +194,7 @@
  * leaf; the pfn from GEN_MIPS64_PFN_SHIFT. */
 #define MIPS64_KERNEL_PTE UINT64_C(0x1f0f)
 #define MIPS64_HUGE UINT64_C(0x10)
+#define MIPS64_PFN_SHIFT(k) ((k)->page_shift - 12 + 11 + 3)
 /* ppc64 (book3s/64/pgtable.h): a table entry is _PAGE_PRESENT | the next
  * table's pa, plus under radix the next level's index bits (NLS, as
  * RADIX_PGD/PUD/PMD_VAL_BITS); a leaf at any level is _PAGE_PRESENT |
@@ -301,7 +302,7 @@ static uint64_t text_start_va(const struct gen_spec *s)
 	if (s->arch == GEN_ARCH_RISCV64)
 		return GEN_RISCV64_KERNEL_LINK_ADDR + s->kaslr;
 	if (s->arch == GEN_ARCH_MIPS64)   /* CKSEG0: va = pa + CKSEG0 */
-		return GEN_MIPS64_CKSEG0 + GEN_MIPS64_TEXT_PA;
+		return GEN_MIPS64_CKSEG0 + (s->mips64_4k ? GEN_MIPS64_TEXT_PA_4K : GEN_MIPS64_TEXT_PA);
 	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
 }
 
@@ -322,7 +323,7 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 	if (s->arch == GEN_ARCH_RISCV64)
 		return s->phys_ram_base + RV_IMAGE_OFFSET + (uint64_t)s->phys_base;
 	if (s->arch == GEN_ARCH_MIPS64)
-		return GEN_MIPS64_TEXT_PA;
+		return s->mips64_4k ? GEN_MIPS64_TEXT_PA_4K : GEN_MIPS64_TEXT_PA;
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
 }
 
@@ -530,7 +531,7 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 		 * (or a huge PMD): the pfn and PAGE_KERNEL's bits */
 		if (!leaf)
 			return GEN_MIPS64_CAC_BASE | pa;
-		return (pa >> k->page_shift) << GEN_MIPS64_PFN_SHIFT | MIPS64_KERNEL_PTE |
+		return (pa >> k->page_shift) << MIPS64_PFN_SHIFT(k) | MIPS64_KERNEL_PTE |
 		       (last ? 0 : MIPS64_HUGE);
 	case GEN_ARCH_X86_64:
 		break;
@@ -1319,9 +1320,12 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	}
 	if (s->arch == GEN_ARCH_MIPS64) {
 		/* 16 KiB pages: PGD, PMD and PTE tables of 2048 entries
-		 * (pgtable-64.h, PGD_ORDER 0), one page each */
+		 * (pgtable-64.h, PGD_ORDER 0), one page each; 4 KiB: the
+		 * PGD two pages of 1024 entries (PGD_ORDER 1), PMD and PTE
+		 * of 512 */
 		k->levels = 3;
-		k->max_order = GEN_MAX_BUDDY_ORDER_MIPS64;
+		k->max_order = s->mips64_4k ? GEN_MAX_BUDDY_ORDER : GEN_MAX_BUDDY_ORDER_MIPS64;
+		k->pgd_pages = s->mips64_4k ? 2 : 1;
 	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
@@ -1337,7 +1341,7 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 		else if (s->arch == GEN_ARCH_ARM)
 			k->bits[l] = s->arm_lpae ? (l == 0 ? 2 : 9) : l == 0 ? 12 : 8;
 		else if (s->arch == GEN_ARCH_MIPS64)
-			k->bits[l] = k->page_shift - 3;
+			k->bits[l] = k->page_shift - 3 + (l == 0 && s->mips64_4k);   /* 0: the top */
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -2412,6 +2416,9 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
 	if (gen_arch_32(s->arch) && !s->no_struct_pages)
 		flat32_vars(s, k, page);
+	/* mips64 4k (FLATMEM): the variable mem_map, where flat32's is */
+	if (s->arch == GEN_ARCH_MIPS64 && s->mips64_4k && !s->no_struct_pages)
+		put64(k->big_endian, page, FLAT32_MEM_MAP_OFF, k->vmemmap);
 	if (log_enabled(s))
 		st = log_write(s, k, wr, ctx, page, err);
 	if (!st)

@@ -217,7 +217,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		/* "arch x86 pae", "arch arm lpae": the 32-bit kernels with
 		 * wider page-table entries. */
 		s->big_endian = false;
-		s->x86_pae = s->arm_lpae = false;
+		s->x86_pae = s->arm_lpae = s->mips64_4k = false;
 		if (nw == 3 && strcmp(w[1], "x86") == 0 && strcmp(w[2], "pae") == 0) {
 			s->arch = GEN_ARCH_X86;
 			s->x86_pae = true;
@@ -226,6 +226,11 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		if (nw == 3 && strcmp(w[1], "arm") == 0 && strcmp(w[2], "lpae") == 0) {
 			s->arch = GEN_ARCH_ARM;
 			s->arm_lpae = true;
+			return MDF_OK;
+		}
+		if (nw == 3 && strcmp(w[1], "mips64") == 0 && strcmp(w[2], "4k") == 0) {
+			s->arch = GEN_ARCH_MIPS64;
+			s->mips64_4k = true;
 			return MDF_OK;
 		}
 		NEED(2);
@@ -694,6 +699,8 @@ static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
  * 0xffffffff80200000 (pa 0x200000; RANDOMIZE_BASE moves it, va and pa
  * together: not made), vmalloc from MAP_BASE + 2 pages in XKSEG.
  */
+#define MAP_BASE_MIPS64 UINT64_C(0xc000000000000000)
+
 static enum mdf_status finish_mips64(struct gen_spec *s, struct mdf_err *err)
 {
 	const struct {
@@ -714,19 +721,39 @@ static enum mdf_status finish_mips64(struct gen_spec *s, struct mdf_err *err)
 	if (s->vmemmap_set)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec: vmemmap is not for mips64 (SPARSEMEM without a vmemmap)");
-	s->page_shift = GEN_MIPS64_PAGE_SHIFT;
+	/* 4 KiB: the tables reach 40 bits of va; 16 KiB 47 */
+	const uint64_t reach = MAP_BASE_MIPS64 + (UINT64_C(1) << (s->mips64_4k ? 40 : 47));
+	const struct gen_preset *p;
+
+	s->page_shift = s->mips64_4k ? GEN_PAGE_SHIFT : GEN_MIPS64_PAGE_SHIFT;
 	s->section_shift = GEN_SECTION_SHIFT_MIPS64;
 	s->page_offset = GEN_MIPS64_CAC_BASE;
-	if (!s->vmalloc_set)
-		s->vmalloc_start = GEN_MIPS64_VMALLOC;
-	if (s->vmalloc_start >> 62 != 3 || s->vmalloc_start >= UINT64_C(0xc000800000000000) ||
-	    s->vmalloc_start % (UINT64_C(1) << GEN_MIPS64_PAGE_SHIFT))
+	if (!s->vmalloc_set)   /* MAP_BASE + 2 pages */
+		s->vmalloc_start = MAP_BASE_MIPS64 + 2 * (UINT64_C(1) << s->page_shift);
+	if (s->vmalloc_start < MAP_BASE_MIPS64 || s->vmalloc_start >= reach ||
+	    s->vmalloc_start % (UINT64_C(1) << s->page_shift))
 		return mdf_err_set(err, MDF_ERR_FORMAT,
-				   "spec: mips64 vmalloc_start must be a 16 KiB aligned XKSEG "
-				   "address the tables reach (below 0xc000800000000000)");
+				   "spec: mips64 vmalloc_start must be a page aligned XKSEG "
+				   "address the tables reach (below 0x%" PRIx64 ")", reach);
 	if (!s->text_line)
-		s->text_size = GEN_MIPS64_TEXT_SIZE;
-	return swap_preset(s, "mips64", err);
+		s->text_size = s->mips64_4k ? GEN_MIPS64_TEXT_SIZE_4K : GEN_MIPS64_TEXT_SIZE;
+	if (s->mips64_4k) {   /* FLATMEM's one array from pfn 0 (ARCH_PFN_OFFSET 0) */
+		bool low = false;
+
+		for (size_t i = 0; i < s->nram; i++)
+			low = low || s->ram[i].start < (UINT64_C(1) << GEN_SECTION_SHIFT_MIPS64);
+		if (!low)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec: arch mips64 4k (FLATMEM) needs RAM in the first 256 MiB");
+	}
+	if (!s->preset)
+		return MDF_OK;
+	p = gen_preset_find_mips64(s->preset->name, s->mips64_4k);
+	if (!p)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: arch mips64 has no kernel '%s' (one of: %s)",
+				   s->kernel_line, s->preset->name, gen_preset_names(s->arch));
+	s->preset = p;
+	return MDF_OK;
 }
 
 /*
@@ -1087,7 +1114,7 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	 * (ppc64's 64 KiB pages 8, arm's MAX_ORDER 12 11). */
 	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
-			     : s->arch == GEN_ARCH_MIPS64 ? GEN_MAX_BUDDY_ORDER_MIPS64
+			     : s->arch == GEN_ARCH_MIPS64 && !s->mips64_4k ? GEN_MAX_BUDDY_ORDER_MIPS64
 						       : GEN_MAX_BUDDY_ORDER;
 	for (size_t i = 0; i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
