@@ -72,7 +72,7 @@ want = ({"OSRELEASE": "6.1.0-50-5kc-malta", "PAGESIZE": "4096", "SIZE(page)": "6
          "SIZE(pglist_data)": "7296", "OFFSET(pglist_data.node_mem_map)": "4952"} if k4 else
         {"OSRELEASE": "6.1.0-50-loongson-3", "PAGESIZE": "16384", "SIZE(page)": "64",
          "NUMBER(SECTION_SIZE_BITS)": "28", "NUMBER(MAX_PHYSMEM_BITS)": "48",
-         "LENGTH(mem_section)": "2048", "LENGTH(zone.free_area)": "12",
+         "LENGTH(mem_section)": "1024", "SIZE(mem_section)": "16", "LENGTH(zone.free_area)": "12",
          "LENGTH(free_area.free_list)": "4", "SIZE(pglist_data)": "12352"})
 for k, v in want.items():
     need(vmi.get(k) == v, "%s=%s, want %s" % (k, vmi.get(k), v))
@@ -123,7 +123,7 @@ for i in range(4):
     need(u64(vtop(va + 8 * i)) == va + 8 * i, "vmalloc page %d" % i)
 uts = vtop(sym("init_uts_ns"))
 need(rpa(uts, 5) == b"Linux" and rpa(uts + 4 * 65, 7) == b"mips64\0", "init_uts_ns")
-# mem_section: roots of 512 sections (32 bytes), each mem_map in XKPHYS
+# mem_section: roots of 1024 sections (16 bytes), each mem_map in XKPHYS
 if k4:                                             # FLATMEM: the variable mem_map
     mem_map = u64(vtop(sym("mem_map")))
     need(mem_map >> 56 == 0x98, "mem_map %#x" % mem_map)
@@ -133,8 +133,8 @@ def page(pfn):
     if k4:
         return vtop(mem_map + 64 * pfn)
     sec = pfn >> (28 - PAGE_SHIFT)
-    root = u64(roots + 8 * (sec // 512))
-    ms = u64(vtop(root) + 32 * (sec % 512))
+    root = u64(roots + 8 * (sec // 1024))
+    ms = u64(vtop(root) + 16 * (sec % 1024))
     need(ms & 3 == 3 and (ms & ~0x3f) >> 56 == 0x98, "section %d: %#x" % (sec, ms))
     return vtop((ms & ~0x3f) + 64 * pfn)
 for chk in sys.argv[2].split(","):

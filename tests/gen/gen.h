@@ -96,7 +96,8 @@
  * generator README's "mips64") */
 #define GEN_MIPS64_PAGE_SHIFT 14
 #define GEN_SECTION_SHIFT_MIPS64 28
-#define GEN_SECTION_ROOTS_MIPS64 2048             /* 2^(48 - 28) / 512 per root */
+#define GEN_SECTION_ROOTS_MIPS64 1024             /* 2^(48 - 28) / 1024 per root */
+#define GEN_MEM_SECTION_SIZE_MIPS64 16            /* no PAGE_EXTENSION: map, usage */
 #define GEN_MIPS64_CAC_BASE UINT64_C(0x9800000000000000)   /* the direct map */
 #define GEN_MIPS64_KEXEC_BASE UINT64_C(0xa800000000000000) /* kexec-tools' p_vaddr */
 #define GEN_MIPS64_CKSEG0 UINT64_C(0xffffffff80000000)
@@ -455,7 +456,9 @@ struct gen_kernel {
 	unsigned page_shift;      /* the kernel's page: 12, ppc64 16 */
 	uint64_t page_size;
 	uint64_t pfn_per_section;
-	uint64_t sections_per_root;   /* a page of struct mem_section (32 bytes) */
+	uint64_t sections_per_root;   /* a page of struct mem_section */
+	unsigned ms_size;             /* SIZE(mem_section): 32, mips64 16 (no
+				       * PAGE_EXTENSION) */
 	unsigned max_order;       /* of a buddy block: LENGTH(zone.free_area) - 1 */
 	bool ppc64_hash;          /* ppc64 under the hash MMU (else radix) */
 	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */

@@ -1096,7 +1096,7 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 	if (!k->section_map_pa || !k->root_pa)
 		return mdf_err_set(err, MDF_ERR_NOMEM, "mem_section: out of memory");
 
-	st = alloc_pages(k, k->nroots * 8 / k->page_size, 1, "mem_section roots",
+	st = alloc_pages(k, div_round_up(k->nroots * 8, k->page_size), 1, "mem_section roots",
 			 &k->roots_pa, err);
 	if (st)
 		return st;
@@ -1284,7 +1284,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	k->page_shift = s->page_shift;
 	k->page_size = UINT64_C(1) << s->page_shift;
 	k->pfn_per_section = UINT64_C(1) << (s->section_shift - s->page_shift);
-	k->sections_per_root = k->page_size / 32;   /* SIZE(mem_section) */
+	k->ms_size = s->arch == GEN_ARCH_MIPS64 ? GEN_MEM_SECTION_SIZE_MIPS64 : 32;
+	k->sections_per_root = k->page_size / k->ms_size;   /* SIZE(mem_section) */
 	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 						 : GEN_MAX_BUDDY_ORDER;
 	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
@@ -2475,7 +2476,7 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 			/* mem_map - first pfn, in struct page units: the vmemmap base. */
 			uint64_t first = sec * k->pfn_per_section;
 			uint64_t enc = k->vmemmap + first * GEN_STRUCT_PAGE - first * GEN_STRUCT_PAGE;
-			put64(k->big_endian, page, (unsigned)(32 * i), enc | SECTION_FLAGS);
+			put64(k->big_endian, page, (unsigned)(k->ms_size * i), enc | SECTION_FLAGS);
 		}
 		st = wr(ctx, k->root_pa[r], page, psz, err);
 		if (st)

@@ -1065,8 +1065,10 @@ static const struct gen_flat32 flat32_armmp = {
  * MAX_ORDER 12, nodemask_t 8 with NODES_SHIFT 6), enum pageflags (the
  * x86_64 6.1 numbers without PG_hwpoison: no CONFIG_MEMORY_FAILURE) and
  * compound_dtor_id (HUGETLB_PAGE_DTOR 2); struct page and the printk ring
- * as on x86_64.  PAGESIZE 16384 (PAGE_SIZE_16KB); SECTION_SIZE_BITS 28
- * and MAX_PHYSMEM_BITS 48 (asm/sparsemem.h): 2048 roots of 512 sections.
+ * as on x86_64, but struct mem_section of 16 bytes (no PAGE_EXTENSION:
+ * section_mem_map and usage; our -g of that vmlinux says so too).
+ * PAGESIZE 16384 (PAGE_SIZE_16KB); SECTION_SIZE_BITS 28 and
+ * MAX_PHYSMEM_BITS 48 (asm/sparsemem.h): 1024 roots of 1024 sections.
  */
 static const char *const vmi_6_1_mips64[] = {
 	"OSRELEASE=@osrelease",
@@ -1079,8 +1081,8 @@ static const char *const vmi_6_1_mips64[] = {
 	"SYMBOL(_stext)=@stext",
 	"SYMBOL(vmap_area_list)=@T+f463e0",
 	"SYMBOL(mem_section)=@memsec",
-	"LENGTH(mem_section)=2048",
-	"SIZE(mem_section)=32",
+	"LENGTH(mem_section)=1024",
+	"SIZE(mem_section)=16",
 	"OFFSET(mem_section.section_mem_map)=0",
 	"NUMBER(SECTION_SIZE_BITS)=28",
 	"NUMBER(MAX_PHYSMEM_BITS)=48",
