@@ -31,7 +31,7 @@
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
 	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0 ELF32=0 MULTIARCH= KPAT2="" KDIR2=""
-	SDEBS=() KEXEC_ARGS="" CAPK="" DRGN_ARCH=""
+	SDEBS=() KEXEC_ARGS="" CAPK="" DRGN_ARCH="" CAPTURE_MORE=""
 	# foreign_kbuild's kernel: make's ARCH, its target and image, its name
 	KB_ARCH=s390 KB_TARGET=bzImage KB_IMAGE=arch/s390/boot/bzImage KB_LOCAL=-s390x-kdump
 	KB_MODULES=1 KB_CONFIG=()
@@ -147,6 +147,12 @@ foreign_arch() {
 		# crash kernel").
 		KPAT='^linux-image-6\.1\.0-[0-9]*-loongson-3$'
 		CAPK=kdump-kernel CK=96M
+		# kexec-tools passes the capture kernel its initrd (rd_start=,
+		# rd_size=), which unpacks into what the 96 MiB leave: without
+		# it the kernel's 64 MiB swiotlb took 0x8a2c000-0xca2c000 and the
+		# initramfs did not fit ("VFS: Unable to mount root fs on
+		# unknown-block(1,0)").  4 MiB of swiotlb instead.
+		CAPTURE_MORE=" swiotlb=2048"
 		LK_WHY="libkdumpfile's address translation (src/addrxlat: no mips.c) has no MIPS"
 		DRGN_WHY="drgn has no MIPS architecture"
 		KB_ARCH=mips KB_TARGET=vmlinux KB_IMAGE=vmlinux KB_LOCAL=-loongson-3-kdump KB_MODULES=0
@@ -443,12 +449,15 @@ foreign_lab() {
 		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/$(foreign_kdir "$3")" --name "$name" --mem 1G --crashkernel "$CK" \
-		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE" \
+		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE$CAPTURE_MORE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
 	echo "# lab run $name: rc $rc in $((SECONDS - t0)) s"
 	# the serial console of both kernels outlives the run directory
 	cp "$T/lab-$FA/runs/$name/serial.log" "$T/lab-$name.serial.log" 2>/dev/null
+	# (and into MDF_FOREIGN_KEEP, to look into a failure after the run)
+	[ -n "${MDF_FOREIGN_KEEP:-}" ] && mkdir -p "$MDF_FOREIGN_KEEP" &&
+		cp "$T/lab-$name.serial.log" "$T/lab-$name.log" "$MDF_FOREIGN_KEEP/" 2>/dev/null
 	rm -rf "$T/lab-$FA/runs"
 	if [ $rc -ne 0 ] || [ ! -f "$T/lab-$FA/vmcores/$name.elf" ]; then
 		notok "$name-lab-run" "mkvmcore.sh rc $rc: $(tail -n 5 "$T/lab-$name.log" | tr '\n' ' ')"
