@@ -184,7 +184,7 @@ static enum mdf_status mips64_init(struct arch_state *st, const struct kinfo *ki
 
 	/* The direct map: CAC_BASE over the RAM of the PT_LOADs (their own
 	 * vaddrs are kexec-tools' alias, see the head of the file); the
-	 * noncoherent CAC_BASE until init_mem proves the kernel's. */
+	 * noncoherent CAC_BASE before init_mem proves the kernel's. */
 	for (size_t i = 0; i < nsegs; i++)
 		if (segs[i].size && segs[i].vaddr >> 62 == 2)
 			ram_end = MDF_MAX(ram_end, segs[i].paddr + segs[i].size);
