@@ -360,6 +360,19 @@ foreign_kbuild() {
 		tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$c/ksrc" || return 1
 	rm -f "$c"/ksrc/*.deb
 	src=$c/ksrc/linux-source-6.1
+	# mips: copy_oldmem_page() maps an old page with kmap_local_pfn(),
+	# which is page_address() of its struct page without HIGHMEM; the
+	# capture kernel (mem= its own 96 MiB) has no struct page for the old
+	# RAM at 0x90000000 (another 256 MiB section), and /proc/vmcore's
+	# reader oopsed there ("Unable to handle kernel paging request at
+	# virtual address 0000000000900000", epc copy_oldmem_page+0x80): a
+	# 64-bit kernel reaches all of RAM through XKPHYS, __va().
+	if [ "$KB_ARCH" = mips ]; then
+		sed -i 's/^\tvaddr = kmap_local_pfn(pfn);$/\tvaddr = __va(PFN_PHYS(pfn));/; /^\tkunmap_local(vaddr);$/d' \
+			"$src/arch/mips/kernel/crash_dump.c" &&
+			grep -q '__va(PFN_PHYS(pfn))' "$src/arch/mips/kernel/crash_dump.c" ||
+			{ echo "kernel build: arch/mips/kernel/crash_dump.c is not 6.1's"; return 1; }
+	fi
 	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$c"/kernel/boot/config-* >"$src/.config"
 	(cd "$src" && scripts/config --enable CRASH_DUMP \
 		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
