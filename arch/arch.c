@@ -20,6 +20,7 @@ static const struct arch_ops *const arch_table[] = {
 	&arch_x86_ops,
 	&arch_arm_ops,
 	&arch_loongarch64_ops,
+	&arch_mips64_ops,
 };
 
 /* Names for the error message about an unsupported machine (char arrays,

@@ -220,6 +220,12 @@ struct arch_state {
 		bool have_invalid;
 		uint64_t invalid_pmd_pa, invalid_pte_pa;
 	} loongarch;
+	/* mips64: where a pte's pfn starts (_PFN_SHIFT), and whether
+	 * init_mem read it from the kernel's own ptes (arch/mips64.c). */
+	struct {
+		unsigned pfn_shift;
+		bool pfn_shift_proven;
+	} mips64;
 
 	/* Bits cleared from every page-table entry before use
 	 * (x86_64 NUMBER(sme_mask), the AMD SME encryption bit). */
@@ -361,6 +367,8 @@ extern const struct arch_ops arch_arm_ops;
 
 /** The 64-bit LoongArch ops (arch/loongarch64.c). */
 extern const struct arch_ops arch_loongarch64_ops;
+/** The 64-bit MIPS ops, either byte order (arch/mips64.c). */
+extern const struct arch_ops arch_mips64_ops;
 
 /** Bytes of an unsigned long (and a pointer) of the kernel of machine
  *  @e_machine: 4 on i386 and arm, else 8 (an unknown machine too). */

@@ -3,7 +3,7 @@
 # Debian architecture with the cross compiler, run them under qemu-user,
 # and check that the foreign build writes the same bytes as the host's.
 #
-#   ARCH        riscv64, ppc64el, s390x or arm64 (s390x is big-endian: our
+#   ARCH        riscv64, ppc64el, s390x, arm64 or mips64el (s390x is big-endian: our
 #               own code is then tested on a big-endian host), or i386 or
 #               armhf (32-bit hosts: a 32-bit size_t and address space,
 #               a 64-bit off_t; there a dump over 4 GiB is filtered too,
@@ -27,7 +27,7 @@
 # the cross tools or the sysroot cannot be had it skips, or with
 # MDF_REAL_REQUIRED=1 fails ("not ok cross-ARCH: why", 0 passed, 1 failed).
 set -u
-ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64|i386|armhf [BUILD_DIR]}
+ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64|mips64el|i386|armhf [BUILD_DIR]}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 HOST_B=$(cd "${2:-$SRC/build/default}" && pwd) || exit 1
 case "$ARCH" in
@@ -37,6 +37,7 @@ s390x) TRIPLET=s390x-linux-gnu; QEMU=qemu-s390x; SUITE=bookworm ;;
 arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
 i386) TRIPLET=i686-linux-gnu; QEMU=qemu-i386; SUITE=bookworm; MULTIARCH=i386-linux-gnu ;;
 armhf) TRIPLET=arm-linux-gnueabihf; QEMU=qemu-arm; SUITE=bookworm ;;
+mips64el) TRIPLET=mips64el-linux-gnuabi64; QEMU=qemu-mips64el; SUITE=bookworm ;;
 *) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
 esac
 # the sysroot's library directory (i386's is not named after its gcc)

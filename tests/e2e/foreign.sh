@@ -16,6 +16,11 @@
 #   armhf    bookworm's 6.1 armmp-lpae (LPAE, highmem) and armmp (short
 #            descriptors) on virt, cortex-a15; ELF32 vmcores.  1.7.2
 #            armhf reads no LPAE dump: there classes and pages only
+#   mips64el (only when named in MDF_FOREIGN_ARCHES, not yet by default)
+#            bookworm's 6.1 loongson-3 (16 KiB pages, SPARSEMEM) on
+#            loongson3-virt; its capture kernel is the same source and
+#            config plus CRASH_DUMP, linked at 128 MiB (foreign_kbuild);
+#            the oracle is 1.7.2 cross-built (tests/lab/mips64el_makedumpfile.sh)
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture, and crash HEAD
@@ -53,7 +58,7 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"
 	done
 	if [ -n "$missing" ]; then
-		needfail "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-system-x86 qemu-system-arm qemu-user gcc-$TRIPLET libc6-dev-$DEB_ARCH-cross)"
+		needfail "$arch" "missing:$missing (apt-get install qemu-system-ppc qemu-system-misc qemu-system-x86 qemu-system-arm qemu-system-mips qemu-user gcc-$TRIPLET libc6-dev-$DEB_ARCH-cross)"
 		continue
 	fi
 	c=$CACHE/$arch

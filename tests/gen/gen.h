@@ -92,6 +92,21 @@
 #define GEN_ARM_PGD_SIZE UINT64_C(0x4000)          /* swapper_pg_dir below _text */
 #define GEN_ARM_PGD_SIZE_LPAE UINT64_C(0x5000)
 #define GEN_MAX_BUDDY_ORDER_ARM 11                 /* LENGTH(zone.free_area) 12 */
+/* mips64 ("arch mips64"): Debian bookworm's 6.1.0-50-loongson-3 (see the
+ * generator README's "mips64") */
+#define GEN_MIPS64_PAGE_SHIFT 14
+#define GEN_SECTION_SHIFT_MIPS64 28
+#define GEN_SECTION_ROOTS_MIPS64 1024             /* 2^(48 - 28) / 1024 per root */
+#define GEN_MEM_SECTION_SIZE_MIPS64 16            /* no PAGE_EXTENSION: map, usage */
+#define GEN_MIPS64_CAC_BASE UINT64_C(0x9800000000000000)   /* the direct map */
+#define GEN_MIPS64_KEXEC_BASE UINT64_C(0xa800000000000000) /* kexec-tools' p_vaddr */
+#define GEN_MIPS64_CKSEG0 UINT64_C(0xffffffff80000000)
+#define GEN_MIPS64_TEXT_PA UINT64_C(0x200000)     /* _text 0xffffffff80200000 */
+#define GEN_MIPS64_TEXT_SIZE UINT64_C(0x131c000)  /* _end - _text, page aligned */
+/* "arch mips64 4k": 6.1.0-50-5kc-malta, 4 KiB pages, FLATMEM */
+#define GEN_MIPS64_TEXT_PA_4K UINT64_C(0x100000)  /* _text 0xffffffff80100000 */
+#define GEN_MIPS64_TEXT_SIZE_4K UINT64_C(0x11d1000)
+#define GEN_MAX_BUDDY_ORDER_MIPS64 11             /* LENGTH(zone.free_area) 12 */
 #define GEN_MAX_LEVELS 32
 /* loongarch64 (Debian's loong64 7.2.13+deb14-loong64; see gen_kernel.c):
  * 16 KiB pages, 512 MiB sections (SECTION_SIZE_BITS 29), the kernel in the
@@ -141,6 +156,7 @@ enum gen_arch {
 	GEN_ARCH_X86,       /* i386: 2-level tables, or 3 with spec->x86_pae */
 	GEN_ARCH_ARM,       /* ARMv7: short-descriptor tables, or LPAE with spec->arm_lpae */
 	GEN_ARCH_LOONGARCH64, /* 16 KiB pages, 3 levels, the kernel in DMW1 */
+	GEN_ARCH_MIPS64,    /* Debian's loongson-3: 16 KiB pages, XKPHYS, CKSEG0 */
 };
 
 /* The 32-bit kernels: FLATMEM, 32-bit words, lowmem and highmem. */
@@ -276,6 +292,7 @@ struct gen_spec {
 	 * descriptors only): lowmem in 16 MiB supersections where it can,
 	 * which Linux does not do, for a reader's walk; its line. */
 	bool arm_lpae;
+	bool mips64_4k;          /* "arch mips64 4k": 5kc-malta, FLATMEM */
 	bool arm_super;
 	unsigned super_line;
 	/* The kernel's page and memory section (12 and 27 but on ppc64: 16
@@ -411,6 +428,8 @@ const char *gen_preset_names(enum gen_arch arch);
  *  -686-pae, arm's -armmp or (@wide: LPAE) -armmp-lpae; NULL but for
  *  6.1. */
 const struct gen_preset *gen_preset_find_32(const char *name, enum gen_arch arch, bool wide);
+/* mips64's 6.1 kernels: loongson-3 (16 KiB), or 5kc-malta with @k4. */
+const struct gen_preset *gen_preset_find_mips64(const char *name, bool k4);
 
 /* ---- gen_kernel.c ---- */
 
@@ -453,7 +472,9 @@ struct gen_kernel {
 	unsigned page_shift;      /* the kernel's page: 12, ppc64 16 */
 	uint64_t page_size;
 	uint64_t pfn_per_section;
-	uint64_t sections_per_root;   /* a page of struct mem_section (32 bytes) */
+	uint64_t sections_per_root;   /* a page of struct mem_section */
+	unsigned ms_size;             /* SIZE(mem_section): 32, mips64 16 (no
+				       * PAGE_EXTENSION) */
 	unsigned max_order;       /* of a buddy block: LENGTH(zone.free_area) - 1 */
 	bool ppc64_hash;          /* ppc64 under the hash MMU (else radix) */
 	uint64_t npfn;            /* pfns tracked: max(max_pfn, sections end) */
@@ -487,6 +508,9 @@ struct gen_kernel {
 	 * 2 MiB on x86_64, arm64, riscv64; ppc64: a vmemmap block of 2 MiB,
 	 * 16 MiB under hash, or a page), in the order they were allocated. */
 	uint64_t vmemmap_unit;
+	/* The struct page of pfn 0's address (spec's vmemmap; mips64: in
+	 * XKPHYS, where the array of the sections was allocated) */
+	uint64_t vmemmap;
 	uint64_t vmemmap_leaf;    /* the big leaf mapping it: 2 MiB, s390x 1 MiB
 				     (ppc64: the unit) */
 	struct gen_vmemmap_block *units;

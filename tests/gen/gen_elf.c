@@ -66,6 +66,9 @@
 /* arm (gdb of the 6.1 -armmp and -armmp-lpae vmlinux): the same 72 bytes,
  * elf_gregset_t of 18 longs (r0-r15, cpsr, orig_r0), pr_fpvalid. */
 #define PRSTATUS_SIZE_ARM 148
+/* mips64: pr_reg at 112 (as x86_64), 45 registers (gdb of the
+ * loongson-3 vmlinux: sizeof(struct elf_prstatus) 480) */
+#define PRSTATUS_SIZE_MIPS64 480
 #define PRSTATUS_MAX PRSTATUS_SIZE_PPC64
 #define PRSTATUS_PID_OFF 32
 /* s390x's other notes: NT_PRPSINFO (struct elf_prpsinfo, 136 bytes:
@@ -184,6 +187,8 @@ static Elf64_Half elf_machine(enum gen_arch arch)
 		return EM_ARM;
 	case GEN_ARCH_LOONGARCH64:
 		return EM_LOONGARCH;
+	case GEN_ARCH_MIPS64:
+		return EM_MIPS;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -207,6 +212,8 @@ static uint32_t prstatus_size(enum gen_arch arch)
 		return PRSTATUS_SIZE_ARM;
 	case GEN_ARCH_LOONGARCH64:
 		return PRSTATUS_SIZE_LOONGARCH64;
+	case GEN_ARCH_MIPS64:
+		return PRSTATUS_SIZE_MIPS64;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -562,6 +569,10 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 			x86_split(spec, o.segs, &o.nsegs);
 		if (spec->arch == GEN_ARCH_ARM)
 			sg->vaddr = arm_vaddr(spec, sg->paddr);
+		/* kexec-tools' PAGE_OFFSET, not the kernel's CAC_BASE: an
+		 * XKPHYS alias (kexec/arch/mips/crashdump-mips.h) */
+		if (spec->arch == GEN_ARCH_MIPS64)
+			sg->vaddr = GEN_MIPS64_KEXEC_BASE + sg->paddr;
 	}
 	if (spec->kcore) {
 		/* vmemmap from the struct page of pfn 0 (riscv64: of

@@ -206,6 +206,14 @@
 #define RV_TABLE UINT64_C(0x01)
 #define RV_LEAF UINT64_C(0xe7)
 #define RV_IMAGE_OFFSET UINT64_C(0x200000)   /* image pa - phys_ram_base */
+/* mips64 (pgtable-bits.h, Debian's R2 + RIXI + huge pages + pte_special
+ * layout): PAGE_KERNEL = _PAGE_PRESENT 0, _PAGE_WRITE 1, _PAGE_ACCESSED
+ * 2, _PAGE_MODIFIED 3, _PAGE_GLOBAL 8, _PAGE_VALID 9, _PAGE_DIRTY 10,
+ * cacheable noncoherent (3) at _CACHE_SHIFT 11; _PAGE_HUGE 4 on a PMD
+ * leaf; the pfn from GEN_MIPS64_PFN_SHIFT. */
+#define MIPS64_KERNEL_PTE UINT64_C(0x1f0f)
+#define MIPS64_HUGE UINT64_C(0x10)
+#define MIPS64_PFN_SHIFT(k) ((k)->page_shift - 12 + 11 + 3)
 /* ppc64 (book3s/64/pgtable.h): a table entry is _PAGE_PRESENT | the next
  * table's pa, plus under radix the next level's index bits (NLS, as
  * RADIX_PGD/PUD/PMD_VAL_BITS); a leaf at any level is _PAGE_PRESENT |
@@ -314,6 +322,8 @@ static uint64_t text_start_va(const struct gen_spec *s)
 		return GEN_RISCV64_KERNEL_LINK_ADDR + s->kaslr;
 	if (s->arch == GEN_ARCH_LOONGARCH64)   /* in DMW1, relocated by kaslr */
 		return GEN_LA_DMW1 + GEN_LA_TEXT_PA + s->kaslr;
+	if (s->arch == GEN_ARCH_MIPS64)   /* CKSEG0: va = pa + CKSEG0 */
+		return GEN_MIPS64_CKSEG0 + (s->mips64_4k ? GEN_MIPS64_TEXT_PA_4K : GEN_MIPS64_TEXT_PA);
 	return GEN_START_KERNEL_MAP + 0x1000000 + s->kaslr;
 }
 
@@ -335,6 +345,8 @@ static uint64_t text_start_pa(const struct gen_spec *s)
 		return s->phys_ram_base + RV_IMAGE_OFFSET + (uint64_t)s->phys_base;
 	if (s->arch == GEN_ARCH_LOONGARCH64)
 		return GEN_LA_TEXT_PA + s->kaslr;
+	if (s->arch == GEN_ARCH_MIPS64)
+		return s->mips64_4k ? GEN_MIPS64_TEXT_PA_4K : GEN_MIPS64_TEXT_PA;
 	return text_start_va(s) - GEN_START_KERNEL_MAP + (uint64_t)s->phys_base;
 }
 
@@ -364,6 +376,8 @@ uint64_t gen_kernel_modules_vaddr(const struct gen_spec *s, const struct gen_ker
 		return GEN_ARM_PAGE_OFFSET - (UINT64_C(16) << 20);
 	case GEN_ARCH_LOONGARCH64:   /* vm_map_base + PCI_IOSIZE + 2 pages */
 		return GEN_LA_VM_MAP_BASE + (UINT64_C(32) << 20) + 2 * k->page_size;
+	case GEN_ARCH_MIPS64:   /* no module_pg_dir: vmalloc (unused: no "kcore") */
+		return s->vmalloc_start;
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -544,6 +558,13 @@ static uint64_t pt_entry(const struct gen_kernel *k, unsigned level, uint64_t pa
 		if (last)
 			return (pa & ~UINT64_C(0xfff)) | ARM_SMALL | (k->leaf_nx ? ARM_SMALL_XN : 0);
 		return (pa & ~UINT64_C(0xfffff)) | ARM_SECT | (k->leaf_nx ? ARM_SECT_XN : 0);
+	case GEN_ARCH_MIPS64:
+		/* a PGD or PMD entry: the next table's XKPHYS address; a pte
+		 * (or a huge PMD): the pfn and PAGE_KERNEL's bits */
+		if (!leaf)
+			return GEN_MIPS64_CAC_BASE | pa;
+		return (pa >> k->page_shift) << MIPS64_PFN_SHIFT(k) | MIPS64_KERNEL_PTE |
+		       (last ? 0 : MIPS64_HUGE);
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -1044,6 +1065,60 @@ static enum mdf_status plan_lpae_pmds(struct gen_kernel *k, struct mdf_err *err)
 	return st;
 }
 
+/*
+ * mips64: SPARSEMEM without a vmemmap.  sparse_init_nid() (mm/sparse.c,
+ * 6.1) takes the struct pages of a node's present sections from one
+ * memblock buffer, section after section, and each section's mem_map is
+ * its direct-map (XKPHYS) address; here one buffer from the first present
+ * section to the last (a section in a hole keeps its unused share), so
+ * that every struct page is at k->vmemmap + 64 pfn.  Nothing in the
+ * tables but the pages at vmalloc_start (the unmapped segments map RAM
+ * and the image).
+ */
+static enum mdf_status plan_mips64(const struct gen_spec *s, struct gen_kernel *k,
+				   struct mdf_err *err)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, pa;
+	enum mdf_status st;
+
+	for (uint64_t sec = 0; sec < k->nsections; sec++) {
+		uint64_t first = sec * k->pfn_per_section;
+		bool present = false;
+
+		for (uint64_t p = first; p < first + k->pfn_per_section && !present; p++)
+			present = gen_bit_test(k->sysram, p);
+		if (!present)
+			continue;
+		lo = MDF_MIN(lo, sec);
+		hi = sec + 1;
+		if (!k->root_pa[sec / k->sections_per_root]) {
+			st = alloc_pages(k, 1, 1, "a mem_section root page",
+					 &k->root_pa[sec / k->sections_per_root], err);
+			if (st)
+				return st;
+		}
+	}
+	if (lo == UINT64_MAX)
+		return MDF_OK;
+	st = alloc_pages(k, div_round_up((hi - lo) * k->pfn_per_section * GEN_STRUCT_PAGE,
+					 k->page_size),
+			 1, "struct pages", &pa, err);
+	if (st)
+		return st;
+	for (uint64_t sec = lo; sec < hi; sec++) {
+		uint64_t first = sec * k->pfn_per_section;
+		bool present = false;
+
+		for (uint64_t p = first; p < first + k->pfn_per_section && !present; p++)
+			present = gen_bit_test(k->sysram, p);
+		if (present)
+			k->section_map_pa[sec] = pa + (sec - lo) * k->pfn_per_section *
+							      GEN_STRUCT_PAGE;
+	}
+	k->vmemmap = GEN_MIPS64_CAC_BASE + pa - lo * k->pfn_per_section * GEN_STRUCT_PAGE;
+	return plan_vmalloc(s, k, err);
+}
+
 static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *k,
 				   struct mdf_err *err)
 {
@@ -1069,6 +1144,9 @@ static enum mdf_status plan_memmap(const struct gen_spec *s, struct gen_kernel *
 			 &k->roots_pa, err);
 	if (st)
 		return st;
+	k->vmemmap = s->vmemmap;
+	if (s->arch == GEN_ARCH_MIPS64)
+		return plan_mips64(s, k, err);
 	/* A section's struct pages: 32768 of them = 2 MiB, one unit; ppc64's
 	 * 256 (16 KiB) share one. */
 	k->vmemmap_unit = k->pfn_per_section * k->struct_page;
@@ -1265,7 +1343,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 	k->page_shift = s->page_shift;
 	k->page_size = UINT64_C(1) << s->page_shift;
 	k->pfn_per_section = UINT64_C(1) << (s->section_shift - s->page_shift);
-	k->sections_per_root = k->page_size / 32;   /* SIZE(mem_section) */
+	k->ms_size = s->arch == GEN_ARCH_MIPS64 ? GEN_MEM_SECTION_SIZE_MIPS64 : 32;
+	k->sections_per_root = k->page_size / k->ms_size;   /* SIZE(mem_section) */
 	k->max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 						 : GEN_MAX_BUDDY_ORDER;
 	k->levels = s->arch == GEN_ARCH_RISCV64 ? (s->va_bits - GEN_PAGE_SHIFT) / 9 : 4;
@@ -1307,6 +1386,15 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 		k->max_order = GEN_MAX_BUDDY_ORDER_LA;
 		k->vmemmap_leaf = UINT64_C(1) << 25;
 	}
+	if (s->arch == GEN_ARCH_MIPS64) {
+		/* 16 KiB pages: PGD, PMD and PTE tables of 2048 entries
+		 * (pgtable-64.h, PGD_ORDER 0), one page each; 4 KiB: the
+		 * PGD two pages of 1024 entries (PGD_ORDER 1), PMD and PTE
+		 * of 512 */
+		k->levels = 3;
+		k->max_order = s->mips64_4k ? GEN_MAX_BUDDY_ORDER : GEN_MAX_BUDDY_ORDER_MIPS64;
+		k->pgd_pages = s->mips64_4k ? 2 : 1;
+	}
 	if (s->arch == GEN_ARCH_S390X) {
 		/* swapper_pg_dir: a 2048-entry table, 4 pages. */
 		k->levels = s->levels;
@@ -1322,6 +1410,8 @@ static void plan_geometry(const struct gen_spec *s, struct gen_kernel *k)
 			k->bits[l] = s->arm_lpae ? (l == 0 ? 2 : 9) : l == 0 ? 12 : 8;
 		else if (s->arch == GEN_ARCH_LOONGARCH64)
 			k->bits[l] = s->page_shift - 3;
+		else if (s->arch == GEN_ARCH_MIPS64)
+			k->bits[l] = k->page_shift - 3 + (l == 0 && s->mips64_4k);   /* 0: the top */
 		else
 			k->bits[l] = s->arch != GEN_ARCH_PPC64 ? 9
 				   : k->ppc64_hash ? hash64k[l] : radix64k[l];
@@ -1475,6 +1565,8 @@ enum mdf_status gen_kernel_plan(const struct gen_spec *s, struct gen_kernel *k,
 	} else if (s->arch == GEN_ARCH_LOONGARCH64) {
 		/* The image in DMW1: plan_kinds() checks it is RAM. */
 		k->nroots = GEN_SECTION_ROOTS_LA;
+	} else if (s->arch == GEN_ARCH_MIPS64) {
+		k->nroots = GEN_SECTION_ROOTS_MIPS64;   /* the image in CKSEG0 */
 	} else if (s->arch == GEN_ARCH_RISCV64) {
 		k->nroots = GEN_SECTION_ROOTS_RISCV64;
 		if (k->text_pa & (GEN_PAGE_SIZE - 1) || k->text_pa >= (UINT64_C(1) << 56))
@@ -1588,7 +1680,7 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 {
 	const struct gen_preset *ps = s->preset;
 	const bool be = k->big_endian;
-	uint64_t va = s->vmemmap + pfn * k->struct_page;
+	uint64_t va = k->vmemmap + pfn * k->struct_page;
 	/* Upper flag bits as on fx-v61: last_cpupid all ones, zone (DMA <
 	 * 16 MiB, DMA32 < 4 GiB, Normal; ppc64 has Normal only; s390x DMA
 	 * below 2 GiB, then Normal). */
@@ -1604,8 +1696,9 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 	/* POISON_POINTER_DELTA: s390x and loongarch64 set no
 	 * CONFIG_ILLEGAL_POINTER_VALUE. */
 	uint64_t poison = s->arch == GEN_ARCH_PPC64 ? PPC64_POISON_DELTA
-			: s->arch == GEN_ARCH_S390X || s->arch == GEN_ARCH_LOONGARCH64 ? 0
-										: POISON_DELTA;
+			: s->arch == GEN_ARCH_S390X || s->arch == GEN_ARCH_LOONGARCH64 ||
+				  s->arch == GEN_ARCH_MIPS64 ? 0
+							       : POISON_DELTA;
 	int32_t mapcount = -1;
 	uint32_t refcount = 1;
 	enum gen_kind kind = (enum gen_kind)k->kind[pfn];
@@ -1617,7 +1710,7 @@ static void build_page(const struct gen_spec *s, const struct gen_kernel *k, uin
 		put64(be, pg, 64, GEN_LA_DMW1 + pa);
 	if ((kind == GEN_K_THP || kind == GEN_K_HUGETLB) && !head) {
 		uint64_t h = block_head(k, pfn);
-		put64(be, pg, 8, (s->vmemmap + h * k->struct_page) | 1);   /* compound_head */
+		put64(be, pg, 8, (k->vmemmap + h * k->struct_page) | 1);   /* compound_head */
 		refcount = 0;
 		if (pfn == h + 1) {
 			if (ps->order_in_flags1) {
@@ -1859,6 +1952,8 @@ static const char *uts_machine(const struct gen_spec *s)
 		return "armv7l";
 	case GEN_ARCH_LOONGARCH64:
 		return "loongarch64";
+	case GEN_ARCH_MIPS64:
+		return "mips64";   /* UTS_MACHINE, either byte order */
 	case GEN_ARCH_X86_64:
 		break;
 	}
@@ -2098,11 +2193,11 @@ static enum mdf_status free_lists_write(const struct gen_spec *s, const struct g
 		unsigned z = x86_zone(p), o = k->info[p] & GEN_INFO_ORDER;
 		unsigned area = z * ZONE_SIZE + ZONE_FREE_AREA + o * FREE_AREA_SIZE;
 		uint64_t head = zones_va + area + MIGRATE_MOVABLE * 16;
-		uint64_t lru = s->vmemmap + p * k->struct_page + LRU_OFF, prev = head;
+		uint64_t lru = k->vmemmap + p * k->struct_page + LRU_OFF, prev = head;
 		if (last[z][o]) {
 			uint64_t prev_pfn = last[z][o] - 1;
 			uint8_t next[8];
-			prev = s->vmemmap + prev_pfn * k->struct_page + LRU_OFF;
+			prev = k->vmemmap + prev_pfn * k->struct_page + LRU_OFF;
 			gen_store64(false, next, lru);
 			st = wr(ctx, k->section_map_pa[prev_pfn / k->pfn_per_section] +
 					     prev_pfn % k->pfn_per_section * k->struct_page + LRU_OFF,
@@ -2404,6 +2499,9 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		put64(k->big_endian, page, S390X_HIGH_MEMORY_OFF, k->max_pfn << k->page_shift);
 	if (gen_arch_32(s->arch) && !s->no_struct_pages)
 		flat32_vars(s, k, page);
+	/* mips64 4k (FLATMEM): the variable mem_map, where flat32's is */
+	if (s->arch == GEN_ARCH_MIPS64 && s->mips64_4k && !s->no_struct_pages)
+		put64(k->big_endian, page, FLAT32_MEM_MAP_OFF, k->vmemmap);
 	if (log_enabled(s))
 		st = log_write(s, k, wr, ctx, page, err);
 	if (!st)
@@ -2459,8 +2557,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 				continue;
 			/* mem_map - first pfn, in struct page units: the vmemmap base. */
 			uint64_t first = sec * k->pfn_per_section;
-			uint64_t enc = s->vmemmap + first * k->struct_page - first * k->struct_page;
-			put64(k->big_endian, page, (unsigned)(32 * i), enc | SECTION_FLAGS);
+			uint64_t enc = k->vmemmap + first * k->struct_page - first * k->struct_page;
+			put64(k->big_endian, page, (unsigned)(k->ms_size * i), enc | SECTION_FLAGS);
 		}
 		st = wr(ctx, k->root_pa[r], page, psz, err);
 		if (st)
@@ -2485,7 +2583,8 @@ static enum mdf_status kernel_write(const struct gen_spec *s, const struct gen_k
 		st = wr(ctx, k->section_map_pa[sec], pages, chunk, err);
 	}
 	free(pages);
-	if (!st && (s->arch == GEN_ARCH_PPC64 || s->arch == GEN_ARCH_LOONGARCH64))
+	if (!st && (s->arch == GEN_ARCH_PPC64 || s->arch == GEN_ARCH_LOONGARCH64 ||
+		    s->arch == GEN_ARCH_MIPS64))
 		st = ppc64_write(s, k, wr, ctx, page, err);
 	if (!st && gen_spec_sadump(s))
 		st = sadump_write(s, k, wr, ctx, err);

@@ -1052,6 +1052,240 @@ static const struct gen_flat32 flat32_armmp = {
 };
 
 /* 7.1: the 6.12 text with OFFSET(page.compound_head) renamed (makedumpfile f50c015). */
+/*
+ * mips64el, Debian bookworm's 6.1.0-50-loongson-3 (6.1.176-1), written
+ * from its packages (no lab dump: Debian's mips64el kernels have no
+ * CONFIG_CRASH_DUMP): the lines of 6.1's crash_save_vmcoreinfo_init()
+ * (kernel/crash_core.c) for a NUMA SPARSEMEM_EXTREME kernel, and nothing
+ * else (MIPS has no arch_crash_save_vmcoreinfo() in 6.1: no KERNELOFFSET,
+ * no layout numbers).  From the -dbg vmlinux: the BUILD-ID (readelf -n),
+ * the symbols' offsets from _text 0xffffffff80200000 (nm; node_online_map
+ * is &node_states[N_ONLINE], node_states + 8), the sizes and offsets (gdb:
+ * pglist_data 12352, zone 1344, free_area 72 with 4 MIGRATE_TYPES lists,
+ * MAX_ORDER 12, nodemask_t 8 with NODES_SHIFT 6), enum pageflags (the
+ * x86_64 6.1 numbers without PG_hwpoison: no CONFIG_MEMORY_FAILURE) and
+ * compound_dtor_id (HUGETLB_PAGE_DTOR 2); struct page and the printk ring
+ * as on x86_64, but struct mem_section of 16 bytes (no PAGE_EXTENSION:
+ * section_mem_map and usage; our -g of that vmlinux says so too).
+ * PAGESIZE 16384 (PAGE_SIZE_16KB); SECTION_SIZE_BITS 28 and
+ * MAX_PHYSMEM_BITS 48 (asm/sparsemem.h): 1024 roots of 1024 sections.
+ */
+static const char *const vmi_6_1_mips64[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=95a49d9c07dae0e6deca1600f3562b3e93228a46",
+	"PAGESIZE=16384",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+e6ba28",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@T+f463e0",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=1024",
+	"SIZE(mem_section)=16",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=28",
+	"NUMBER(MAX_PHYSMEM_BITS)=48",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=12352",
+	"SIZE(zone)=1344",
+	"SIZE(free_area)=72",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=10208",
+	"OFFSET(pglist_data.node_start_pfn)=10216",
+	"OFFSET(pglist_data.node_spanned_pages)=10232",
+	"OFFSET(pglist_data.node_id)=10240",
+	"OFFSET(zone.free_area)=192",
+	"OFFSET(zone.vm_stat)=1152",
+	"OFFSET(zone.spanned_pages)=128",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=40",
+	"LENGTH(zone.free_area)=12",
+	"SYMBOL(prb)=@T+e905c8",
+	"SYMBOL(printk_rb_static)=@T+e905d0",
+	"SYMBOL(clear_seq)=@T+12c7298",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=4",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+c4c6a0",
+	"SYMBOL(kallsyms_num_syms)=@T+c4c698",
+	"SYMBOL(kallsyms_token_table)=@T+cd9c60",
+	"SYMBOL(kallsyms_token_index)=@T+cd9fb8",
+	"SYMBOL(kallsyms_offsets)=@T+c27250",
+	"SYMBOL(kallsyms_relative_base)=@T+c4c690",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
+/*
+ * mips64el, Debian bookworm's 6.1.0-50-5kc-malta (6.1.176-1, "arch mips64
+ * 4k"): as vmi_6_1_mips64, for a FLATMEM kernel without NUMA (4 KiB pages,
+ * MAX_ORDER 11): SYMBOL(mem_map), SYMBOL(contig_page_data) and
+ * OFFSET(pglist_data.node_mem_map) instead of the mem_section lines, and
+ * that vmlinux's BUILD-ID, symbol offsets from _text 0xffffffff80100000
+ * and sizes (gdb: pglist_data 7296, zone 1216).  The variable mem_map is
+ * the generator's (in init_uts_ns's page, as the 32-bit kernels').
+ */
+static const char *const vmi_6_1_mips64_4k[] = {
+	"OSRELEASE=@osrelease",
+	"BUILD-ID=d6b6c5118ffe98b678d8c6cedae623acf46704c5",
+	"PAGESIZE=4096",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+d6d600",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@stext",
+	"SYMBOL(vmap_area_list)=@T+e43f60",
+	"SYMBOL(mem_map)=@mem_map",
+	"SYMBOL(contig_page_data)=@T+ebda00",
+	"SIZE(page)=64",
+	"SIZE(pglist_data)=7296",
+	"SIZE(zone)=1216",
+	"SIZE(free_area)=72",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=4944",
+	"OFFSET(pglist_data.node_mem_map)=4952",
+	"OFFSET(pglist_data.node_start_pfn)=4968",
+	"OFFSET(pglist_data.node_spanned_pages)=4984",
+	"OFFSET(pglist_data.node_id)=4992",
+	"OFFSET(zone.free_area)=192",
+	"OFFSET(zone.vm_stat)=1088",
+	"OFFSET(zone.spanned_pages)=136",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"OFFSET(vmap_area.va_start)=0",
+	"OFFSET(vmap_area.list)=40",
+	"LENGTH(zone.free_area)=11",
+	"SYMBOL(prb)=@T+d8e848",
+	"SYMBOL(printk_rb_static)=@T+d8e850",
+	"SYMBOL(clear_seq)=@T+118d0a0",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=4",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+b80d28",
+	"SYMBOL(kallsyms_num_syms)=@T+b80d20",
+	"SYMBOL(kallsyms_token_table)=@T+c06b00",
+	"SYMBOL(kallsyms_token_index)=@T+c06e58",
+	"SYMBOL(kallsyms_offsets)=@T+b5d740",
+	"SYMBOL(kallsyms_relative_base)=@T+b80d18",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 static const char *const vmi_7_1[] = {
 	"OSRELEASE=@osrelease",
 	"BUILD-ID=7c0de5a1f2b3c4d5e6f708192a3b4c5d6e7f8091",
@@ -1381,6 +1615,18 @@ static const struct gen_preset presets[] = {
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
 	{
+		/* mips64el 6.1 (loongson-3): the x86_64 6.1 page flags but
+		 * PG_hwpoison (no CONFIG_MEMORY_FAILURE). */
+		.name = "6.1", .arch = GEN_ARCH_MIPS64, .osrelease = "6.1.0-50-loongson-3",
+		.vmcoreinfo = vmi_6_1_mips64,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = -1, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
 		.name = "7.1", .arch = GEN_ARCH_X86_64, .osrelease = "7.1.0-1-amd64",
 		.vmcoreinfo = vmi_7_1,
 		.pg_referenced = 2, .pg_uptodate = 3, .pg_lru = 5, .pg_private = 14,
@@ -1447,11 +1693,32 @@ const char *gen_preset_names(enum gen_arch arch)
 	case GEN_ARCH_S390X:
 	case GEN_ARCH_X86:
 	case GEN_ARCH_ARM:
+	case GEN_ARCH_MIPS64:
 		return "6.1 none";
 	case GEN_ARCH_X86_64:
 		break;
 	}
 	return "5.10 6.1 6.12 7.1 none";
+}
+
+/* mips64el 6.1, 5kc-malta: FLATMEM, the loongson-3 preset's page flags. */
+static const struct gen_preset preset_mips64_4k = {
+	.name = "6.1", .arch = GEN_ARCH_MIPS64, .osrelease = "6.1.0-50-5kc-malta",
+	.vmcoreinfo = vmi_6_1_mips64_4k,
+	.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+	.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+	.pg_hwpoison = -1, .pg_head = 16, .pg_slab = 9,
+	.buddy_mapcount = -129, .offline_mapcount = -257,
+	.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+	.order_in_flags1 = false, .slab_odd_mapping = false,
+};
+
+const struct gen_preset *gen_preset_find_mips64(const char *name, bool k4)
+{
+	const struct gen_preset *p = k4 ? &preset_mips64_4k
+					: gen_preset_find(name, GEN_ARCH_MIPS64, false);
+
+	return p && strcmp(name, p->name) == 0 ? p : NULL;
 }
 
 const struct gen_preset *gen_preset_find_32(const char *name, enum gen_arch arch, bool wide)

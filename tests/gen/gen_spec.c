@@ -219,7 +219,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		/* "arch x86 pae", "arch arm lpae": the 32-bit kernels with
 		 * wider page-table entries. */
 		s->big_endian = false;
-		s->x86_pae = s->arm_lpae = false;
+		s->x86_pae = s->arm_lpae = s->mips64_4k = false;
 		if (nw == 3 && strcmp(w[1], "x86") == 0 && strcmp(w[2], "pae") == 0) {
 			s->arch = GEN_ARCH_X86;
 			s->x86_pae = true;
@@ -228,6 +228,11 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		if (nw == 3 && strcmp(w[1], "arm") == 0 && strcmp(w[2], "lpae") == 0) {
 			s->arch = GEN_ARCH_ARM;
 			s->arm_lpae = true;
+			return MDF_OK;
+		}
+		if (nw == 3 && strcmp(w[1], "mips64") == 0 && strcmp(w[2], "4k") == 0) {
+			s->arch = GEN_ARCH_MIPS64;
+			s->mips64_4k = true;
 			return MDF_OK;
 		}
 		NEED(2);
@@ -251,10 +256,12 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		} else if (strcmp(w[1], "s390x") == 0) {
 			s->arch = GEN_ARCH_S390X;
 			s->big_endian = true;
+		} else if (strcmp(w[1], "mips64") == 0) {
+			s->arch = GEN_ARCH_MIPS64;
 		} else {
 			return bad(err, line,
 				   "arch is x86_64, x86 [pae], arm [lpae], arm64, riscv64, ppc64, ppc64be, "
-				   "s390x or loongarch64, not",
+				   "s390x, loongarch64 or mips64, not",
 				   w[1]);
 		}
 	} else if (strcmp(d, "elfclass") == 0) {
@@ -690,6 +697,70 @@ static enum mdf_status finish_riscv64(struct gen_spec *s, struct mdf_err *err)
 }
 
 /*
+ * mips64, as Debian bookworm's 6.1.0-50-loongson-3 (mips64el): 16 KiB
+ * pages, 256 MiB sections, the direct map in XKPHYS at CAC_BASE
+ * 0x9800000000000000 (DMA_NONCOHERENT), the image in CKSEG0 at
+ * 0xffffffff80200000 (pa 0x200000; RANDOMIZE_BASE moves it, va and pa
+ * together: not made), vmalloc from MAP_BASE + 2 pages in XKSEG.
+ */
+#define MAP_BASE_MIPS64 UINT64_C(0xc000000000000000)
+
+static enum mdf_status finish_mips64(struct gen_spec *s, struct mdf_err *err)
+{
+	const struct {
+		unsigned line;
+		const char *what;
+	} fixed[] = {
+		{ s->page_offset_line, "page_offset: mips64's direct map is XKPHYS at CAC_BASE" },
+		{ s->kaslr_line, "kaslr: not made for mips64 (the image's va and pa move together)" },
+		{ s->phys_base_line, "phys_base: mips64's image is in CKSEG0 (pa = va - CKSEG0)" },
+		{ s->kcore_line, "kcore: not made for mips64" },
+		{ s->vmemmap_pte_line, "vmemmap_pte: mips64 has no vmemmap" },
+	};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		if (fixed[i].line)
+			return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: %s", fixed[i].line,
+					   fixed[i].what);
+	if (s->vmemmap_set)
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: vmemmap is not for mips64 (SPARSEMEM without a vmemmap)");
+	/* 4 KiB: the tables reach 40 bits of va; 16 KiB 47 */
+	const uint64_t reach = MAP_BASE_MIPS64 + (UINT64_C(1) << (s->mips64_4k ? 40 : 47));
+	const struct gen_preset *p;
+
+	s->page_shift = s->mips64_4k ? GEN_PAGE_SHIFT : GEN_MIPS64_PAGE_SHIFT;
+	s->section_shift = GEN_SECTION_SHIFT_MIPS64;
+	s->page_offset = GEN_MIPS64_CAC_BASE;
+	if (!s->vmalloc_set)   /* MAP_BASE + 2 pages */
+		s->vmalloc_start = MAP_BASE_MIPS64 + 2 * (UINT64_C(1) << s->page_shift);
+	if (s->vmalloc_start < MAP_BASE_MIPS64 || s->vmalloc_start >= reach ||
+	    s->vmalloc_start % (UINT64_C(1) << s->page_shift))
+		return mdf_err_set(err, MDF_ERR_FORMAT,
+				   "spec: mips64 vmalloc_start must be a page aligned XKSEG "
+				   "address the tables reach (below 0x%" PRIx64 ")", reach);
+	if (!s->text_line)
+		s->text_size = s->mips64_4k ? GEN_MIPS64_TEXT_SIZE_4K : GEN_MIPS64_TEXT_SIZE;
+	if (s->mips64_4k) {   /* FLATMEM's one array from pfn 0 (ARCH_PFN_OFFSET 0) */
+		bool low = false;
+
+		for (size_t i = 0; i < s->nram; i++)
+			low = low || s->ram[i].start < (UINT64_C(1) << GEN_SECTION_SHIFT_MIPS64);
+		if (!low)
+			return mdf_err_set(err, MDF_ERR_FORMAT,
+					   "spec: arch mips64 4k (FLATMEM) needs RAM in the first 256 MiB");
+	}
+	if (!s->preset)
+		return MDF_OK;
+	p = gen_preset_find_mips64(s->preset->name, s->mips64_4k);
+	if (!p)
+		return mdf_err_set(err, MDF_ERR_FORMAT, "spec:%u: arch mips64 has no kernel '%s' (one of: %s)",
+				   s->kernel_line, s->preset->name, gen_preset_names(s->arch));
+	s->preset = p;
+	return MDF_OK;
+}
+
+/*
  * ppc64, as Debian 6.1 ppc64el (Book3S-64) on qemu pseries: 64 KiB pages,
  * 16 MiB sections, the linear map at 0xc000000000000000 over all RAM with
  * the kernel inside it from physical 0 (no image PT_LOAD, no KASLR, no
@@ -1086,6 +1157,12 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 		if (st)
 			return st;
 		levels = s->levels;
+	} else if (s->arch == GEN_ARCH_MIPS64) {
+		phys_bits = 48;
+		st = finish_mips64(s, err);
+		if (st)
+			return st;
+		levels = 3;
 	} else if (gen_arch_32(s->arch)) {
 		/* PAE: 36 physical address bits, LPAE 40; a third level */
 		const bool arm = s->arch == GEN_ARCH_ARM, wide = s->x86_pae || s->arm_lpae;
@@ -1108,6 +1185,7 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 	unsigned max_order = s->arch == GEN_ARCH_PPC64 ? GEN_MAX_BUDDY_ORDER_PPC64
 			     : s->arch == GEN_ARCH_ARM ? GEN_MAX_BUDDY_ORDER_ARM
 			     : s->arch == GEN_ARCH_LOONGARCH64 ? GEN_MAX_BUDDY_ORDER_LA
+			     : s->arch == GEN_ARCH_MIPS64 && !s->mips64_4k ? GEN_MAX_BUDDY_ORDER_MIPS64
 						       : GEN_MAX_BUDDY_ORDER;
 	for (size_t i = 0; i < s->npages; i++)
 		if (s->pages[i].kind == GEN_K_FREE && s->pages[i].order > max_order)
@@ -1122,7 +1200,8 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 					   s->pages[i].line, s->preset->name,
 					   s->arch == GEN_ARCH_S390X ? "s390x"
 					   : s->arch == GEN_ARCH_ARM ? "arm"
-					   : s->arch == GEN_ARCH_LOONGARCH64 ? "loongarch64" : "riscv64");
+					   : s->arch == GEN_ARCH_LOONGARCH64 ? "loongarch64"
+					   : s->arch == GEN_ARCH_MIPS64 ? "mips64" : "riscv64");
 	if ((s->nlogs || s->log_clear_line) && s->arch == GEN_ARCH_LOONGARCH64)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: dmesg: not made for loongarch64 (its 7.2 printk_info is "

@@ -6,7 +6,9 @@
 # build under qemu-user), the 32-bit hosts (i386 and armhf: tests/cross.sh
 # with the e2e scripts and a dump over 4 GiB), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels), crash with the
-# debug vmlinux, and the readers' gate on every kernel (sid's crash and
+# debug vmlinux, the mips64el byte oracle (1.7.2 cross-built, under
+# qemu-mips64el; MDF_MAKEDUMPFILE_GIT from the environment where the
+# mirror lacks 1.7.2's tarballs), and the readers' gate on every kernel (sid's crash and
 # drgn, tests/e2e/readers_gate.sh; its table goes into the README between
 # "<!-- readers:begin -->" and "<!-- readers:end -->").  Each is a timed
 # stage; as it ends, the README's lab section (between "<!-- lab:begin -->"
@@ -28,7 +30,7 @@ export DEBIAN_FRONTEND=noninteractive MDF_REAL_REQUIRED=1
 STAGE_LOGS=build/lab
 mkdir -p "$STAGE_LOGS"
 README_FILE=${LAB_README-README}
-ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign host32 deb kdumptools matrix crash readers} "
+ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign host32 mips64 deb kdumptools matrix crash readers} "
 MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 BGTABLE=$STAGE_LOGS/bigguest-table.md
 T_START=$SECONDS
@@ -47,7 +49,8 @@ stage deps 1800 stage_install lab build-essential pkg-config zlib1g-dev liblzo2-
 	qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user gcc-aarch64-linux-gnu \
 	libc6-dev-arm64-cross gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross gcc-riscv64-linux-gnu \
 	libc6-dev-riscv64-cross gcc-s390x-linux-gnu libc6-dev-s390x-cross flex bison bc libssl-dev kmod \
-	gcc-i686-linux-gnu libc6-dev-i386-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross ||
+	gcc-i686-linux-gnu libc6-dev-i386-cross gcc-arm-linux-gnueabihf libc6-dev-armhf-cross \
+	gcc-mips64el-linux-gnuabi64 ||
 	exit 1
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || COMMIT="$COMMIT (with uncommitted changes)"
@@ -98,6 +101,7 @@ host32() {
 	[ "$F" = 0 ]
 }
 lab host32 10800 host32
+lab mips64 1800 check MDF_MIPS64_TEST=1 mips64_oracle
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
 lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"

@@ -33,7 +33,10 @@
 foreign_arch() {
 	FA=$1 IOMEM=0 LK_ARCH="" LK_WHY="" DRGN_FILES="l E" DRGN_WHY="" CK=192M
 	VIRTIO=pci KDIR=kernel BIG_ENDIAN=0 ELF32=0 MULTIARCH= KPAT2="" KDIR2=""
-	SDEBS=() KEXEC_ARGS=""
+	SDEBS=() KEXEC_ARGS="" CAPK="" DRGN_ARCH="" CAPTURE_MORE=""
+	# foreign_kbuild's kernel: make's ARCH, its target and image, its name
+	KB_ARCH=s390 KB_TARGET=bzImage KB_IMAGE=arch/s390/boot/bzImage KB_LOCAL=-s390x-kdump
+	KB_MODULES=1 KB_CONFIG=()
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -124,6 +127,43 @@ foreign_arch() {
 			libxenevtchn1 libxenforeignmemory1 libxengnttab1 libxenhypfs1 libxenstore4
 			libxentoollog1 libyajl2 libxentoolcore1 libcom-err2)
 		;;
+	mips64el)
+		DEB_ARCH=mips64el TRIPLET=mips64el-linux-gnuabi64 QEMU_USER=qemu-mips64el
+		QEMU_SYS=qemu-system-mips64el CONSOLE=ttyS0
+		SUITES=(bookworm bookworm-security)
+		# loongson-3 (16 KiB pages, SPARSEMEM) on qemu's loongson3-virt.
+		# Debian's mips64el kernels have KEXEC (so crashkernel= is
+		# reserved: mips_parse_crashkernel() is CONFIG_KEXEC's) but not
+		# CRASH_DUMP: no /proc/vmcore in a capture kernel.  And a mips
+		# capture kernel runs where it is linked (PHYSICAL_START, which
+		# is CRASH_DUMP's; kexec-tools loads vmlinux's segments at their
+		# physical addresses and relocates nothing).  So the first
+		# kernel is Debian's own, and the capture kernel (CAPK) is its
+		# 6.1 source and config plus CRASH_DUMP, linked at 128 MiB, not
+		# RELOCATABLE (its relocate_kernel() would move it to 16 MiB),
+		# without modules (virtio and ext4 built in): foreign_kbuild.
+		# crashkernel= at that address (foreign_append): below it qemu's
+		# loongson3-virt puts the initrd (rd_start=0xffffffff84000000,
+		# 64 MiB), and its RAM at 0 ends at 240 MiB ("00000000-0effffff :
+		# System RAM"; 128M@128M: "Invalid memory region reserved for
+		# crash kernel").
+		KPAT='^linux-image-6\.1\.0-[0-9]*-loongson-3$'
+		CAPK=kdump-kernel CK=96M
+		# kexec-tools passes the capture kernel its initrd (rd_start=,
+		# rd_size=), which unpacks into what the 96 MiB leave: without
+		# it the kernel's 64 MiB swiotlb took 0x8a2c000-0xca2c000 and the
+		# initramfs did not fit ("VFS: Unable to mount root fs on
+		# unknown-block(1,0)").  4 MiB of swiotlb instead.
+		CAPTURE_MORE=" swiotlb=2048"
+		LK_WHY="libkdumpfile's address translation (src/addrxlat: no mips.c) has no MIPS"
+		DRGN_WHY="drgn has no MIPS architecture"
+		KB_ARCH=mips KB_TARGET=vmlinux KB_IMAGE=vmlinux KB_LOCAL=-loongson-3-kdump KB_MODULES=0
+		KB_CONFIG=(--enable PROC_VMCORE --set-val PHYSICAL_START 0xffffffff88000000 --enable PCI
+			--disable RELOCATABLE --disable RANDOMIZE_BASE --disable MODULES
+			--enable VIRTIO --enable VIRTIO_PCI --enable VIRTIO_BLK --enable EXT4_FS
+			--enable JBD2 --enable FS_MBCACHE --enable CRC16 --enable CRYPTO_CRC32C
+			--enable LIBCRC32C)
+		;;
 	*) return 1 ;;
 	esac
 	# Debian's library directory: the triplet, except i386's
@@ -137,6 +177,7 @@ foreign_machine() {
 	ppc64el/hash) echo "-M pseries -cpu power8" ;;
 	ppc64el/*) echo "-M pseries -cpu power9" ;;
 	s390x/*) echo "-M s390-ccw-virtio -cpu max" ;;
+	mips64el/*) echo "-M loongson3-virt" ;;
 	# qemu32 (the default CPU): a 686 with PAE
 	i386/*) echo "-M pc" ;;
 	# cortex-a15 has LPAE; highmem=off keeps the machine's PCIe windows
@@ -154,11 +195,21 @@ foreign_kdir() {
 	esac
 }
 
+# foreign_capk CACHE: the capture kernel, where it is not the first
+# kernel (mips64el: CACHE/CAPK/boot/vmlinuz-*), else nothing.
+foreign_capk() {
+	[ -n "$CAPK" ] || return 0
+	ls -1 "$1/$CAPK"/boot/vmlinuz-* 2>/dev/null | head -n 1
+}
+
 # More of the first kernel's command line for a variant: i386 "nokaslr",
 # the kernel where its vmlinux links it, for crash (foreign_crash).
 foreign_append() {
 	case "$FA/$1" in
 	i386/nokaslr) echo " nokaslr" ;;
+	# the capture kernel's place (foreign_arch): the lab's crashkernel=
+	# has no offset, and the kernel takes the last one
+	mips64el/*) echo " crashkernel=$CK@128M" ;;
 	esac
 }
 
@@ -351,9 +402,10 @@ KBUILD_MARK=built.v2-trimmed
 # package would give it; a cached build without it is built again.
 foreign_kernel() {
 	local c=$1
-	[ "$KDIR" != kdump-kernel ] && return 0
+	[ "$KDIR" != kdump-kernel ] && [ -z "$CAPK" ] && return 0
 	if [ -f "$c/kdump-kernel/$KBUILD_MARK" ]; then
-		[ "${MDF_FOREIGN_KDEBUG:-0}" = 1 ] || return 0
+		# (a capture kernel alone: the dumped kernel is Debian's)
+		[ "${MDF_FOREIGN_KDEBUG:-0}" = 1 ] && [ -z "$CAPK" ] || return 0
 		grep -q ' with debug info' "$c/kdump-kernel/$KBUILD_MARK" && return 0
 	fi
 	apt_opts "$c/apt"
@@ -379,7 +431,7 @@ foreign_kbuild() {
 	# Not a sub-make of make check's: under its MAKEFLAGS the kernel's
 	# make prints "Entering directory" into kernelrelease's output even
 	# with -s (KVER got three lines, and boot/ stayed empty)
-	local mk=(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$c/ksrc/linux-source-6.1" ARCH=s390 CROSS_COMPILE="$TRIPLET-")
+	local mk=(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$c/ksrc/linux-source-6.1" ARCH="$KB_ARCH" CROSS_COMPILE="$TRIPLET-")
 	for m in flex bison bc openssl depmod "$TRIPLET-gcc"; do
 		command -v "$m" >/dev/null || { echo "kernel build: no $m (apt-get install flex bison bc libssl-dev kmod gcc-$TRIPLET)"; return 1; }
 	done
@@ -393,6 +445,19 @@ foreign_kbuild() {
 		tar -xO ./usr/src/linux-source-6.1.tar.xz | tar -xJ -C "$c/ksrc" || return 1
 	rm -f "$c"/ksrc/*.deb
 	src=$c/ksrc/linux-source-6.1
+	# mips: copy_oldmem_page() maps an old page with kmap_local_pfn(),
+	# which is page_address() of its struct page without HIGHMEM; the
+	# capture kernel (mem= its own 96 MiB) has no struct page for the old
+	# RAM at 0x90000000 (another 256 MiB section), and /proc/vmcore's
+	# reader oopsed there ("Unable to handle kernel paging request at
+	# virtual address 0000000000900000", epc copy_oldmem_page+0x80): a
+	# 64-bit kernel reaches all of RAM through XKPHYS, __va().
+	if [ "$KB_ARCH" = mips ]; then
+		sed -i 's/^\tvaddr = kmap_local_pfn(pfn);$/\tvaddr = __va(PFN_PHYS(pfn));/; /^\tkunmap_local(vaddr);$/d' \
+			"$src/arch/mips/kernel/crash_dump.c" &&
+			grep -q '__va(PFN_PHYS(pfn))' "$src/arch/mips/kernel/crash_dump.c" ||
+			{ echo "kernel build: arch/mips/kernel/crash_dump.c is not 6.1's"; return 1; }
+	fi
 	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$c"/kernel/boot/config-* >"$src/.config"
 	(cd "$src" && scripts/config --enable CRASH_DUMP \
 		--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF5 \
@@ -400,20 +465,21 @@ foreign_kbuild() {
 		$(if [ "${MDF_FOREIGN_KDEBUG:-0}" = 1 ]; then echo --disable DEBUG_INFO_NONE \
 			--enable DEBUG_INFO_DWARF4 --disable DEBUG_INFO_REDUCED --disable DEBUG_INFO_SPLIT; fi) \
 		--set-str SYSTEM_TRUSTED_KEYS "" --set-str SYSTEM_REVOCATION_KEYS "" \
-		--set-str LOCALVERSION "-s390x-kdump" \
+		--set-str LOCALVERSION "$KB_LOCAL" \
 		--module VIRTIO_BLK --module EXT4_FS --module JBD2 --module FS_MBCACHE \
 		--module CRC16 --module CRYPTO_CRC32C --module LIBCRC32C \
 		--disable NET --disable PCI --disable SECURITY --disable AUDIT --disable IMA \
 		--disable INTEGRITY --disable BPF_SYSCALL --disable FTRACE --disable KPROBES \
-		--disable MD) || return 1
+		--disable MD "${KB_CONFIG[@]}") || return 1
 	"${mk[@]}" olddefconfig >"$c/kbuild.log" 2>&1 &&
 	grep -q '^CONFIG_CRASH_DUMP=y' "$src/.config" &&
-	"${mk[@]}" -j"$(nproc)" bzImage modules >>"$c/kbuild.log" 2>&1 &&
+	"${mk[@]}" -j"$(nproc)" "$KB_TARGET" $([ "$KB_MODULES" = 1 ] && echo modules) >>"$c/kbuild.log" 2>&1 &&
 	kver=$("${mk[@]}" -s kernelrelease) &&
+	{ [ "$KB_MODULES" = 0 ] ||
 	"${mk[@]}" INSTALL_MOD_PATH="$c/kdump-kernel" INSTALL_MOD_STRIP=1 modules_install \
-		>>"$c/kbuild.log" 2>&1 &&
+		>>"$c/kbuild.log" 2>&1; } &&
 	mkdir -p "$c/kdump-kernel/boot" &&
-	cp "$src/arch/s390/boot/bzImage" "$c/kdump-kernel/boot/vmlinuz-$kver" &&
+	cp "$src/$KB_IMAGE" "$c/kdump-kernel/boot/vmlinuz-$kver" &&
 	cp "$src/System.map" "$c/kdump-kernel/boot/System.map-$kver" &&
 	cp "$src/.config" "$c/kdump-kernel/boot/config-$kver" &&
 	if grep -q '^CONFIG_DEBUG_INFO_DWARF4=y' "$src/.config"; then
@@ -429,6 +495,17 @@ foreign_upstream() {
 	UP=() UP_SETUP_FAILED=0
 	if ! command -v "$QEMU_USER" >/dev/null 2>&1; then
 		UP_WHY="no $QEMU_USER (apt-get install qemu-user)" UP_SETUP_FAILED=1; return 0
+	fi
+	# Debian builds no makedumpfile for mips64el: 1.7.2 cross-built,
+	# static (tests/lab/mips64el_makedumpfile.sh, its own cache)
+	if [ "$FA" = mips64el ]; then
+		local bin
+		if bin=$("$MDF_SRC/tests/lab/mips64el_makedumpfile.sh" 2>"$T/up-build-$FA.log"); then
+			UP=("$QEMU_USER" "$bin")
+		else
+			UP_WHY="makedumpfile 1.7.2 for mips64el: $(tail -n 1 "$T/up-build-$FA.log")" UP_SETUP_FAILED=1
+		fi
+		return 0
 	fi
 	if [ ! -f "$c/upstream-staged" ]; then
 		apt_opts "$c/apt"
@@ -466,16 +543,19 @@ foreign_lab() {
 	PATH="$MDF_SRC/tests/lab/foreign:$PATH" MDF_FOREIGN_QEMU=$QEMU_SYS \
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
 		MDF_FOREIGN_IOMEM=$IOMEM MDF_FOREIGN_VIRTIO=$VIRTIO LAB_DATA="$T/lab-$FA" \
-		MDF_FOREIGN_KEXEC_ARGS="$KEXEC_ARGS" MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
+		MDF_FOREIGN_KEXEC_ARGS="$KEXEC_ARGS" MDF_FOREIGN_CAPTURE_KERNEL="$(foreign_capk "$c")" MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
 		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/$(foreign_kdir "$3")" --name "$name" --mem 1G --crashkernel "$CK" \
-		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE" \
+		--append "console=$CONSOLE$(foreign_append "$3")" --capture-append "console=$CONSOLE$CAPTURE_MORE" \
 		--timeout 1200 >"$T/lab-$name.log" 2>&1
 	rc=$?
 	echo "# lab run $name: rc $rc in $((SECONDS - t0)) s"
 	# the serial console of both kernels outlives the run directory
 	cp "$T/lab-$FA/runs/$name/serial.log" "$T/lab-$name.serial.log" 2>/dev/null
+	# (and into MDF_FOREIGN_KEEP, to look into a failure after the run)
+	[ -n "${MDF_FOREIGN_KEEP:-}" ] && mkdir -p "$MDF_FOREIGN_KEEP" &&
+		cp "$T/lab-$name.serial.log" "$T/lab-$name.log" "$MDF_FOREIGN_KEEP/" 2>/dev/null
 	rm -rf "$T/lab-$FA/runs"
 	if [ $rc -ne 0 ] || [ ! -f "$T/lab-$FA/vmcores/$name.elf" ]; then
 		notok "$name-lab-run" "mkvmcore.sh rc $rc: $(tail -n 5 "$T/lab-$name.log" | tr '\n' ' ')"

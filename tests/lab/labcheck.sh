@@ -12,7 +12,8 @@
 # lab's) sit beside ELF.  LK_ARCH and DRGN_ARCH: the architecture names
 # libkdumpfile and drgn give (LK_ARCH empty: LK_WHY says why libkdumpfile
 # is not asked); DRGN_FILES: which of our files drgn reads (default "l E";
-# DRGN_WHY says why fewer).  UP: the command of Debian's makedumpfile of
+# DRGN_WHY says why fewer; DRGN_ARCH empty: DRGN_WHY says why drgn is not
+# asked).  UP: the command of Debian's makedumpfile of
 # that architecture (under qemu-user), or empty with UP_WHY saying why;
 # UP_SETUP_FAILED=1 when that is because it could not be set up (no
 # qemu-user, its packages could not be fetched): then a test CI asked for
@@ -72,7 +73,9 @@ check_dump() {
 	else
 		needfail "$TAG-libkdumpfile-reads" "python3-libkdumpfile not installed"
 	fi
-	if /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+	if [ -z "$DRGN_ARCH" ]; then
+		skip "$TAG-drgn-reads" "$DRGN_WHY"
+	elif /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
 		local files=() want=""
 		for f in ${DRGN_FILES:-l E}; do
 			files+=("$T/d.$f")
@@ -302,7 +305,9 @@ check_oracle() {
 	fi
 	rm -f "$T"/up-l*
 	uts=$(strings -n 8 "$ELF" | head -c 2000000 | sed -n 's/^SYMBOL(init_uts_ns)=//p' | head -n 1)
-	if ! /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
+	if [ -z "$DRGN_ARCH" ]; then
+		skip "$TAG-drgn-reads-vmcore" "$DRGN_WHY"
+	elif ! /usr/bin/python3 -c 'import drgn' 2>/dev/null; then
 		needfail "$TAG-drgn-reads-vmcore" "python3-drgn not installed"
 	elif out=$(/usr/bin/python3 - "$uts" "$ELF" <<-'PY' 2>&1
 	import sys, drgn

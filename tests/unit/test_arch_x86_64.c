@@ -79,7 +79,7 @@ static void t_ops_find(void)
 	T_ASSERT(ops == &arch_x86_64_ops);
 	T_EQ_STR(ops->name, "x86_64");
 	T_EQ_U64(ops->e_machine, 62);
-	T_ASSERT(arch_ops_find(EM_MIPS) == NULL);
+	T_ASSERT(arch_ops_find(EM_SPARCV9) == NULL);
 	T_ASSERT(arch_ops_find(0) == NULL);
 }
 
@@ -91,8 +91,8 @@ static void t_init_unsupported(void)
 
 	ki_v61(&ki);
 	mdf_err_clear(&err);
-	T_EQ_U64(arch_init(&st, EM_MIPS, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
-	T_MSG(err, "architecture EM_MIPS (8) is not supported");
+	T_EQ_U64(arch_init(&st, EM_SPARCV9, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
+	T_MSG(err, "architecture EM_SPARCV9 (43) is not supported");
 	T_ASSERT(st.ops == NULL);
 	T_EQ_U64(arch_init(&st, 0x1234, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
 	T_MSG(err, "architecture EM_? (4660) is not supported");
@@ -109,7 +109,7 @@ static void t_walk_before_init(void)
 	uint64_t pa;
 
 	ki_v61(&ki);
-	T_EQ_U64(arch_init(&st, EM_MIPS, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
+	T_EQ_U64(arch_init(&st, EM_SPARCV9, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
 	T_EQ_U64(arch_walk(&st, 0xffffc90000000000ULL, fake_read, &m, &w, &err),
 		 MDF_ERR_INTERNAL);
 	T_EQ_U64(arch_vtop(&st, 0xffffffffa9810000ULL, fake_read, &m, &pa, &err),
