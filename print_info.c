@@ -593,8 +593,8 @@ void pi_page_types(const struct mdf_printer *p, const struct kpf_table *pt)
 		return; /* JSON: the table is in the report */
 	fputc('\n', f);
 	if (pt->unknown)
-		fprintf(f, "The dump cannot tell these flags (no BTF of its kernel): %s; they are "
-			"shown clear.\n", flag_list(pt->unknown, names, sizeof(names)));
+		fprintf(f, "The dump cannot tell these flags (no BTF or kallsyms of its kernel): %s; "
+			"they are shown clear.\n", flag_list(pt->unknown, names, sizeof(names)));
 	if (pt->unreadable)
 		fprintf(f, "%llu pfns whose struct pages the dump lacks are counted as nopage.\n",
 			(unsigned long long)pt->unreadable);

@@ -25,15 +25,28 @@ void pagetypes_kernel_init(struct pagetypes_kernel *pk, const struct filter_rule
 	pk->pg_idle = pk->pg_large_rmappable = -1;
 	pk->table = PT_TABLE_NONE;
 	/* Page tables have had a page type since 4.18 (kernel commit
-	 * 1eba86c096e3, "mm: Add page type for page tables"): the fixed
-	 * PG_table 0x200 under PAGE_TYPE_BASE 0xf0000000 until 6.9, known
-	 * by the buddy value that goes with it (~0x80).  Later layouts
-	 * come from the enum in BTF (pagetypes' caller). */
-	if (r->has_buddy_mc && r->buddy_mc == 0xffffff7fu) {
+	 * 1eba86c096e3, "mm: Add page type for page tables"), known by the
+	 * buddy value that goes with it (~0x80) under PAGE_TYPE_BASE
+	 * 0xf0000000: PG_table 0x400 after PG_kmemcg 0x200 until 5.11 took
+	 * kmemcg out of the page types (kernel "mm: convert page kmemcg
+	 * type to a page memcg flag", Roman Gushchin), 0x200 from 5.11
+	 * to 6.9.  Later layouts come from the enum in BTF (pagetypes'
+	 * caller).  Lab case: reclaim-5.10. */
+	if (r->has_buddy_mc && r->buddy_mc == 0xffffff7fu && r->kver >= util_kver(4, 18, 0)) {
 		pk->table = PT_TABLE_MASK;
 		pk->table_base = 0xf0000000u;
-		pk->table_value = 0x200;
+		pk->table_value = r->kver < util_kver(5, 11, 0) ? 0x400 : 0x200;
 	}
+	/* Before 6.2 a compound page counts its mappings in page[1]'s
+	 * compound_mapcount, the atomic_t after the byte compound_order
+	 * (a byte since 4.16, kernel "mm: Store compound_dtor /
+	 * compound_order as bytes"); BTF, where the dump
+	 * has it, says the same (pagetypes' caller).  6.2 split it
+	 * (_entire_mapcount, _nr_pages_mapped: BTF only).  Lab case: the
+	 * THPs of every 5.10 run. */
+	if (r->order_src == ORDER_PAGE1_FIELD && r->kver >= util_kver(4, 16, 0) &&
+	    r->kver < util_kver(6, 2, 0))
+		pk->off_entire_mapcount = r->page_struct_size + align_up(r->off_order + 1, 4);
 	pk->folio_flags = r->kver >= util_kver(6, 10, 0);
 }
 
@@ -339,6 +352,8 @@ enum mdf_status pagetypes_walk(struct kpf_table *pt, const struct filter_rules *
 		pt->unknown |= KPF_BIT(KPF_B_UNEVICTABLE);
 	if (pk->table == PT_TABLE_NONE)
 		pt->unknown |= KPF_BIT(KPF_B_PGTABLE);
+	if (!pk->has_zero_pfn) /* empty_zero_page's address: kallsyms */
+		pt->unknown |= KPF_BIT(KPF_B_ZERO_PAGE);
 	while (st == MDF_OK && pfn < end_pfn) {
 		uint64_t bend = MDF_MIN(align_down(pfn, FILTER_BATCH) + FILTER_BATCH, end_pfn);
 		uint64_t vaddr = 0;

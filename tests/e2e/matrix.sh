@@ -157,9 +157,25 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		lpid=$(tr -d '\r' <"$MATRIX_CACHE/out/$run.serial.log" |
 			sed -n 's/.*MDF-SCEN pagemap labwork pid \([0-9]*\) .*/\1/p' | head -n 1)
 		[ -n "$lpid" ] || out="no page map of labwork in the serial log"
-		if [ -n "$lpid" ] &&
-			"$MDF" --message-level 0 -l -d 30 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
-			"$MDF" --message-level 0 -l -d 31 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
+		# The task list needs the kernel's types: the dump's BTF, found
+		# through the kallsyms VMCOREINFO names from 6.0 on.  Before, a
+		# user gives -x VMLINUX: the -dbg package's (debug_vmlinux.sh).
+		task_x=()
+		case $kver in
+		[1-5].*)
+			if vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$kver" 2>"$T/dbg.err"); then
+				task_x=(-x "$vml")
+			else
+				needfail "matrix-$run-task-vmlinux" "$(cat "$T/dbg.err")"
+				task_x=(none)
+			fi
+			;;
+		esac
+		if [ "${task_x[0]:-}" = none ]; then
+			: # said above: the two task checks cannot run
+		elif [ -n "$lpid" ] &&
+			"$MDF" "${task_x[@]}" --message-level 0 -l -d 30 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
+			"$MDF" "${task_x[@]}" --message-level 0 -l -d 31 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt31" &&
 			"$MDF" --message-level 0 -l -d 31 "$MATRIX_CACHE/out/$run.elf" "$T/pl31" &&
 			out=$(python3 "$MDF_SRC/tests/tools/keep_task_ref.py" "$MATRIX_CACHE/out/$run.serial.log" \
 				"$T/kt30" "$T/kt31" "$T/pl31" 2>&1); then
@@ -170,7 +186,9 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		# --page-types-by task: the workload's THP and hugetlb pages are
 		# those the snapshot flags among the pfns of its page map (every
 		# tail page read through its head: 7.1's compound_info masks too)
-		if [ -n "$lpid" ] && "$MDF" --page-types --page-types-by task --report-format json \
+		if [ "${task_x[0]:-}" = none ]; then
+			:
+		elif [ -n "$lpid" ] && "$MDF" "${task_x[@]}" --page-types --page-types-by task --report-format json \
 			"$MATRIX_CACHE/out/$run.elf" >"$T/bt.json" 2>"$T/bt.err" &&
 			out=$(python3 "$MDF_SRC/tests/tools/page_types_ref.py" --task "$MATRIX_CACHE/out/$run.serial.log" \
 				labwork "$MATRIX_CACHE/out/$run.d/stage1/kpageflags.bin" "$T/bt.json" 2>&1); then

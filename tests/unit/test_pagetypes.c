@@ -44,13 +44,12 @@ static void reset(void)
 	put32(1, 44, 0xffffffffu);         /* 6.12: _large_mapcount */
 }
 
-/* The rules and what BTF gives of 6.1's or 6.12's enum pageflags. */
-static bool setup(bool new_kernel)
+/* The rules of the VMCOREINFO @t. */
+static bool rules(const char *t)
 {
 	struct kinfo ki;
 	struct filter_warnings w;
 	struct mdf_err err;
-	const char *t = new_kernel ? v612 : v61;
 
 	mdf_err_clear(&err);
 	kinfo_init(&ki);
@@ -59,6 +58,17 @@ static bool setup(bool new_kernel)
 		printf("# %s\n", err.msg);
 		return false;
 	}
+	return true;
+}
+
+/* The rules and what BTF gives of 6.1's or 6.12's enum pageflags. */
+static bool setup(bool new_kernel)
+{
+	const char *t = new_kernel ? v612 : v61;
+
+
+	if (!rules(t))
+		return false;
 	pagetypes_kernel_init(&K, &R);
 	if (new_kernel) { /* 6.12: PG_locked 0, referenced 1, uptodate 3, ... */
 		K.pg_locked = 0, K.pg_referenced = 1, K.pg_uptodate = 3, K.pg_dirty = 4;
@@ -185,6 +195,44 @@ static void no_btf(void)
 	T_ASSERT(setup(false));
 	pagetypes_kernel_init(&K, &R);
 	T_ASSERT(K.table == PT_TABLE_MASK && !K.folio_flags); /* 6.1's fixed PG_table */
+	T_EQ_U64(K.table_value, 0x200);
+	/* page[1].compound_mapcount after the byte compound_order (17) */
+	T_EQ_U64(K.off_entire_mapcount, PSZ + 20);
+}
+
+/* 5.10 without BTF (Debian's bullseye kernel: no kallsyms in VMCOREINFO,
+ * so no BTF found): PG_table 0x400 after PG_kmemcg, a THP's mappings in
+ * page[1].compound_mapcount.  The lab's reclaim-5.10 run. */
+static void no_btf_510(void)
+{
+	char t[sizeof(v61) + 8];
+	const char *at = strstr(v61, "OSRELEASE=6.1.0");
+
+	T_ASSERT(at != NULL);
+	snprintf(t, sizeof(t), "%.*sOSRELEASE=5.10.0%s", (int)(at - v61), v61,
+		 at + strlen("OSRELEASE=6.1.0"));
+	T_ASSERT(rules(t));
+	pagetypes_kernel_init(&K, &R);
+	T_ASSERT(K.table == PT_TABLE_MASK);
+	T_EQ_U64(K.table_value, 0x400);
+	T_EQ_U64(K.off_entire_mapcount, PSZ + 20);
+	reset();
+	put32(3, 48, 0xf0000000u | (0xffffffffu & ~0xf0000000u & ~0x400u)); /* PageTable */
+	T_EQ_U64(F(3, 3, false, false, false), B(PGTABLE));
+	put32(3, 48, ~0x200u); /* 5.10's PageKmemcg: no flag page-types shows */
+	T_EQ_U64(F(3, 3, false, false, false), 0);
+	/* a THP mapped by page[1].compound_mapcount: its tail is mmap */
+	put64(0, 24, 0xffff888012345601ULL);
+	put64(1, 8, 1);
+	put32(1, 20, 0);
+	put64(2, 8, 1);
+	T_EQ_U64(F(2, 0, true, true, false), B(MMAP) | B(ANON) | B(THP));
+	/* 4.17 had no page type for page tables */
+	at = strstr(t, "OSRELEASE=5.10.0");
+	memcpy((char *)at + strlen("OSRELEASE="), "4.17.0", 6);
+	T_ASSERT(rules(t));
+	pagetypes_kernel_init(&K, &R);
+	T_ASSERT(K.table == PT_TABLE_NONE);
 }
 
 int main(void)
@@ -194,5 +242,6 @@ int main(void)
 	T_RUN(hugetlb);
 	T_RUN(small);
 	T_RUN(no_btf);
+	T_RUN(no_btf_510);
 	return t_done();
 }
