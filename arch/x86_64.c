@@ -55,6 +55,7 @@
 
 #define X86_64_PAGE_SHIFT 12
 #define X86_64_PTE_PRESENT (1ULL << 0)
+#define X86_64_PTE_PROTNONE (1ULL << 8) /* a user entry's _PAGE_GLOBAL */
 #define X86_64_PTE_PSE (1ULL << 7)
 #define X86_64_PTE_PHYS_MASK 0x000ffffffffff000ULL
 #define X86_64_PTRS_SHIFT 9
@@ -342,7 +343,16 @@ static enum arch_entry x86_64_user_entry(const struct arch_state *st, unsigned l
 {
 	(void)va;
 	e &= ~st->pte_strip_mask;
-	if (!(e & X86_64_PTE_PRESENT))
+	/* The kernel's pte_present() and pmd_present(): NUMA balancing
+	 * (Linux 3.8 on; PROT_NONE entries since 4.0, "mm: convert
+	 * p[te|md]_numa users to p[te|md]_protnone_numa") clears a mapped
+	 * page's _PAGE_PRESENT for a hinting fault and sets _PAGE_PROTNONE
+	 * (bit 8, _PAGE_GLOBAL, which no user entry sets otherwise and a
+	 * swap entry keeps clear); a PMD being split keeps only _PAGE_PSE.
+	 * Lab case: numa4-5.10, whose THPs were all PROT_NONE at the crash. */
+	if (!(e & X86_64_PTE_PRESENT) &&
+	    !(l == 0 && (e & X86_64_PTE_PROTNONE)) &&
+	    !(l == 1 && (e & (X86_64_PTE_PROTNONE | X86_64_PTE_PSE))))
 		return ARCH_ENTRY_NONE;
 	*pa = e & X86_64_PTE_PHYS_MASK;
 	/* bit 7 of a PTE is PAT, and reserved in P4D and PGD */

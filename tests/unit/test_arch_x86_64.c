@@ -515,6 +515,33 @@ static void t_user_leaves(void)
 	T_MSG(err, "the user page tables of s390x are not walked yet");
 }
 
+/* NUMA balancing's PROT_NONE entries map their pages (pte_present(),
+ * pmd_present()): _PAGE_PROTNONE (bit 8) without _PAGE_PRESENT, on a THP's
+ * PMD and on a PTE; an entry with neither (a swap entry) maps nothing.
+ * The lab's numa4-5.10: every THP of its workload was PROT_NONE. */
+static void t_user_leaves_protnone(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 0, 0x12000, 0 },
+		{ 0, 0x200000, 2ULL << 20 }, { 0, 0x13000, 0 },
+		{ 2ULL << 20, 0x5000, 4096 },
+	};
+	struct arch_state st;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+
+	T_OK(init_v61(&st, &err), &err);
+	fake_put(&m, 0x10000, 0x11067);         /* PGD 0 */
+	fake_put(&m, 0x11000, 0x12067);         /* PUD 0 -> PMD */
+	fake_put(&m, 0x12000, 0x2001a4);        /* PMD 0: a THP, PSE | PROTNONE */
+	fake_put(&m, 0x12000 + 1 * 8, 0x13067); /* PMD 1 -> PT */
+	fake_put(&m, 0x13000, 0x5164);          /* PTE 0: PROTNONE */
+	fake_put(&m, 0x13000 + 1 * 8, 0x3a0c00); /* PTE 1: a swap entry */
+	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
+	T_LEAVES(l, want);
+}
+
 /* Bit 7 of a PTE is PAT, not a huge page. */
 static void t_walk_pte_pat(void)
 {
@@ -882,6 +909,7 @@ int main(void)
 	T_RUN(t_walk_2m);
 	T_RUN(t_walk_1g);
 	T_RUN(t_user_leaves);
+	T_RUN(t_user_leaves_protnone);
 	T_RUN(t_walk_pte_pat);
 	T_RUN(t_walk_sme_mask);
 	T_RUN(t_walk_5level);
