@@ -389,8 +389,13 @@ static enum mdf_status ew_place(struct ew_writer *w, struct mdf_err *err)
 
 		/* A piece without data points where data would follow, as
 		 * HEAD and 1.7.2 write it, but for a PT_LOAD's leading
-		 * excluded run, followed by more of the PT_LOAD: offset 0. */
-		s->offset = s->filesz == 0 && i + 1 < w->segs.n &&
+		 * excluded run, followed by more of the PT_LOAD: offset 0.
+		 * Not the first PT_LOAD: crash takes the headers' size and
+		 * the file's kind (kdump's ELF, not netdump's) from its
+		 * p_offset (netdump.c's is_netdump()), so at 0 it cannot
+		 * open the file (the lab's armhf kdumps, whose first RAM
+		 * pages are free). */
+		s->offset = i > 0 && s->filesz == 0 && i + 1 < w->segs.n &&
 			    w->segs.v[i + 1].load == s->load ? 0 : off;
 		off += s->filesz;
 		w->stats->data_bytes += s->filesz;

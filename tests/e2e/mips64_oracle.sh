@@ -73,10 +73,10 @@ oracle() {
 			notok "$n" "1.7.2: $(tail -n 3 "$T/up.log" | tr '\n' ' ')"
 		elif ! "$MDF" $o "$v" "$T/ours" >"$T/ours.log" 2>&1; then
 			notok "$n" "ours: $(tail -n 3 "$T/ours.log" | tr '\n' ' ')"
-		elif cmp -s "$T/up" "$T/ours"; then
-			ok "$n"
+		elif why=$(python3 "$MDF_SRC/tests/tools/elf_same.py" "$T/up" "$T/ours" 2>&1); then
+			ok "$n ($why)"
 		else
-			notok "$n" "$(cmp "$T/up" "$T/ours" | head -n 1)"
+			notok "$n" "$why"
 		fi
 	done
 	rm -f "$T/up" "$T/ours"

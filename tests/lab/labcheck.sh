@@ -155,8 +155,9 @@ check_dump() {
 				# same dump, compared field by field and page by page.
 				if why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" "$T/our.out" "$T/up.out" 2>&1)
 				then ok "$tag ($why, $ver)"; else notok "$tag" "$why"; fi
-			elif cmp -s "$T/up.out" "$T/our.out"; then ok "$tag ($(stat -c %s "$T/our.out") bytes, $ver)"
-			else notok "$tag" "$(cmp "$T/up.out" "$T/our.out" 2>&1 | head -n 1)"; fi
+			elif why=$(python3 "$MDF_SRC/tests/tools/elf_same.py" "$T/up.out" "$T/our.out" 2>&1); then
+				ok "$tag ($(stat -c %s "$T/our.out") bytes, $why, $ver)"
+			else notok "$tag" "$why"; fi
 		done
 		rm -f "$T/up.out" "$T/our.out"
 	fi
