@@ -401,7 +401,10 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 		lv->stopped = true;
 		return MDF_OK;
 	}
-	for (uint64_t i = 0; i < (1ULL << lv->ul.level_bits) && !lv->stopped; i++) {
+	unsigned bits = l + 1 == lv->ul.levels && lv->ul.top_bits ? lv->ul.top_bits
+								  : lv->ul.level_bits;
+
+	for (uint64_t i = 0; i < (1ULL << bits) && !lv->stopped; i++) {
 		uint64_t va = base + i * size, e, pa = 0;
 		enum mdf_status s;
 
@@ -447,7 +450,8 @@ enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				   st->ops ? st->ops->name : "this architecture");
 	st->ops->user_layout(st, &lv.ul);
 	if (!lv.ul.levels || lv.ul.levels > ARCH_WALK_MAX_STEPS || !lv.ul.level_bits ||
-	    lv.ul.page_shift + lv.ul.levels * lv.ul.level_bits > 64)
+	    lv.ul.page_shift + (lv.ul.levels - 1) * lv.ul.level_bits +
+			    (lv.ul.top_bits ? lv.ul.top_bits : lv.ul.level_bits) > 64)
 		return mdf_err_set(err, MDF_ERR_INTERNAL, "%s: %u page-table levels",
 				   st->ops->name, lv.ul.levels);
 	if (leaves_table(&lv, root & lv.ul.root_mask, lv.ul.levels - 1, 0, err) != MDF_OK)

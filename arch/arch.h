@@ -251,6 +251,7 @@ struct arch_user_layout {
 	unsigned levels;
 	unsigned page_shift;  /* an entry of level l maps 1 << (page_shift + l * level_bits) bytes */
 	unsigned level_bits;  /* a table holds 1 << level_bits entries (the top one: up to end) */
+	unsigned top_bits;    /* ... but the top one 1 << top_bits (0: level_bits) */
 	uint64_t end;         /* user space is [0, end) */
 	uint64_t root_mask;   /* the root's address is root & root_mask */
 	unsigned entry_size;  /* bytes of an entry: 4 or 8 (0: 8) */

@@ -354,6 +354,58 @@ static enum mdf_status arm_init_mem(struct arch_state *st, arch_read_pte_fn rd, 
 	return MDF_OK;
 }
 
+/* --keep-task's walk of a user address space: [0, TASK_SIZE), TASK_SIZE
+ * being PAGE_OFFSET - 16 MiB (the modules sit below PAGE_OFFSET, in the
+ * kernel's part).  A task's root is its mm's pgd: 16 KiB of 4096
+ * first-level entries, or LPAE's 4 entries, 32 bytes from kmalloc(). */
+static void arm_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
+{
+	bool lpae = arm_lpae(st);
+
+	ul->levels = lpae ? 3 : 2;
+	ul->page_shift = ARM_PAGE_SHIFT;
+	ul->level_bits = lpae ? 9 : 8;
+	ul->top_bits = lpae ? 2 : 12;
+	ul->entry_size = lpae ? 8 : 4;
+	ul->end = st->page_offset > (16ULL << 20) ? st->page_offset - (16ULL << 20) : 0;
+	ul->root_mask = lpae ? ~0x1fULL : ~0x3fffULL;
+}
+
+/* A short-descriptor first-level entry: a page table (whose Linux ptes,
+ * present or not young, are 2048 bytes below the hardware's it points
+ * at), or a section; a second-level one read there is Linux's pte
+ * (L_PTE_PRESENT, bit 0; pgtable-2level.h).  LPAE: bits 1..0 11 a table
+ * (a page at the last level), 01 a block; a PROT_NONE page keeps bit 1
+ * with bit 0 (L_PTE_VALID) cleared by cpu_v7_set_pte_ext(), and is
+ * present (pte_present() tests L_PTE_PRESENT, both bits). */
+static enum arch_entry arm_user_entry(const struct arch_state *st, unsigned l, uint64_t e,
+				      uint64_t va, uint64_t *pa)
+{
+	if (arm_lpae(st)) {
+		if (l == 0) {
+			*pa = e & ARM_L_ADDR_MASK;
+			return e & (ARM_L_VALID | ARM_L_TABLE) ? ARCH_ENTRY_LEAF : ARCH_ENTRY_NONE;
+		}
+		if (!(e & ARM_L_VALID))
+			return ARCH_ENTRY_NONE;
+		*pa = e & ARM_L_ADDR_MASK;
+		return e & ARM_L_TABLE ? ARCH_ENTRY_TABLE : ARCH_ENTRY_LEAF;
+	}
+	if (l == 0) {
+		*pa = e & ARM_S_SMALL_MASK;
+		return e & ARM_L_PTE_PRESENT ? ARCH_ENTRY_LEAF : ARCH_ENTRY_NONE;
+	}
+	if (e & ARM_S_L1_SECT_BIT) {
+		*pa = e & ARM_S_SUPER ? (e & ARM_S_SUPER_MASK) | (va & 0xf00000)
+				      : e & ARM_S_SECT_MASK;
+		return ARCH_ENTRY_LEAF;
+	}
+	if ((e & ARM_S_TYPE_MASK) != ARM_S_L1_TABLE || (e & ARM_S_TABLE_MASK & 0xfff) < ARM_LINUX_PTE_DELTA)
+		return ARCH_ENTRY_NONE;
+	*pa = (e & ARM_S_TABLE_MASK) - ARM_LINUX_PTE_DELTA;
+	return ARCH_ENTRY_TABLE;
+}
+
 const struct arch_ops arch_arm_ops = {
 	.name = "arm",
 	/* uname -m of an ARMv7 little-endian kernel (setup_processor():
@@ -365,4 +417,6 @@ const struct arch_ops arch_arm_ops = {
 	.init = arm_init,
 	.walk = arm_walk,
 	.init_mem = arm_init_mem,
+	.user_layout = arm_user_layout,
+	.user_entry = arm_user_entry,
 };

@@ -302,8 +302,9 @@ foreign_crash_head() {
 	fi
 	d=$T/crash-head
 	rm -rf "$d" && mkdir -p "$d"
-	if ! "$MDF" --message-level 0 -l -d 31 "$elf" "$d/l"; then
-		notok "$tag-crash-head" "makedumpfile -l -d 31 failed"
+	if ! "$MDF" --message-level 0 -l -d 31 "$elf" "$d/l" ||
+		! "$MDF" --message-level 0 -E -d 31 "$elf" "$d/E"; then
+		notok "$tag-crash-head" "makedumpfile -l or -E -d 31 failed"
 		rm -rf "$d"
 		return 0
 	fi
@@ -317,7 +318,7 @@ foreign_crash_head() {
 		{ notok "$tag-crash-head-control" "no control dump: init_uts_ns ${u:-not in VMCOREINFO} at ${pa:-no address}"; pfn=""; }
 	python3 "$MDF_SRC/tests/lab/readers/judge.py" --root "$root" --crash "$bin" --vmlinux "$vml" \
 		--raw "$elf" --mdf "$MDF" --work "$d/w" --no-drgn $min ${pfn:+--expect-diff ctl} \
-		l="$d/l" ${pfn:+ctl="$d/ctl"} >"$d/out" 2>&1
+		l="$d/l" E="$d/E" ${pfn:+ctl="$d/ctl"} >"$d/out" 2>&1
 	if grep -qP '^crash\tl\t\*\treader fails on raw' "$d/out"; then
 		# it read these kernels' raw vmcores when this check was written
 		notok "$tag-crash-head" "$v $(grep -m 1 -oP '^crash\tl\t\*\t\Kreader fails on raw.*' "$d/out" | cut -c1-200)"
@@ -326,6 +327,14 @@ foreign_crash_head() {
 			awk -F'\t' 'NF == 4 {n++; if ($4 ~ /^equal/) e++; else x = x "; " $3 ": " $4} END {printf "%d of %d commands equal%s", e, n, x}' | cut -c1-300))"
 	else
 		notok "$tag-crash-head" "$v: $(grep -P '^crash\tl\t' "$d/out" | grep -P '\tDIFF|BAD' | head -n 3 | tr '\n' ' ')$(tail -n 2 "$d/out" | tr '\n' ' ')"
+	fi
+	# our -E -d 31 file (its first PT_LOAD's p_offset is where crash sizes
+	# the headers: write/elf_write.c)
+	if grep -qP '^crash\tE\t[^*]' "$d/out" && ! grep -P '^crash\tE\t' "$d/out" | grep -qP '\tDIFF|BAD|reader fails'; then
+		ok "$tag-crash-head-E ($v: our -E -d 31 as the raw vmcore: $(grep -P '^crash\tE\t[^*]' "$d/out" |
+			awk -F'\t' 'NF == 4 {n++; if ($4 ~ /^equal/) e++} END {printf "%d of %d commands equal", e, n}'))"
+	else
+		notok "$tag-crash-head-E" "$v: $(grep -P '^crash\tE\t' "$d/out" | grep -vP '\tequal' | head -n 3 | tr '\n' ' ' | cut -c1-300)"
 	fi
 	if [ -n "$pfn" ] && ! grep -qP '^crash\tl\t\*\treader fails on raw' "$d/out"; then
 		if grep -qP "^crash\tctl\t.*DIFF.*pfn $pfn kept" "$d/out" && ! grep -q 'BAD CONTROL' "$d/out"; then

@@ -427,6 +427,76 @@ static void t_init_mem_lpae(void)
 	T_EQ_U64(st.direct.size, 0x400000ULL);
 }
 
+/* ---- --keep-task: a user address space ---- */
+
+/* Short descriptors: a task's 16 KiB pgd at 0x48000000; its 2nd MiB a
+ * page-table pair's odd half (hardware table at 0x48100c00, Linux's at
+ * 0x48100400: present pages whether young or not, a pte without
+ * L_PTE_PRESENT none), its 3rd a section; TASK_SIZE (0xBF000000) and
+ * above are the kernel's and not walked. */
+static void t_user_leaves_short(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x48000000, 0 }, { 0, 0x48100400, 0 },
+		{ 0x100000, 0x45000000, 4096 }, { 0x102000, 0x45002000, 4096 },
+		{ 0x200000, 0x46000000, 1ULL << 20 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+	const uint64_t pgd = 0x48000000ULL, hw = 0x48100c00ULL;
+
+	ki_armmp(&ki, false, SWAPPER_VA);
+	mdf_err_clear(&err);
+	T_OK(arch_init(&st, EM_ARM, &ki, segs_armmp, ARRAY_SIZE(segs_armmp), &err), &err);
+	fake_put(&m, pgd + 1 * 4, hw | TABLE);
+	fake_put(&m, hw - 2048 + 0 * 4, 0x45000000ULL | LINUX_PTE);
+	fake_put(&m, hw - 2048 + 1 * 4, 0x45001000ULL | (LINUX_PTE & ~1ULL)); /* not present */
+	fake_put(&m, hw - 2048 + 2 * 4, 0x45002000ULL | LINUX_PTE);          /* old: hw pte 0 */
+	fake_put(&m, hw + 0 * 4, 0x45000000ULL | SMALL);
+	fake_put(&m, pgd + 2 * 4, 0x46000000ULL | SECT);
+	fake_put(&m, pgd + 0xBF0 * 4, 0x41000000ULL | SECT);                 /* modules: the kernel's */
+	fake_put(&m, pgd + 0xC00 * 4, PHYS | SECT);
+	T_OK(arch_user_leaves(&st, pgd, fake_read, &m, log_leaf, &l, &err), &err);
+	T_LEAVES(l, want);
+}
+
+/* LPAE: a task's 4-entry pgd kmalloc()ed at 0x48000020; a PMD table with
+ * a 2 MiB block (a THP) and a page table: a page, a PROT_NONE page (bit 0
+ * clear, bit 1 and L_PTE_NONE set: present), a swap entry (bits 1..0
+ * clear); the 4th GiB is the kernel's. */
+static void t_user_leaves_lpae(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, 0x48000020, 0 }, { 0, 0x48101000, 0 },
+		{ 0x200000, 0x46000000, 2ULL << 20 }, { 0, 0x48102000, 0 },
+		{ 0x400000, 0x45000000, 4096 }, { 0x401000, 0x45001000, 4096 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct fake_mem m = { 0 };
+	struct leaf_log l = { 0 };
+	const uint64_t pgd = 0x48000020ULL;
+	const struct arch_seg_hint segs[] = { { 0xC0000000ULL, LPAE_PHYS, 0x400000ULL } };
+
+	ki_armmp(&ki, true, LPAE_SWAPPER_VA);
+	mdf_err_clear(&err);
+	T_OK(arch_init(&st, EM_ARM, &ki, segs, 1, &err), &err);
+	fake_put(&m, pgd + 0 * 8, 0x48101000ULL | L_TABLE);
+	fake_put(&m, pgd + 3 * 8, 0x48103000ULL | L_TABLE);
+	fake_put(&m, 0x48101000ULL + 1 * 8, 0x46000000ULL | L_BLOCK);
+	fake_put(&m, 0x48101000ULL + 2 * 8, 0x48102000ULL | L_TABLE);
+	fake_put(&m, 0x48102000ULL + 0 * 8, 0x45000000ULL | L_PAGE);
+	fake_put(&m, 0x48102000ULL + 1 * 8, (0x45001000ULL | L_PAGE | 1ULL << 57) & ~1ULL);
+	fake_put(&m, 0x48102000ULL + 2 * 8, 0x1234500ULL);
+	fake_put(&m, 0x48103000ULL, 0x80000000ULL | L_BLOCK);
+	T_OK(arch_user_leaves(&st, pgd, fake_read, &m, log_leaf, &l, &err), &err);
+	T_LEAVES(l, want);
+}
+
 int main(void)
 {
 	T_RUN(t_ops_find);
@@ -437,5 +507,7 @@ int main(void)
 	T_RUN(t_init_mem_short);
 	T_RUN(t_walk_lpae);
 	T_RUN(t_init_mem_lpae);
+	T_RUN(t_user_leaves_short);
+	T_RUN(t_user_leaves_lpae);
 	return t_done();
 }
