@@ -48,6 +48,9 @@ void pagetypes_kernel_init(struct pagetypes_kernel *pk, const struct filter_rule
 	    r->kver < util_kver(6, 2, 0))
 		pk->off_entire_mapcount = r->page_struct_size + align_up(r->off_order + 1, 4);
 	pk->folio_flags = r->kver >= util_kver(6, 10, 0);
+	/* SECTION_IS_ONLINE, since 4.13 (memmap_section_online()).  Lab
+	 * case: hotplug-5.10, one hot-added section of 32768 pfns offline. */
+	pk->section_online = r->kver >= util_kver(4, 13, 0);
 }
 
 /* A word of struct page: 4 bytes on i386 (filter.c's rdword()). */
@@ -370,6 +373,13 @@ enum mdf_status pagetypes_walk(struct kpf_table *pt, const struct filter_rules *
 		}
 		if (st != MDF_OK)
 			break;
+		/* an offline section (memory hot-added and not onlined, or
+		 * offlined): kpageflags' pfn_to_online_page() finds no page */
+		if (have_map && pk->section_online) {
+			st = memmap_section_online(mm, rm, pfn, &have_map, err);
+			if (st != MDF_OK)
+				break;
+		}
 		if (!have_map) {
 			uint64_t send = MDF_MIN(align_down(pfn, memmap_section_pfns(mm)) +
 						memmap_section_pfns(mm), end_pfn);

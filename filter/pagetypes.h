@@ -45,6 +45,8 @@ struct pagetypes_kernel {
 	 * Wilcox): a page of a large folio shows the folio's flags; before,
 	 * its own (the head's for anon, KSM, THP, slab and swap cache). */
 	bool folio_flags;
+	/* a pfn of an offline section is nopage (pfn_to_online_page()) */
+	bool section_online;
 	/* is_zero_pfn(): the pfn of empty_zero_page, where kallsyms names it */
 	bool has_zero_pfn;
 	uint64_t zero_pfn;

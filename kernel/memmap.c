@@ -13,6 +13,7 @@
  * SECTION_IS_VMEMMAP_PREINIT, bit 5 at most); the mem_map pointer they
  * share the word with is at least 64-byte aligned. */
 #define SECTION_HAS_MEM_MAP 0x2ULL
+#define SECTION_IS_ONLINE 0x4ULL
 #define SECTION_MAP_MASK (~0x3fULL)
 
 const char *memmap_model_name(enum memmap_model m)
@@ -145,12 +146,13 @@ enum mdf_status memmap_init(struct memmap *mm, const struct kinfo *ki,
 
 static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
 				   uint64_t nr, uint64_t *map_ret,
-				   bool *present_ret, struct mdf_err *err)
+				   bool *present_ret, bool *online_ret, struct mdf_err *err)
 {
 	uint64_t root_idx = nr / mm->per_root, ms, map;
 	enum mdf_status st;
 
 	*present_ret = false;
+	*online_ret = false;
 	if (root_idx >= mm->nr_roots)
 		return MDF_OK;
 	if (mm->model == MEMMAP_SPARSE_EXTREME) {
@@ -170,6 +172,7 @@ static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
 	if (st != MDF_OK)
 		return mdf_err_push(err, "mem_section %llu",
 				    (unsigned long long)nr);
+	*online_ret = map & SECTION_IS_ONLINE;
 	if (!(map & SECTION_HAS_MEM_MAP) || !(map & SECTION_MAP_MASK))
 		return MDF_OK;
 	/* The kernel stores mem_map minus the section's first pfn, in struct
@@ -223,17 +226,44 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 		/* Into locals first: a failed read must not clobber the
 		 * section still cached (its pages would read as unmapped). */
 		uint64_t map = 0;
-		bool present;
+		bool present, online;
 
-		st = section_map(mm, rm, nr, &map, &present, err);
+		st = section_map(mm, rm, nr, &map, &present, &online, err);
 		if (st != MDF_OK)
 			return st;
 		mm->cached_section = nr;
 		mm->cached_map = map;
 		mm->cached_present = present;
+		mm->cached_online = online;
 		mm->cached_valid = true;
 	}
 	*present_ret = mm->cached_present;
 	*vaddr_ret = mm->cached_map + pfn * mm->page_struct_size;
+	return MDF_OK;
+}
+
+enum mdf_status memmap_section_online(struct memmap *mm, struct readmem *rm, uint64_t pfn,
+				      bool *online_ret, struct mdf_err *err)
+{
+	uint64_t nr = pfn >> mm->pfn_section_shift, map = 0;
+	bool present, online;
+	enum mdf_status st;
+
+	*online_ret = true;
+	if (!mm->mem_section || (mm->model != MEMMAP_SPARSE && mm->model != MEMMAP_SPARSE_EXTREME))
+		return MDF_OK;
+	if (mm->cached_valid && mm->cached_section == nr) {
+		*online_ret = mm->cached_online;
+		return MDF_OK;
+	}
+	st = section_map(mm, rm, nr, &map, &present, &online, err);
+	if (st != MDF_OK)
+		return st;
+	mm->cached_section = nr;
+	mm->cached_map = map;
+	mm->cached_present = present;
+	mm->cached_online = online;
+	mm->cached_valid = true;
+	*online_ret = online;
 	return MDF_OK;
 }

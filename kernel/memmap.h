@@ -45,7 +45,7 @@ struct memmap {
 	/* last section looked up */
 	uint64_t cached_section;
 	uint64_t cached_map;
-	bool cached_valid, cached_present;
+	bool cached_valid, cached_present, cached_online;
 };
 
 const char *memmap_model_name(enum memmap_model m);
@@ -69,5 +69,16 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 				  uint64_t pfn, uint64_t *vaddr_ret,
 				  bool *present_ret,
 				  struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * Whether the section of @pfn is online (SECTION_IS_ONLINE, bit 2 of
+ * section_mem_map, since Linux 4.13's "mm: consider zone which is not
+ * fully populated to have holes": pfn_to_online_page(), where
+ * /proc/kpageflags says nopage of a pfn of an offline section), in
+ * *@online_ret; true where the model has no sections (FLATMEM).  The
+ * caller knows whether the kernel is new enough for the bit.
+ */
+enum mdf_status memmap_section_online(struct memmap *mm, struct readmem *rm, uint64_t pfn,
+				      bool *online_ret, struct mdf_err *err) MDF_MUST_CHECK;
 
 #endif

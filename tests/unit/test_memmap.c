@@ -522,6 +522,32 @@ static void t_section_cache(void)
 	T_LOOKUP(&mm, SEC_PFNS + 77, false, 0);
 }
 
+/* SECTION_IS_ONLINE (bit 2): section 0 is present with a mem_map and
+ * offline (0x3), section 3 has every flag; a lookup of the same section
+ * is cached; a model without sections says online. */
+static void t_section_online(void)
+{
+	struct kinfo ki;
+	struct memmap mm;
+	struct mdf_err err;
+	bool on = true;
+
+	NEED_ENV();
+	ki_sparse(&ki, va(ROOTS_PA), NR_ROOTS, 16, 0);
+	T_OK(memmap_init(&mm, &ki, PAGE, 256, &err), &err);
+	T_OK(memmap_section_online(&mm, &E.k.rm, 5, &on, &err), &err);
+	T_ASSERT(!on);
+	T_OK(memmap_section_online(&mm, &E.k.rm, 3 * SEC_PFNS + 9, &on, &err), &err);
+	T_ASSERT(on);
+	mm.mem_section = UNMAPPED_VA; /* cached: no read */
+	T_OK(memmap_section_online(&mm, &E.k.rm, 3 * SEC_PFNS, &on, &err), &err);
+	T_ASSERT(on);
+	T_ASSERT(memmap_section_online(&mm, &E.k.rm, 0, &on, &err) != MDF_OK);
+	mm.model = MEMMAP_FLAT;
+	T_OK(memmap_section_online(&mm, &E.k.rm, 0, &on, &err), &err);
+	T_ASSERT(on);
+}
+
 /* Reads that fail say which root or section they were for. */
 static void t_read_errors(void)
 {
@@ -596,6 +622,7 @@ int main(void)
 	T_RUN(t_extreme_lookup);
 	T_RUN(t_sparse_lookup);
 	T_RUN(t_section_cache);
+	T_RUN(t_section_online);
 	T_RUN(t_read_errors);
 	T_RUN(t_error_keeps_cache);
 
