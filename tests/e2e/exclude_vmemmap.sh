@@ -37,7 +37,8 @@ same() {
 	n2=$(tr '\r' '\n' <"$T/h.log" | grep -o 'Excluded [0-9]* unused vmemmap pages')
 	case " $* " in
 	*" -c "*) why=$(python3 "$SAME" "$T/o" "$T/h" 2>&1) || { notok "$name" "$why"; return; } ;;
-	*) cmp -s "$T/o" "$T/h" || { notok "$name" "$(cmp "$T/o" "$T/h" 2>&1 | head -n 1)"; return; } ;;
+	*) why=$(python3 "$MDF_SRC/tests/tools/elf_same.py" "$T/h" "$T/o" 2>&1) ||
+		{ notok "$name" "$why"; return; } ;;
 	esac
 	if [ "$n1" = "$n2" ] && [ -n "$n1" ]; then ok "$name (${n1#Excluded }, as HEAD)"
 	else notok "$name" "ours '$n1', HEAD '$n2'"; fi
