@@ -517,8 +517,8 @@ static void t_user_leaves(void)
 
 /* NUMA balancing's PROT_NONE entries map their pages (pte_present(),
  * pmd_present()): _PAGE_PROTNONE (bit 8) without _PAGE_PRESENT, on a THP's
- * PMD and on a PTE; an entry with neither (a swap entry) maps nothing.
- * The lab's numa4-5.10: every THP of its workload was PROT_NONE. */
+ * PMD and on a PTE, with their pfns inverted (the L1TF mitigation); an
+ * entry with neither (a swap entry) maps nothing.  The lab's numa4-5.10. */
 static void t_user_leaves_protnone(void)
 {
 	static const uint64_t want[][3] = {
@@ -534,9 +534,11 @@ static void t_user_leaves_protnone(void)
 	T_OK(init_v61(&st, &err), &err);
 	fake_put(&m, 0x10000, 0x11067);         /* PGD 0 */
 	fake_put(&m, 0x11000, 0x12067);         /* PUD 0 -> PMD */
-	fake_put(&m, 0x12000, 0x2001a4);        /* PMD 0: a THP, PSE | PROTNONE */
+	/* PMD 0: a THP, PSE | PROTNONE, its pfn inverted (L1TF) */
+	fake_put(&m, 0x12000, (~0x200000ULL & 0x000ffffffffff000ULL) | 0x1a4);
 	fake_put(&m, 0x12000 + 1 * 8, 0x13067); /* PMD 1 -> PT */
-	fake_put(&m, 0x13000, 0x5164);          /* PTE 0: PROTNONE */
+	/* PTE 0: PROTNONE, inverted (the kernel's pte_pfn(): protnone_mask()) */
+	fake_put(&m, 0x13000, (~0x5000ULL & 0x000ffffffffff000ULL) | 0x164);
 	fake_put(&m, 0x13000 + 1 * 8, 0x3a0c00); /* PTE 1: a swap entry */
 	T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
 	T_LEAVES(l, want);
