@@ -377,6 +377,9 @@ static void t_user_leaves(void)
 	memset(&m, 0, sizeof(m));
 	fake_put(&m, root + (0x08048000ULL >> 22) * 4, 0x02001000ULL | TBL);
 	fake_put(&m, 0x02001000ULL + ((0x08048000ULL >> 12) & 0x3ff) * 4, 0x03000000ULL | PG);
+	/* PROT_NONE (present clear, _PAGE_PROTNONE set: not inverted here) */
+	fake_put(&m, 0x02001000ULL + ((0x08049000ULL >> 12) & 0x3ff) * 4, 0x03001164ULL);
+	fake_put(&m, 0x02001000ULL + ((0x0804a000ULL >> 12) & 0x3ff) * 4, 0x3a0c00ULL); /* swap */
 	fake_put(&m, root + (0x40000000ULL >> 22) * 4, 0x04000000ULL | LARGE);
 	fake_put(&m, root + (PO >> 22) * 4, 0x01B00000ULL | TBL);
 	T_OK(arch_user_leaves(&st, root, fake_read, &m, log_leaf, &log, &err), &err);
@@ -385,6 +388,7 @@ static void t_user_leaves(void)
 			{ 0, root, 0 },
 			{ 0, 0x02001000ULL, 0 },
 			{ 0x08048000ULL, 0x03000000ULL, 4096 },
+			{ 0x08049000ULL, 0x03001000ULL, 4096 },
 			{ 0x40000000ULL, 0x04000000ULL, 4ULL << 20 },
 		};
 
@@ -399,6 +403,9 @@ static void t_user_leaves(void)
 	fake_put(&m, root + 0x20, 0x02001000ULL | P);
 	fake_put(&m, 0x02001000ULL + 0x40 * 8, 0x02002000ULL | TBL);
 	fake_put(&m, 0x02002000ULL + 0x48 * 8, NX | 0x103000000ULL | PG);
+	/* PROT_NONE with its pfn inverted (L1TF), and a swap entry */
+	fake_put(&m, 0x02002000ULL + 0x49 * 8, (~0x103001000ULL & 0x000ffffffffff000ULL) | 0x164);
+	fake_put(&m, 0x02002000ULL + 0x4a * 8, 0x3a0c00ULL);
 	fake_put(&m, 0x02001000ULL + 0x100 * 8, 0x04000000ULL | LARGE);
 	fake_put(&m, root + 0x20 + 3 * 8, 0x01B00000ULL | P); /* the kernel's */
 	T_OK(arch_user_leaves(&st, root + 0x20, fake_read, &m, log_leaf, &log, &err), &err);
@@ -408,6 +415,7 @@ static void t_user_leaves(void)
 			{ 0, 0x02001000ULL, 0 },
 			{ 0, 0x02002000ULL, 0 },
 			{ 0x08048000ULL, 0x103000000ULL, 4096 },
+			{ 0x08049000ULL, 0x103001000ULL, 4096 },
 			{ 0x20000000ULL, 0x04000000ULL, 2ULL << 20 },
 		};
 
