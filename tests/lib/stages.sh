@@ -94,6 +94,7 @@ _pool_worker() {
 stage_wait() {
 	local e name limit rc secs all=0
 	wait
+	rm -rf "$STAGE_LOGS"/.pool.* # stage_pool's claims
 	for e in "${STAGE_BG[@]}"; do
 		name=${e%:*} limit=${e##*:}
 		echo "== stage $name (its output)"
