@@ -37,6 +37,8 @@ foreign_arch() {
 	# foreign_kbuild's kernel: make's ARCH, its target and image, its name
 	KB_ARCH=s390 KB_TARGET=bzImage KB_IMAGE=arch/s390/boot/bzImage KB_LOCAL=-s390x-kdump
 	KB_MODULES=1 KB_CONFIG=()
+	# foreign_kbuild's marker: names the build, a new one builds anew
+	KBUILD_MARK=built.v2-trimmed
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -163,6 +165,8 @@ foreign_arch() {
 			--enable VIRTIO --enable VIRTIO_PCI --enable VIRTIO_BLK --enable EXT4_FS
 			--enable JBD2 --enable FS_MBCACHE --enable CRC16 --enable CRYPTO_CRC32C
 			--enable LIBCRC32C)
+		# v3: NODE_DATA(0) in the capture kernel's own .bss (foreign_kbuild)
+		KBUILD_MARK=built.v3-nodedata
 		;;
 	*) return 1 ;;
 	esac
@@ -394,9 +398,8 @@ foreign_stage() {
 }
 
 # The kernel of its configuration (foreign_kbuild's, which names itself in
-# the marker: a change of the configuration builds anew), when the lab
-# cannot boot Debian's own.
-KBUILD_MARK=built.v2-trimmed
+# the marker, KBUILD_MARK of foreign_arch: a change of the configuration
+# builds anew), when the lab cannot boot Debian's own.
 # MDF_FOREIGN_KDEBUG=1 (make lab, for the readers' gate): the kernel is
 # built with DWARF and its vmlinux kept (boot/vmlinux-KVER), as a -dbg
 # package would give it; a cached build without it is built again.
@@ -457,6 +460,21 @@ foreign_kbuild() {
 			"$src/arch/mips/kernel/crash_dump.c" &&
 			grep -q '__va(PFN_PHYS(pfn))' "$src/arch/mips/kernel/crash_dump.c" ||
 			{ echo "kernel build: arch/mips/kernel/crash_dump.c is not 6.1's"; return 1; }
+		# loongson64 (6.1, NUMA): prom_init() -> prom_meminit() ->
+		# node_mem_init() allocates NODE_DATA from memblock before
+		# arch_mem_init()'s parse_early_param() applies mem=, so top-down
+		# at the top of the firmware's RAM, where the crashed kernel put
+		# its own: the capture kernel's pglist_data overwrote the dumped
+		# kernel's (page 0xbfffc000 of a 1 GiB loongson3-virt: node 0
+		# said node_start_pfn 0x2000, spanned 0x1800, the capture
+		# kernel's 96 MiB, and held pointers into it) and changed while
+		# the capture kernel ran (our program on the live /proc/vmcore
+		# read other bytes there than the copy made before).  Node 0's
+		# pglist_data goes into the capture kernel's own .bss.
+		sed -i 's/^static void __init node_mem_init(unsigned int node)$/static pg_data_t lab_node0_data __aligned(SMP_CACHE_BYTES);\n\n&/; s/^\tnd_pa = memblock_phys_alloc_try_nid(nd_size, SMP_CACHE_BYTES, node);$/\tnd_pa = node ? memblock_phys_alloc_try_nid(nd_size, SMP_CACHE_BYTES, node) :\n\t\t__pa_symbol(\&lab_node0_data);/' \
+			"$src/arch/mips/loongson64/numa.c" &&
+			grep -q '__pa_symbol(&lab_node0_data)' "$src/arch/mips/loongson64/numa.c" ||
+			{ echo "kernel build: arch/mips/loongson64/numa.c is not 6.1's"; return 1; }
 	fi
 	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$c"/kernel/boot/config-* >"$src/.config"
 	(cd "$src" && scripts/config --enable CRASH_DUMP \
