@@ -69,6 +69,9 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 		continue
 	fi
 	foreign_upstream "$c"
+	# mips64el: max_pfn for the first kernel's /proc/kpageflags
+	foreign_kmod "$c"
+	[ -n "${KMOD_WHY:-}" ] && echo "# $arch: no kpageflags: $KMOD_WHY"
 	# crash of the architecture, where one runs here (i386), for the
 	# readers (MDF_READERS_TEST=1, make lab)
 	# shellcheck disable=SC2034 # read by labcheck.sh's check_oracle
