@@ -20,7 +20,10 @@
 #            bookworm's 6.1 loongson-3 (16 KiB pages, SPARSEMEM) on
 #            loongson3-virt; its capture kernel is the same source and
 #            config plus CRASH_DUMP, linked at 128 MiB (foreign_kbuild);
-#            the oracle is 1.7.2 cross-built (tests/lab/mips64el_makedumpfile.sh)
+#            the oracle is 1.7.2 cross-built (tests/lab/mips64el_makedumpfile.sh),
+#            equal to ours but for the page its exclude_nodata_pages()
+#            drops (labcheck.sh); kpageflags with lab_max_pfn.ko
+#            (foreign_kmod: Debian's loongson-3 leaves max_pfn 0)
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture, and crash HEAD
