@@ -21,7 +21,9 @@
 #                        CACHE/stage and CACHE/kernel (apt-get download,
 #                        dpkg -x; nothing is installed)
 # foreign_kernel CACHE   s390x: build CACHE/kdump-kernel (foreign_kbuild,
-#                        ~5 min once)
+#                        ~5 min once); mips64el: its capture kernel
+# foreign_kmod CACHE     mips64el: lab_max_pfn.ko for the first kernel's
+#                        /proc/kpageflags (STAGE1_MODULE, or KMOD_WHY)
 # foreign_upstream CACHE Debian's makedumpfile of ARCH into CACHE/upstream:
 #                        sets UP (its command under qemu-user) or UP_WHY
 # foreign_lab CACHE NAME VARIANT  boot, crash and capture: $T/lab-$FA/vmcores/NAME.elf
