@@ -20,7 +20,10 @@
 #            bookworm's 6.1 loongson-3 (16 KiB pages, SPARSEMEM) on
 #            loongson3-virt; its capture kernel is the same source and
 #            config plus CRASH_DUMP, linked at 128 MiB (foreign_kbuild);
-#            the oracle is 1.7.2 cross-built (tests/lab/mips64el_makedumpfile.sh)
+#            the oracle is 1.7.2 cross-built (tests/lab/mips64el_makedumpfile.sh),
+#            equal to ours but for the page its exclude_nodata_pages()
+#            drops (labcheck.sh); kpageflags with lab_max_pfn.ko
+#            (foreign_kmod: Debian's loongson-3 leaves max_pfn 0)
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture, and crash HEAD
@@ -69,6 +72,9 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 		continue
 	fi
 	foreign_upstream "$c"
+	# mips64el: max_pfn for the first kernel's /proc/kpageflags
+	foreign_kmod "$c"
+	[ -n "${KMOD_WHY:-}" ] && echo "# $arch: no kpageflags: $KMOD_WHY"
 	# crash of the architecture, where one runs here (i386), for the
 	# readers (MDF_READERS_TEST=1, make lab)
 	# shellcheck disable=SC2034 # read by labcheck.sh's check_oracle

@@ -309,6 +309,9 @@ struct gen_spec {
 	uint64_t kaslr;          /* KERNELOFFSET */
 	uint64_t text_size;
 	bool text_phdr;          /* emit the kernel-text PT_LOAD */
+	uint64_t text_tail;      /* 0, or where in its last page that PT_LOAD
+				    ends (kexec-tools' MIPS image segment
+				    ends at _end): "text_tail BYTES" */
 	bool pte4k;              /* map vmemmap with base pages (4 KiB, ppc64
 				    64 KiB), not 2 MiB PMDs (ppc64 hash: 16 MiB) */
 	bool default_free;       /* undeclared RAM is free (buddy) or kernel */

@@ -556,6 +556,19 @@ enum mdf_status gen_elf_write(const struct gen_spec *spec, const struct gen_kern
 		sg->paddr = k->text_pa;
 		sg->vaddr = k->text_va;
 		sg->filesz = sg->memsz = spec->text_size;
+		/* kexec-tools' MIPS image segment ends at _end, inside a page
+		 * that the RAM segment holds whole */
+		if (spec->text_tail) {
+			uint64_t page = UINT64_C(1) << spec->page_shift;
+
+			if (spec->text_tail >= page) {
+				st = mdf_err_set(err, MDF_ERR_ARG,
+						 "text_tail 0x%" PRIx64 " is not inside a page",
+						 spec->text_tail);
+				goto out;
+			}
+			sg->filesz = sg->memsz = spec->text_size - page + spec->text_tail;
+		}
 	}
 	for (size_t i = 0; i < spec->nram; i++) {
 		struct seg *sg = &o.segs[o.nsegs++];

@@ -363,6 +363,11 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 			return bad(err, line, "text size must be pages, at least 4", w[1]);
 		s->text_phdr = nw == 2;
 		s->text_line = line;
+	} else if (strcmp(d, "text_tail") == 0) {
+		NEED(2);
+		NUM(1, s->text_tail);
+		if (!s->text_tail || s->text_tail >= GEN_PAGE_MAX)
+			return bad(err, line, "text_tail must be inside a page, not 0", w[1]);
 	} else if (strcmp(d, "vmemmap_pte") == 0) {
 		NEED(2);
 		/* The base page: 4k, ppc64 64k (checked at the end). */

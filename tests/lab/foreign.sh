@@ -21,7 +21,9 @@
 #                        CACHE/stage and CACHE/kernel (apt-get download,
 #                        dpkg -x; nothing is installed)
 # foreign_kernel CACHE   s390x: build CACHE/kdump-kernel (foreign_kbuild,
-#                        ~5 min once)
+#                        ~5 min once); mips64el: its capture kernel
+# foreign_kmod CACHE     mips64el: lab_max_pfn.ko for the first kernel's
+#                        /proc/kpageflags (STAGE1_MODULE, or KMOD_WHY)
 # foreign_upstream CACHE Debian's makedumpfile of ARCH into CACHE/upstream:
 #                        sets UP (its command under qemu-user) or UP_WHY
 # foreign_lab CACHE NAME VARIANT  boot, crash and capture: $T/lab-$FA/vmcores/NAME.elf
@@ -37,6 +39,8 @@ foreign_arch() {
 	# foreign_kbuild's kernel: make's ARCH, its target and image, its name
 	KB_ARCH=s390 KB_TARGET=bzImage KB_IMAGE=arch/s390/boot/bzImage KB_LOCAL=-s390x-kdump
 	KB_MODULES=1 KB_CONFIG=()
+	# foreign_kbuild's marker: names the build, a new one builds anew
+	KBUILD_MARK=built.v2-trimmed
 	case "$1" in
 	riscv64)
 		DEB_ARCH=riscv64 TRIPLET=riscv64-linux-gnu QEMU_USER=qemu-riscv64
@@ -163,6 +167,8 @@ foreign_arch() {
 			--enable VIRTIO --enable VIRTIO_PCI --enable VIRTIO_BLK --enable EXT4_FS
 			--enable JBD2 --enable FS_MBCACHE --enable CRC16 --enable CRYPTO_CRC32C
 			--enable LIBCRC32C)
+		# v3: NODE_DATA(0) in the capture kernel's own .bss (foreign_kbuild)
+		KBUILD_MARK=built.v3-nodedata
 		;;
 	*) return 1 ;;
 	esac
@@ -403,9 +409,8 @@ foreign_stage() {
 }
 
 # The kernel of its configuration (foreign_kbuild's, which names itself in
-# the marker: a change of the configuration builds anew), when the lab
-# cannot boot Debian's own.
-KBUILD_MARK=built.v2-trimmed
+# the marker, KBUILD_MARK of foreign_arch: a change of the configuration
+# builds anew), when the lab cannot boot Debian's own.
 # MDF_FOREIGN_KDEBUG=1 (make lab, for the readers' gate): the kernel is
 # built with DWARF and its vmlinux kept (boot/vmlinux-KVER), as a -dbg
 # package would give it; a cached build without it is built again.
@@ -466,6 +471,21 @@ foreign_kbuild() {
 			"$src/arch/mips/kernel/crash_dump.c" &&
 			grep -q '__va(PFN_PHYS(pfn))' "$src/arch/mips/kernel/crash_dump.c" ||
 			{ echo "kernel build: arch/mips/kernel/crash_dump.c is not 6.1's"; return 1; }
+		# loongson64 (6.1, NUMA): prom_init() -> prom_meminit() ->
+		# node_mem_init() allocates NODE_DATA from memblock before
+		# arch_mem_init()'s parse_early_param() applies mem=, so top-down
+		# at the top of the firmware's RAM, where the crashed kernel put
+		# its own: the capture kernel's pglist_data overwrote the dumped
+		# kernel's (page 0xbfffc000 of a 1 GiB loongson3-virt: node 0
+		# said node_start_pfn 0x2000, spanned 0x1800, the capture
+		# kernel's 96 MiB, and held pointers into it) and changed while
+		# the capture kernel ran (our program on the live /proc/vmcore
+		# read other bytes there than the copy made before).  Node 0's
+		# pglist_data goes into the capture kernel's own .bss.
+		sed -i 's/^static void __init node_mem_init(unsigned int node)$/static pg_data_t lab_node0_data __aligned(SMP_CACHE_BYTES);\n\n&/; s/^\tnd_pa = memblock_phys_alloc_try_nid(nd_size, SMP_CACHE_BYTES, node);$/\tnd_pa = node ? memblock_phys_alloc_try_nid(nd_size, SMP_CACHE_BYTES, node) :\n\t\t__pa_symbol(\&lab_node0_data);/' \
+			"$src/arch/mips/loongson64/numa.c" &&
+			grep -q '__pa_symbol(&lab_node0_data)' "$src/arch/mips/loongson64/numa.c" ||
+			{ echo "kernel build: arch/mips/loongson64/numa.c is not 6.1's"; return 1; }
 	fi
 	sed 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/# \1 is not set/' "$c"/kernel/boot/config-* >"$src/.config"
 	(cd "$src" && scripts/config --enable CRASH_DUMP \
@@ -497,6 +517,92 @@ foreign_kbuild() {
 	rm -rf "$c/ksrc"
 	echo "built $kver in $((SECONDS - t0)) s$([ -f "$c/kdump-kernel/boot/vmlinux-$kver" ] &&
 		echo " with debug info")" | tee "$c/kdump-kernel/$KBUILD_MARK"
+}
+
+# foreign_kmod CACHE: mips64el: STAGE1_MODULE, lab_max_pfn.ko for the first
+# kernel (Debian's loongson-3), built once into CACHE/kmod; or empty with
+# KMOD_WHY.  Debian's 6.1 loongson-3 never sets max_pfn: loongson64's NUMA
+# prom_meminit() sets max_low_pfn only, and setup.c's bootmem_init() for
+# CPU_LOONGSON64 && NUMA does initrd alone (its vmcore: max_pfn 0,
+# max_low_pfn 0x30000).  So fs/proc/page.c's get_max_dump_pfn() is 0 and
+# /proc/kpageflags reads 0 bytes ("kpfsnap: /proc/kpageflags unreadable").
+# The module sets max_pfn to max_low_pfn, as bootmem_init() does on the
+# other MIPS machines; nothing else reads max_pfn there after boot but
+# /proc/kpage*.  Neither is exported: their places beside high_memory
+# (which is) come from the -dbg vmlinux (MDF_FOREIGN_DBG_VMLINUX, default
+# MDF_MIPS64_CACHE's vmlinux-KREL), or are 6.1.0-50-loongson-3's (its
+# -dbg vmlinux: high_memory + 0x338 and + 0x348); the module checks the
+# release and that max_pfn is 0.  Built against Debian's
+# linux-headers of the kernel (mips64el) with bookworm's linux-kbuild-6.1
+# of this machine (amd64, the same version: its modpost and fixdep).
+# shellcheck disable=SC2034 # STAGE1_MODULE, KMOD_WHY: for tests/e2e/foreign.sh
+foreign_kmod() {
+	local c=$1 krel="" kver d=$1/kmod vl hm mp ml f
+	STAGE1_MODULE="" KMOD_WHY=""
+	[ "$FA" = mips64el ] || return 0
+	for f in "$c"/kernel/boot/config-*; do [ -f "$f" ] && krel=${f##*/config-}; done
+	[ -n "$krel" ] || { KMOD_WHY="no kernel in $c/kernel"; return 0; }
+	if [ -f "$d/$krel/lab_max_pfn.ko" ]; then STAGE1_MODULE=$d/$krel/lab_max_pfn.ko; return 0; fi
+	vl=${MDF_FOREIGN_DBG_VMLINUX:-${MDF_MIPS64_CACHE:-/var/tmp/mdf-mips64}/vmlinux-$krel}
+	sym() { readelf -sW "$vl" | awk -v s="$1" '$8 == s && $4 == "OBJECT" { print $2; exit }'; }
+	if [ -f "$vl" ] && hm=$(sym high_memory) && mp=$(sym max_pfn) && ml=$(sym max_low_pfn) &&
+		[ -n "$hm" ] && [ -n "$mp" ] && [ -n "$ml" ]; then
+		mp=$((0x$mp - 0x$hm)) ml=$((0x$ml - 0x$hm))
+	elif [ "$krel" = 6.1.0-50-loongson-3 ]; then
+		mp=$((0x338)) ml=$((0x348))
+	else
+		KMOD_WHY="no -dbg vmlinux of $krel ($vl) for max_pfn's place"; return 0
+	fi
+	kver=$(dpkg-deb -f "$c"/kdeb/*.deb Version) || { KMOD_WHY="no kernel .deb"; return 0; }
+	rm -rf "${d:?}/$krel" && mkdir -p "$d/$krel/debs" "$d/$krel/root" "$d/$krel/mod" || return 0
+	apt_opts "$c/apt"
+	if ! apt_download "$d/$krel/apt.log" "$d/$krel/debs" "linux-headers-$krel=$kver" \
+		"linux-headers-$([[ "$krel" =~ ^[0-9.]+-[0-9]+ ]] && echo "${BASH_REMATCH[0]}")-common=$kver" ||
+		! (cd "$d/$krel/debs" && apt-get download "linux-kbuild-6.1=$kver" >>"$d/$krel/apt.log" 2>&1); then
+		KMOD_WHY="cannot fetch linux-headers-$krel or linux-kbuild-6.1 (amd64) $kver: $(tail -n 1 "$d/$krel/apt.log")"
+		return 0
+	fi
+	local p h=$d/$krel/root/usr/src/linux-headers-$krel
+	for p in "$d/$krel"/debs/*.deb; do dpkg -x "$p" "$d/$krel/root" || return 0; done
+	sed -i "s#^include /usr/src/#include $d/$krel/root/usr/src/#" "$h/Makefile"
+	cat >"$d/$krel/mod/lab_max_pfn.c" <<-'MOD'
+	// SPDX-License-Identifier: GPL-2.0
+	/* tests/lab/foreign.sh's foreign_kmod: max_pfn = max_low_pfn on a
+	 * loongson64 NUMA kernel that left it 0, for /proc/kpageflags. */
+	#include <linux/module.h>
+	#include <linux/mm.h>
+	#include <linux/string.h>
+	#include <linux/utsname.h>
+
+	static int __init lab_max_pfn_init(void)
+	{
+		unsigned long *mp = (unsigned long *)((char *)&high_memory + LAB_MAX_PFN_OFF);
+		unsigned long *mlp = (unsigned long *)((char *)&high_memory + LAB_MAX_LOW_PFN_OFF);
+
+		if (strcmp(init_uts_ns.name.release, LAB_KREL)) {
+			pr_err("lab_max_pfn: built for %s, not %s\n", LAB_KREL, init_uts_ns.name.release);
+			return -EINVAL;
+		}
+		if (*mp || !*mlp) {
+			pr_info("lab_max_pfn: max_pfn 0x%lx, max_low_pfn 0x%lx: left alone\n", *mp, *mlp);
+			return 0;
+		}
+		*mp = *mlp;
+		pr_info("lab_max_pfn: max_pfn 0 -> 0x%lx (max_low_pfn)\n", *mp);
+		return 0;
+	}
+	module_init(lab_max_pfn_init);
+	MODULE_LICENSE("GPL");
+	MOD
+	printf 'obj-m := lab_max_pfn.o\nccflags-y := -DLAB_MAX_PFN_OFF=%d -DLAB_MAX_LOW_PFN_OFF=%d -DLAB_KREL=\\"%s\\"\n' \
+		"$mp" "$ml" "$krel" >"$d/$krel/mod/Kbuild"
+	if env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -C "$h" M="$d/$krel/mod" DEB_BUILD_ARCH=amd64 \
+		DEB_HOST_ARCH="$DEB_ARCH" DEB_HOST_GNU_TYPE="$TRIPLET" modules >"$d/$krel/build.log" 2>&1 &&
+		cp "$d/$krel/mod/lab_max_pfn.ko" "$d/$krel/lab_max_pfn.ko"; then
+		STAGE1_MODULE=$d/$krel/lab_max_pfn.ko
+	else
+		KMOD_WHY="lab_max_pfn.ko: $(grep -m 1 -E 'error|Error' "$d/$krel/build.log")"
+	fi
 }
 
 foreign_upstream() {
@@ -552,7 +658,7 @@ foreign_lab() {
 	PATH="$MDF_SRC/tests/lab/foreign:$PATH" MDF_FOREIGN_QEMU=$QEMU_SYS \
 		MDF_FOREIGN_QEMU_ARGS="$(foreign_machine "$3")" MDF_FOREIGN_CC="$TRIPLET-gcc" \
 		MDF_FOREIGN_IOMEM=$IOMEM MDF_FOREIGN_VIRTIO=$VIRTIO LAB_DATA="$T/lab-$FA" \
-		MDF_FOREIGN_KEXEC_ARGS="$KEXEC_ARGS" MDF_FOREIGN_CAPTURE_KERNEL="$(foreign_capk "$c")" MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
+		MDF_FOREIGN_KEXEC_ARGS="$KEXEC_ARGS" MDF_FOREIGN_CAPTURE_KERNEL="$(foreign_capk "$c")" MDF_FOREIGN_CAPTURE_BIN="${CAPTURE_BIN:-}" MDF_FOREIGN_STAGE1_MODULE="${STAGE1_MODULE:-}" MDF_FOREIGN_SYSROOT="${CAPTURE_SYSROOT:-}" \
 		MDF_FOREIGN_BIG_ENDIAN=$BIG_ENDIAN MDF_FOREIGN_ELF32=$ELF32 PYTHONPATH="$MDF_SRC/tests/lab/foreign/py" \
 		bash "$LABDIR/mkvmcore.sh" --arch arm64 --arm64-root "$c/stage" \
 		--kernel "$c/$(foreign_kdir "$3")" --name "$name" --mem 1G --crashkernel "$CK" \

@@ -150,14 +150,27 @@ check_dump() {
 			fi
 			# shellcheck disable=SC2086
 			"$MDF" $opt "$ELF" "$T/our.out" >/dev/null 2>&1
+			# 1.7.2 to 1.7.5 drop the last page of a PT_LOAD whose data
+			# ends inside it, at every level, though the vmcore holds it
+			# whole (exclude_nodata_pages() rounds down; upstream's
+			# f2c5f76, 1.7.6): kexec-tools' mips64el vmcores have one,
+			# the kernel image's.  Ours keeps it: compared with ours
+			# without exactly those pages (tests/tools/up172_nodata.py),
+			# every other byte.
+			known=""
+			if [[ "$ver" =~ version\ 1\.7\.[2-5][^0-9] ]] &&
+				known=$(python3 "$MDF_SRC/tests/tools/up172_nodata.py" "$ELF" "$T/our.out" "$T/our.n" 2>&1); then
+				mv "$T/our.n" "$T/our.out"
+				known="; but for pfn $known, which 1.7.2 to 1.7.5 drop (exclude_nodata_pages(), fixed in 1.7.6)"
+			else known=""; rm -f "$T/our.n"; fi
 			if [ "$opt" = "-c -d 31" ]; then
 				# libdeflate writes other zlib bytes than zlib's deflate: the
 				# same dump, compared field by field and page by page.
 				if why=$(python3 "$MDF_SRC/tests/tools/kdump_same.py" "$T/our.out" "$T/up.out" 2>&1)
-				then ok "$tag ($why, $ver)"; else notok "$tag" "$why"; fi
+				then ok "$tag ($why, $ver$known)"; else notok "$tag" "$why$known"; fi
 			elif why=$(python3 "$MDF_SRC/tests/tools/elf_same.py" "$T/up.out" "$T/our.out" 2>&1); then
-				ok "$tag ($(stat -c %s "$T/our.out") bytes, $why, $ver)"
-			else notok "$tag" "$why"; fi
+				ok "$tag ($(stat -c %s "$T/our.out") bytes, $why, $ver$known)"
+			else notok "$tag" "$why$known"; fi
 		done
 		rm -f "$T/up.out" "$T/our.out"
 	fi

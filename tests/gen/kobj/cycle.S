@@ -33,7 +33,11 @@
  *
  * The Makefile links each with cc -nostdlib -static -DCYCLE_NAME into
  * BUILD/tests/gen/cycle-NAME.  No code: the directives are the ones every
- * architecture's assembler takes (tests/cross.sh builds it too).
+ * architecture's assembler takes (tests/cross.sh builds it too), and the
+ * sized ones are .2byte/.4byte/.8byte, never aligned: MIPS's gas aligns
+ * .short/.long/.quad to their size, which put 2 bytes of padding before
+ * the unit header's address size (its DIEs then read as garbage and
+ * test_dwarf_info's t_cycles found no variable under qemu-mips64el).
  */
 #define DW_TAG_array_type 0x01
 #define DW_TAG_member 0x0d
@@ -82,7 +86,7 @@
 #define A_VAR_SPEC 14    /* name, specification */
 #define A_ANON_SPEC 15   /* anonymous member: specification, location */
 
-#define REF(l) .long l - .Lcu
+#define REF(l) .4byte l - .Lcu
 
 /* One value per .uleb128: riscv64's assembler takes no list there. */
 .macro ulebs args:vararg
@@ -147,10 +151,10 @@
 
 	.section .debug_info
 .Lcu:
-	.long .Lcu_end - .Lcu_version
+	.4byte .Lcu_end - .Lcu_version
 .Lcu_version:
-	.short 4
-	.long .Labbrev
+	.2byte 4
+	.4byte .Labbrev
 	.byte 8
 	.uleb128 A_CU
 	.asciz "tests/gen/kobj/cycle.S"
@@ -172,51 +176,51 @@
 	.uleb128 A_ARRAY
 	REF(.Tchar)
 	.uleb128 A_UPPER
-	.quad 64
+	.8byte 64
 	.byte 0
 
 /* The release: init_uts_ns.name.release. */
 .Tnew_utsname:
 	.uleb128 A_STRUCT
 	.asciz "new_utsname"
-	.short 390
+	.2byte 390
 	.uleb128 A_MEMBER
 	.asciz "sysname"
 	REF(.Tchar65)
-	.short 0
+	.2byte 0
 	.uleb128 A_MEMBER
 	.asciz "nodename"
 	REF(.Tchar65)
-	.short 65
+	.2byte 65
 	.uleb128 A_MEMBER
 	.asciz "release"
 	REF(.Tchar65)
-	.short 130
+	.2byte 130
 	.uleb128 A_MEMBER
 	.asciz "version"
 	REF(.Tchar65)
-	.short 195
+	.2byte 195
 	.uleb128 A_MEMBER
 	.asciz "machine"
 	REF(.Tchar65)
-	.short 260
+	.2byte 260
 	.uleb128 A_MEMBER
 	.asciz "domainname"
 	REF(.Tchar65)
-	.short 325
+	.2byte 325
 	.byte 0
 .Tuts_namespace:
 	.uleb128 A_STRUCT
 	.asciz "uts_namespace"
-	.short 400
+	.2byte 400
 	.uleb128 A_MEMBER
 	.asciz "name"
 	REF(.Tnew_utsname)
-	.short 0
+	.2byte 0
 	.uleb128 A_MEMBER
 	.asciz "user_ns"
 	REF(.Tulong)
-	.short 392
+	.2byte 392
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "init_uts_ns"
@@ -226,58 +230,58 @@
 .Tpage:
 	.uleb128 A_STRUCT
 	.asciz "page"
-	.short 64
+	.2byte 64
 #if defined(CYCLE_sibling)
 	.uleb128 A_MEMBER
 	.asciz "flags"
 	REF(.Tulong)
-	.short 0
+	.2byte 0
 .Lpage_second:
 	.uleb128 A_MEMBER_SIB
 	.asciz "private"
 	REF(.Tulong)
-	.short 40
+	.2byte 40
 	REF(.Tpage + 8) /* back: the DIE of "flags" */
 #else
 	.uleb128 A_MEMBER
 	.asciz "flags"
 	REF(.Tulong)
-	.short 0
+	.2byte 0
 #endif
 #if defined(CYCLE_anon)
 	.uleb128 A_ANON
 	REF(.Tpage)
-	.short 8
+	.2byte 8
 #elif defined(CYCLE_ring)
 	.uleb128 A_ANON
 	REF(.Tring_union)
-	.short 8
+	.2byte 8
 #elif defined(CYCLE_origin)
 .Lpage_origin:
 	.uleb128 A_ANON_SPEC
 	REF(.Lpage_origin)
-	.short 8
+	.2byte 8
 #else
 	.uleb128 A_MEMBER
 	.asciz "_refcount"
 	REF(.Tint)
-	.short 52
+	.2byte 52
 #endif
 	.byte 0
 #if defined(CYCLE_ring)
 .Tring_union:
 	.uleb128 A_UNION
-	.short 56
+	.2byte 56
 	.uleb128 A_ANON
 	REF(.Tring_struct)
-	.short 0
+	.2byte 0
 	.byte 0
 .Tring_struct:
 	.uleb128 A_ASTRUCT
-	.short 56
+	.2byte 56
 	.uleb128 A_ANON
 	REF(.Tpage)
-	.short 0
+	.2byte 0
 	.byte 0
 #endif
 
@@ -295,7 +299,7 @@
 	.uleb128 A_ARRAY
 	REF(.Tnodemask_array)
 	.uleb128 A_COUNT
-	.quad 16
+	.8byte 16
 	.byte 0
 #else
 	.uleb128 A_TYPEDEF
@@ -303,17 +307,17 @@
 	REF(.Tnodemask_struct)
 .Tnodemask_struct:
 	.uleb128 A_ASTRUCT
-	.short 128
+	.2byte 128
 	.uleb128 A_MEMBER
 	.asciz "bits"
 	REF(.Tulong16)
-	.short 0
+	.2byte 0
 	.byte 0
 .Tulong16:
 	.uleb128 A_ARRAY
 	REF(.Tulong)
 	.uleb128 A_COUNT
-	.quad 16
+	.8byte 16
 	.byte 0
 #endif
 
@@ -329,14 +333,14 @@
 .Tcyc_anon:
 	.uleb128 A_STRUCT
 	.asciz "cyc_anon_t"
-	.short 16
+	.2byte 16
 	.uleb128 A_MEMBER
 	.asciz "a"
 	REF(.Tulong)
-	.short 0
+	.2byte 0
 	.uleb128 A_ANON
 	REF(.Tcyc_anon)
-	.short 8
+	.2byte 8
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "cyc_anon"
@@ -345,28 +349,28 @@
 .Tcyc_ring:
 	.uleb128 A_STRUCT
 	.asciz "cyc_ring_t"
-	.short 16
+	.2byte 16
 	.uleb128 A_MEMBER
 	.asciz "a"
 	REF(.Tulong)
-	.short 0
+	.2byte 0
 	.uleb128 A_ANON
 	REF(.Tcyc_ring_union)
-	.short 8
+	.2byte 8
 	.byte 0
 .Tcyc_ring_union:
 	.uleb128 A_UNION
-	.short 8
+	.2byte 8
 	.uleb128 A_ANON
 	REF(.Tcyc_ring_struct)
-	.short 0
+	.2byte 0
 	.byte 0
 .Tcyc_ring_struct:
 	.uleb128 A_ASTRUCT
-	.short 8
+	.2byte 8
 	.uleb128 A_ANON
 	REF(.Tcyc_ring)
-	.short 0
+	.2byte 0
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "cyc_ring"
@@ -384,7 +388,7 @@
 	.uleb128 A_ARRAY
 	REF(.Tcyc_array)
 	.uleb128 A_COUNT
-	.quad 4
+	.8byte 4
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "cyc_array"
@@ -393,12 +397,12 @@
 .Tcyc_self:
 	.uleb128 A_STRUCT
 	.asciz "cyc_self_t"
-	.short 8
+	.2byte 8
 .Tcyc_self_m:
 	.uleb128 A_MEMBER
 	.asciz "m"
 	REF(.Tcyc_self_m)
-	.short 0
+	.2byte 0
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "cyc_self"
@@ -408,7 +412,7 @@
 	.uleb128 A_ARRAY
 	REF(.Tchar)
 	.uleb128 A_UPPER
-	.quad 0xffffffff
+	.8byte 0xffffffff
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "big_array"
@@ -418,7 +422,7 @@
 	.uleb128 A_ARRAY
 	REF(.Tulong)
 	.uleb128 A_COUNT
-	.quad 0x4000000000000000
+	.8byte 0x4000000000000000
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "huge_array"
@@ -428,9 +432,9 @@
 	.uleb128 A_ARRAY
 	REF(.Tchar)
 	.uleb128 A_COUNT
-	.quad 0x200000000
+	.8byte 0x200000000
 	.uleb128 A_COUNT
-	.quad 0x200000000
+	.8byte 0x200000000
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "wide_array"
@@ -440,7 +444,7 @@
 	.uleb128 A_ARRAY
 	REF(.Tulong)
 	.uleb128 A_COUNT
-	.quad 1000000
+	.8byte 1000000
 	.byte 0
 	.uleb128 A_VAR
 	.asciz "long_array"
@@ -472,7 +476,7 @@ init_uts_ns:
 	.type mem_section, STT_OBJECT
 	.size mem_section, 8
 mem_section:
-	.quad 0
+	.8byte 0
 #endif
 #if defined(CYCLE_config)
 	.globl cyc_anon, cyc_ring, cyc_typedef, cyc_array, cyc_self, big_array, huge_array
