@@ -168,6 +168,14 @@ static enum mdf_status mips64_init(struct arch_state *st, const struct kinfo *ki
 	if (ki->sym.swapper_pg_dir.set) {
 		uint64_t pa;
 
+		/* a 32-bit kernel's symbols are KSEG0's 32-bit addresses
+		 * (0x80000000 up), a 64-bit one's sign-extended CKSEG0 or
+		 * XKPHYS: EM_MIPS is both, and only MIPS64 is read */
+		if (ki->sym.swapper_pg_dir.v >> 32 == 0)
+			return mdf_err_set(err, MDF_ERR_NOTSUPP,
+					   "32-bit MIPS is not supported (SYMBOL(swapper_pg_dir)=0x%llx "
+					   "is a 32-bit kernel's address; mips64 kernels only)",
+					   (unsigned long long)ki->sym.swapper_pg_dir.v);
 		if (!mips_unmapped(st, ki->sym.swapper_pg_dir.v, &pa))
 			return mdf_err_set(err, MDF_ERR_FORMAT,
 					   "SYMBOL(swapper_pg_dir)=0x%llx is in no unmapped segment",

@@ -106,6 +106,11 @@ static void t_init_errors(void)
 	SET_U64(ki.sym.swapper_pg_dir, VMALLOC + 0x4000);
 	T_EQ_U64(arch_init(&st, EM_MIPS, &ki, NULL, 0, &err), MDF_ERR_FORMAT);
 	T_MSG(err, "mips64: SYMBOL(swapper_pg_dir)=0xc000000000004000 is in no unmapped segment");
+	/* a 32-bit MIPS kernel (mipsel's ELF32 vmcore): KSEG0 symbols */
+	SET_U64(ki.sym.swapper_pg_dir, 0x80a0c000);
+	T_EQ_U64(arch_init(&st, EM_MIPS, &ki, NULL, 0, &err), MDF_ERR_NOTSUPP);
+	T_MSG(err, "mips64: 32-bit MIPS is not supported (SYMBOL(swapper_pg_dir)=0x80a0c000 is a "
+		   "32-bit kernel's address; mips64 kernels only)");
 }
 
 /* The unmapped segments translate without a read. */
