@@ -210,21 +210,40 @@ check_keep_task() {
 		ok "$TAG-keep-task (n/a: no LAB-ANON-MARKER in the vmcore: this guest runs no labwork)"
 		return
 	fi
+	local x=() krel vml=""
 	if ! "$MDF" -E -d 31 --keep-task comm:labwork "$ELF" "$T/kt.E" >"$T/kt.log" 2>&1; then
 		if grep -q "not walked yet" "$T/kt.log"; then
 			ok "$TAG-keep-task (n/a: $(grep -m 1 -o 'the user page tables of .* are not walked yet' "$T/kt.log"))"
-		elif grep -q "the dump's BTF, or -x VMLINUX: .*no BTF" "$T/kt.log"; then
-			# the readers' gate checks it with the -dbg package's vmlinux
-			ok "$TAG-keep-task (n/a without -x: the kernel has no BTF)"
-		else notok "$TAG-keep-task" "$(grep -m 1 '^makedumpfile: ' "$T/kt.log")"; fi
-		return
+			return
+		fi
+		if ! grep -q "the dump's BTF, or -x VMLINUX: .*no BTF" "$T/kt.log"; then
+			notok "$TAG-keep-task" "$(grep -m 1 '^makedumpfile: ' "$T/kt.log")"
+			return
+		fi
+		# a kernel without BTF (Debian's armhf): with -x, as its user
+		# must, where the -dbg vmlinux is cached or MDF_FETCH_DBG=1
+		krel=$(strings -n 8 "$ELF" | grep -m 1 '^OSRELEASE=' | sed 's/^OSRELEASE=//')
+		if [ -s "${MDF_DBG_CACHE:-/var/tmp/mdf-dbg}/vmlinux-$krel" ] || [ "${MDF_FETCH_DBG:-0}" = 1 ]; then
+			vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$krel" 2>"$T/dbg.err") ||
+				{ needfail "$TAG-keep-task" "$(cat "$T/dbg.err")"; return; }
+		fi
+		if [ -z "$vml" ]; then
+			ok "$TAG-keep-task (n/a without -x: the kernel has no BTF; MDF_FETCH_DBG=1 fetches its -dbg vmlinux)"
+			return
+		fi
+		x=(-x "$vml")
+		rm -f "$T/kt.E"
+		if ! "$MDF" "${x[@]}" -E -d 31 --keep-task comm:labwork "$ELF" "$T/kt.E" >"$T/kt.log" 2>&1; then
+			notok "$TAG-keep-task" "with -x $vml: $(grep -m 1 '^makedumpfile: ' "$T/kt.log")"
+			return
+		fi
 	fi
 	"$MDF" -E -d 31 "$ELF" "$T/pl.E" >/dev/null 2>&1
 	kept=$(grep -a -o 'LAB-ANON-MARKER' "$T/kt.E" | wc -l)
 	plain=$(grep -a -o 'LAB-ANON-MARKER' "$T/pl.E" 2>/dev/null | wc -l)
 	# plain -d 31 may keep a copy in kernel memory (a tty or pipe buffer)
 	if [ "$raw" -gt 0 ] && [ "$kept" = "$raw" ] && [ "$plain" -lt "$raw" ]; then
-		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: $plain)"
+		ok "$TAG-keep-task ($kept of $raw markers kept; plain -d 31: $plain${vml:+; with -x, the kernel has no BTF})"
 	else notok "$TAG-keep-task" "raw $raw, kept $kept, plain -d 31 $plain: $(tail -n 1 "$T/kt.log")"; fi
 	rm -f "$T/kt.E" "$T/pl.E"
 }
