@@ -56,6 +56,12 @@ DEB_ARCH=none
 
 for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 	foreign_arch "$arch" || { notok "foreign-$arch" "unknown architecture"; continue; }
+	# (loong64: sid's qemu and cross compiler, from the readers' sid root)
+	if ! tools=$(foreign_tools "$CACHE/$arch" 2>"$T/tools-$arch.log"); then
+		needfail "$arch" "$(tail -n 1 "$T/tools-$arch.log")"
+		continue
+	fi
+	[ -n "$tools" ] && PATH="$tools:$PATH"
 	missing=""
 	for t in "$QEMU_SYS" "$TRIPLET-gcc" "$QEMU_USER" cpio gzip mkfs.ext4 debugfs readelf busybox; do
 		command -v "$t" >/dev/null 2>&1 || missing="$missing $t"

@@ -170,10 +170,59 @@ foreign_arch() {
 		# v3: NODE_DATA(0) in the capture kernel's own .bss (foreign_kbuild)
 		KBUILD_MARK=built.v3-nodedata
 		;;
+	loong64)
+		# Debian's own sid kernel (7.2.13+deb14-loong64 when written:
+		# 16 KiB pages, 3 levels; KEXEC, CRASH_DUMP, PROC_VMCORE,
+		# RELOCATABLE, no KEXEC_FILE) on qemu's virt, la464.  sid's
+		# qemu and cross compiler, which bookworm has not, come from
+		# the readers' sid root (tests/lab/loong64_tools.sh:
+		# foreign_tools puts them first on PATH).  The kernel comes
+		# split (linux-binary, linux-modules, linux-base: KPAT names
+		# the first, foreign_stage fetches the others).
+		DEB_ARCH=loong64 TRIPLET=loongarch64-linux-gnu QEMU_USER=qemu-loongarch64
+		QEMU_SYS=qemu-system-loongarch64 CONSOLE=ttyS0
+		SUITES=(sid)
+		KPAT='^linux-binary-[0-9.]*\+deb[0-9]*-loong64$'
+		LK_WHY="libkdumpfile $(dpkg-query -W -f '${Version}' libkdumpfile-dev 2>/dev/null) has no LoongArch"
+		DRGN_WHY="drgn has no LoongArch architecture"
+		# qemu's virt booted directly (-kernel, no firmware) gives the
+		# kernel a device tree and no ACPI ("ACPI: Interpreter
+		# disabled."), so 7.2's i8042 (acpipnpio.h: on LoongArch it
+		# gives up only when ACPI is on) probes the ports directly and
+		# faults at PCI_IOBASE + 0x64 ("BADV: ffff800000008064",
+		# i8042_flush+0x58): the first and the capture kernel skip it.
+		# The capture kernel: earlycon (ACPI's serial port comes late),
+		# and room: in crashkernel=192M it had "Memory: 64256K/196608K
+		# available" (its image 27 MiB, swiotlb's default 64 MiB) and
+		# oopsed reclaiming during boot ("Unable to handle kernel paging
+		# request at virtual address 0000000000003c40", in
+		# try_to_shrink_lruvec from pcpu_balance_workfn): 384 MiB and 4
+		# MiB of swiotlb (2048 slabs of 2 KiB).
+		CAPTURE_MORE=" initcall_blacklist=i8042_init earlycon=uart8250,mmio,0x1fe001e0 swiotlb=2048"
+		CK=384M
+		# kexec-tools 2.0.32 takes the vmlinuz (EFI zboot: "MZ", "zimg",
+		# a zstd payload) for a PE image and loads a 16 KiB header
+		# alone ("segment[0].mem = 0xa4000000", memsz 0x4000; "kexec_load
+		# failed: Cannot assign requested address"): the capture kernel
+		# is the same kernel's payload, the PE image (vmlinux.efi, with
+		# the LoongArch header kexec-pei-loongarch.c reads), which
+		# foreign_kernel unpacks into CACHE/CAPK (foreign_unzboot).
+		CAPK=capk
+		;;
 	*) return 1 ;;
 	esac
 	# Debian's library directory: the triplet, except i386's
 	MULTIARCH=${MULTIARCH:-$TRIPLET}
+}
+
+# foreign_tools CACHE: print a directory to put first on PATH, with the
+# host tools of ARCH that bookworm has not (loong64: sid's qemu and cross
+# compiler, tests/lab/loong64_tools.sh), or nothing; 1 when they cannot
+# be had (the reason on stderr).
+foreign_tools() {
+	case "$FA" in
+	loong64) "$MDF_SRC/tests/lab/loong64_tools.sh" "$1" ;;
+	esac
 }
 
 # The qemu machine of a variant: ppc64el "radix" (POWER9) or "hash" (POWER8).
@@ -184,6 +233,12 @@ foreign_machine() {
 	ppc64el/*) echo "-M pseries -cpu power9" ;;
 	s390x/*) echo "-M s390-ccw-virtio -cpu max" ;;
 	mips64el/*) echo "-M loongson3-virt" ;;
+	# through sid's UEFI firmware (qemu-efi-loongarch64, found by the
+	# -L of tests/lab/loong64_tools.sh): Debian's loong64 kernel finds
+	# PCI through ACPI only (PCI_LOONGSON, no PCI_HOST_GENERIC), and a
+	# direct boot gives it a device tree: no PCI, no virtio disks
+	# ("LAB-ERROR: data disk (serial labdata) not found")
+	loong64/*) echo "-M virt -cpu la464 -bios QEMU_EFI.fd" ;;
 	# qemu32 (the default CPU): a 686 with PAE
 	i386/*) echo "-M pc" ;;
 	# cortex-a15 has LPAE; highmem=off keeps the machine's PCIe windows
@@ -216,6 +271,7 @@ foreign_append() {
 	# the capture kernel's place (foreign_arch): the lab's crashkernel=
 	# has no offset, and the kernel takes the last one
 	mips64el/*) echo " crashkernel=$CK@128M" ;;
+	loong64/*) echo " initcall_blacklist=i8042_init" ;;
 	esac
 }
 
@@ -387,10 +443,17 @@ foreign_stage() {
 	[ -n "$k" ] || { echo "no kernel matches $KPAT" >>"$log"; return 1; }
 	rm -f "$c"/kdeb/*.deb
 	apt_download "$log" "$c/kdeb" "$k" || return 1
+	# Debian's kernels from 7.x come split: linux-binary-KVER (vmlinuz,
+	# config, System.map) needs linux-modules-KVER and linux-base-KVER
+	case "$k" in
+	linux-binary-*)
+		apt_download "$log" "$c/kdeb" "linux-modules-${k#linux-binary-}" \
+			"linux-base-${k#linux-binary-}" || return 1 ;;
+	esac
 	apt_download "$log" "$c/debs" busybox-static kexec-tools libc6 "${SDEBS[@]}" || return 1
 	rm -rf "$c/stage" "$c/kernel"
 	for k in "$c"/debs/*.deb; do dpkg -x "$k" "$c/stage" 2>>"$log" || return 1; done
-	dpkg -x "$c"/kdeb/*.deb "$c/kernel" 2>>"$log" || return 1
+	for k in "$c"/kdeb/*.deb; do dpkg -x "$k" "$c/kernel" 2>>"$log" || return 1; done
 	# a second kernel of the architecture (armhf's plain armmp)
 	if [ -n "$KPAT2" ]; then
 		k=$(newest "$KPAT2")
@@ -408,6 +471,27 @@ foreign_stage() {
 	touch "$c/staged"
 }
 
+# foreign_unzboot CACHE: the PE image inside the staged EFI zboot vmlinuz
+# (drivers/firmware/efi/libstub/zboot-header.S: "zimg" at 4, the payload's
+# offset and size at 8 and 12, its compression's name at 24) as
+# CACHE/capk/boot/vmlinuz-KVER, the capture kernel (loong64).
+foreign_unzboot() {
+	local c=$1 z kver off size comp
+	z=$(ls -1 "$c"/kernel/usr/lib/modules/*/vmlinuz 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$z" ] || { echo "no usr/lib/modules/*/vmlinuz in $c/kernel"; return 1; }
+	kver=$(basename "$(dirname "$z")")
+	[ "$(dd if="$z" bs=1 skip=4 count=4 2>/dev/null)" = zimg ] || { echo "$z is no EFI zboot image"; return 1; }
+	off=$(od -An -t u4 -j 8 -N 4 "$z" | tr -d ' ') size=$(od -An -t u4 -j 12 -N 4 "$z" | tr -d ' ')
+	comp=$(dd if="$z" bs=1 skip=24 count=8 2>/dev/null | tr -d '\0')
+	rm -rf "$c/capk" && mkdir -p "$c/capk/boot" || return 1
+	case "$comp" in
+	zstd) tail -c +$((off + 1)) "$z" | head -c "$size" | zstd -q -d -c ;;
+	gzip) tail -c +$((off + 1)) "$z" | head -c "$size" | gzip -d -c ;;
+	*) echo "$z: zboot payload compressed with '$comp'"; return 1 ;;
+	esac >"$c/capk/boot/vmlinuz-$kver" || return 1
+	[ "$(head -c 2 "$c/capk/boot/vmlinuz-$kver")" = MZ ] || { echo "$z: its payload is no PE image"; return 1; }
+}
+
 # The kernel of its configuration (foreign_kbuild's, which names itself in
 # the marker, KBUILD_MARK of foreign_arch: a change of the configuration
 # builds anew), when the lab cannot boot Debian's own.
@@ -416,6 +500,10 @@ foreign_stage() {
 # package would give it; a cached build without it is built again.
 foreign_kernel() {
 	local c=$1
+	if [ "$CAPK" = capk ]; then
+		[ -n "$(foreign_capk "$c")" ] || foreign_unzboot "$c" >>"$T/apt-$FA.log" 2>&1
+		return
+	fi
 	[ "$KDIR" != kdump-kernel ] && [ -z "$CAPK" ] && return 0
 	if [ -f "$c/kdump-kernel/$KBUILD_MARK" ]; then
 		# (a capture kernel alone: the dumped kernel is Debian's)
