@@ -24,6 +24,11 @@
 #            equal to ours but for the page its exclude_nodata_pages()
 #            drops (labcheck.sh); kpageflags with lab_max_pfn.ko
 #            (foreign_kmod: Debian's loongson-3 leaves max_pfn 0)
+#   loong64  (only when named in MDF_FOREIGN_ARCHES) sid's own 7.x (16 KiB
+#            pages, 3 levels) on virt, la464, through sid's UEFI firmware;
+#            sid's qemu and cross compiler from the readers' sid root
+#            (tests/lab/loong64_tools.sh); no byte oracle (Debian builds no
+#            makedumpfile for loong64)
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture, and crash HEAD
