@@ -69,7 +69,14 @@ foreign_arch() {
 		# Unable to mount root fs" (and kexec's --mem-max does not move
 		# them: a crash load's bounds are the region's).  So the region
 		# sits below RAM's top: crashkernel=384M@0x90000000
-		# (foreign_append).
+		# (foreign_append).  Those early allocations also overwrite the
+		# first kernel's memory there, which held its own early
+		# allocations: in the first dump, SYMBOL(mem_section)
+		# 0x90000000afff9400 and node_data[0] 0x90000000afffb640 read as
+		# 0x40 repeated ("40484 pages kept: their struct pages could not
+		# be read").  So the first kernel leaves RAM's top 16 MiB alone
+		# (mem=1008M: LoongArch's mem= without @ is
+		# memblock_enforce_memory_limit()).
 		;;
 	s390x)
 		DEB_ARCH=s390x TRIPLET=s390x-linux-gnu QEMU_USER=qemu-s390x
@@ -281,7 +288,7 @@ foreign_append() {
 	# the capture kernel's place (foreign_arch): the lab's crashkernel=
 	# has no offset, and the kernel takes the last one
 	mips64el/*) echo " crashkernel=$CK@128M" ;;
-	loong64/*) echo " initcall_blacklist=i8042_init crashkernel=$CK@0x90000000" ;;
+	loong64/*) echo " initcall_blacklist=i8042_init crashkernel=$CK@0x90000000 mem=1008M" ;;
 	esac
 }
 
