@@ -68,7 +68,7 @@ foreign_arch() {
 		# disabling initrd", "elfcorehdr is overlapped", then "VFS:
 		# Unable to mount root fs" (and kexec's --mem-max does not move
 		# them: a crash load's bounds are the region's).  So the region
-		# sits below RAM's top: crashkernel=384M@0x90000000
+		# sits below RAM's top: crashkernel=256M@0x90000000
 		# (foreign_append).  Those early allocations also overwrite the
 		# first kernel's memory there, which held its own early
 		# allocations: in the first dump, SYMBOL(mem_section)
@@ -76,7 +76,12 @@ foreign_arch() {
 		# 0x40 repeated ("40484 pages kept: their struct pages could not
 		# be read").  So the first kernel leaves RAM's top 16 MiB alone
 		# (mem=1008M: LoongArch's mem= without @ is
-		# memblock_enforce_memory_limit()).
+		# memblock_enforce_memory_limit()).  And neither CMA nor 64 MiB
+		# of swiotlb there either: with crashkernel=384M the first
+		# kernel had "Memory: 359136K/1032192K available" (489984K with
+		# cma=0) and its workload did not fit, "kexec invoked
+		# oom-killer", "Out of memory: Killed process 129 (labwork)",
+		# the process whose pages --keep-task is checked on.
 		;;
 	s390x)
 		DEB_ARCH=s390x TRIPLET=s390x-linux-gnu QEMU_USER=qemu-s390x
@@ -213,10 +218,12 @@ foreign_arch() {
 		# available" (its image 27 MiB, swiotlb's default 64 MiB) and
 		# oopsed reclaiming during boot ("Unable to handle kernel paging
 		# request at virtual address 0000000000003c40", in
-		# try_to_shrink_lruvec from pcpu_balance_workfn): 384 MiB and 4
-		# MiB of swiotlb (2048 slabs of 2 KiB).
-		CAPTURE_MORE=" initcall_blacklist=i8042_init earlycon=uart8250,mmio,0x1fe001e0 swiotlb=2048"
-		CK=384M
+		# try_to_shrink_lruvec from pcpu_balance_workfn): 4 MiB of
+		# swiotlb (2048 slabs of 2 KiB) and no CMA (cma=0: the
+		# kernel's default reserves 128 MiB, "131072K cma-reserved"),
+		# in 256 MiB.
+		CAPTURE_MORE=" initcall_blacklist=i8042_init earlycon=uart8250,mmio,0x1fe001e0 swiotlb=2048 cma=0"
+		CK=256M
 		# kexec-tools 2.0.32 takes the vmlinuz (EFI zboot: "MZ", "zimg",
 		# a zstd payload) for a PE image and loads a 16 KiB header
 		# alone ("segment[0].mem = 0xa4000000", memsz 0x4000; "kexec_load
@@ -288,7 +295,7 @@ foreign_append() {
 	# the capture kernel's place (foreign_arch): the lab's crashkernel=
 	# has no offset, and the kernel takes the last one
 	mips64el/*) echo " crashkernel=$CK@128M" ;;
-	loong64/*) echo " initcall_blacklist=i8042_init crashkernel=$CK@0x90000000 mem=1008M" ;;
+	loong64/*) echo " initcall_blacklist=i8042_init crashkernel=$CK@0x90000000 mem=1008M cma=0 swiotlb=2048" ;;
 	esac
 }
 
