@@ -1,7 +1,7 @@
 # tests/lab/foreign.sh - sourced by tests/e2e/foreign.sh (after
 # tests/lib/lib.sh and tests/lab/labcheck.sh): real kdumps of the
 # architectures ../shared/lab does not boot itself, ppc64el, riscv64,
-# s390x and i386.
+# s390x, i386, armhf, mips64el and loong64.
 #
 # The lab's arm64 path (mkvmcore.sh --arch arm64) is a virt-style machine:
 # -M virt, -kernel and -initrd, virtio-blk-pci disks, a workload
@@ -20,8 +20,11 @@
 # foreign_stage CACHE    fetch kernel, busybox, kexec-tools and libc into
 #                        CACHE/stage and CACHE/kernel (apt-get download,
 #                        dpkg -x; nothing is installed)
+# foreign_tools CACHE    loong64: a directory of sid's qemu and cross
+#                        compiler to put first on PATH (loong64_tools.sh)
 # foreign_kernel CACHE   s390x: build CACHE/kdump-kernel (foreign_kbuild,
-#                        ~5 min once); mips64el: its capture kernel
+#                        ~5 min once); mips64el: its capture kernel;
+#                        loong64: the zboot's PE image (foreign_unzboot)
 # foreign_kmod CACHE     mips64el: lab_max_pfn.ko for the first kernel's
 #                        /proc/kpageflags (STAGE1_MODULE, or KMOD_WHY)
 # foreign_upstream CACHE Debian's makedumpfile of ARCH into CACHE/upstream:
