@@ -96,7 +96,9 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 	CAPTURE_BIN="" CAPTURE_SYSROOT="" XWHY="" XSAID=0
 	t0=$SECONDS
 	# (cross.sh exits 0 when it skips: its "ok" line says it built)
-	if MDF_CROSS_BUILD_ONLY=1 bash "$MDF_SRC/tests/cross.sh" "$DEB_ARCH" "$MDF_BUILD" \
+	if [ "$DEB_ARCH" = loong64 ]; then
+		skip "$arch-capture" "not yet: our program is not cross-built for loong64 (tests/cross.sh: bookworm has no loongarch64 cross gcc; the sid root's gcc 16, which builds the lab's workload, is not wired into it)"
+	elif MDF_CROSS_BUILD_ONLY=1 bash "$MDF_SRC/tests/cross.sh" "$DEB_ARCH" "$MDF_BUILD" \
 		>"$T/cross-build-$arch.log" 2>&1 && grep -q "^ok cross-$DEB_ARCH-build" "$T/cross-build-$arch.log"; then
 		xb=$MDF_SRC/build/cross-$DEB_ARCH/makedumpfile
 		file -b "$xb" | grep -q '^ELF' || xb=$xb.$DEB_ARCH
