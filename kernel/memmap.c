@@ -182,6 +182,29 @@ static enum mdf_status section_map(struct memmap *mm, struct readmem *rm,
 	return MDF_OK;
 }
 
+/* Section @nr into the one-section cache, unless it is there. */
+static enum mdf_status section_cached(struct memmap *mm, struct readmem *rm, uint64_t nr,
+				      struct mdf_err *err)
+{
+	/* Into locals first: a failed read must not clobber the section
+	 * still cached (its pages would read as unmapped). */
+	uint64_t map = 0;
+	bool present, online;
+	enum mdf_status st;
+
+	if (mm->cached_valid && mm->cached_section == nr)
+		return MDF_OK;
+	st = section_map(mm, rm, nr, &map, &present, &online, err);
+	if (st != MDF_OK)
+		return st;
+	mm->cached_section = nr;
+	mm->cached_map = map;
+	mm->cached_present = present;
+	mm->cached_online = online;
+	mm->cached_valid = true;
+	return MDF_OK;
+}
+
 enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 				  uint64_t pfn, uint64_t *vaddr_ret,
 				  bool *present_ret, struct mdf_err *err)
@@ -222,21 +245,9 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 		break;
 	}
 	nr = pfn >> mm->pfn_section_shift;
-	if (!mm->cached_valid || mm->cached_section != nr) {
-		/* Into locals first: a failed read must not clobber the
-		 * section still cached (its pages would read as unmapped). */
-		uint64_t map = 0;
-		bool present, online;
-
-		st = section_map(mm, rm, nr, &map, &present, &online, err);
-		if (st != MDF_OK)
-			return st;
-		mm->cached_section = nr;
-		mm->cached_map = map;
-		mm->cached_present = present;
-		mm->cached_online = online;
-		mm->cached_valid = true;
-	}
+	st = section_cached(mm, rm, nr, err);
+	if (st != MDF_OK)
+		return st;
 	*present_ret = mm->cached_present;
 	*vaddr_ret = mm->cached_map + pfn * mm->page_struct_size;
 	return MDF_OK;
@@ -245,25 +256,14 @@ enum mdf_status memmap_page_vaddr(struct memmap *mm, struct readmem *rm,
 enum mdf_status memmap_section_online(struct memmap *mm, struct readmem *rm, uint64_t pfn,
 				      bool *online_ret, struct mdf_err *err)
 {
-	uint64_t nr = pfn >> mm->pfn_section_shift, map = 0;
-	bool present, online;
 	enum mdf_status st;
 
 	*online_ret = true;
 	if (!mm->mem_section || (mm->model != MEMMAP_SPARSE && mm->model != MEMMAP_SPARSE_EXTREME))
 		return MDF_OK;
-	if (mm->cached_valid && mm->cached_section == nr) {
-		*online_ret = mm->cached_online;
-		return MDF_OK;
-	}
-	st = section_map(mm, rm, nr, &map, &present, &online, err);
+	st = section_cached(mm, rm, pfn >> mm->pfn_section_shift, err);
 	if (st != MDF_OK)
 		return st;
-	mm->cached_section = nr;
-	mm->cached_map = map;
-	mm->cached_present = present;
-	mm->cached_online = online;
-	mm->cached_valid = true;
-	*online_ret = online;
+	*online_ret = mm->cached_online;
 	return MDF_OK;
 }
