@@ -13,42 +13,23 @@ p_offset, both with p_filesz 0.  Every other byte must be equal.
 Exit 0 and one line saying what was compared; exit 1 and the first
 difference (as cmp says it) otherwise.
 """
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vmcore_layout import phdrs  # noqa: E402
 
 PT_LOAD = 1
 
 
-def phdrs(data):
-    """(offset of the p_offset field, p_offset, p_filesz) of each PT_LOAD"""
+def loads(data):
+    """(offset of the p_offset field, its size, p_offset, p_filesz) of each
+    PT_LOAD"""
     if data[:4] != b"\x7fELF":
         raise ValueError("not ELF")
-    is64 = data[4] == 2
-    end = "<" if data[5] == 1 else ">"
-    if is64:
-        phoff, = struct.unpack_from(end + "Q", data, 32)
-        phentsize, phnum = struct.unpack_from(end + "HH", data, 54)
-    else:
-        phoff, = struct.unpack_from(end + "I", data, 28)
-        phentsize, phnum = struct.unpack_from(end + "HH", data, 42)
-    out = []
-    for i in range(phnum):
-        at = phoff + i * phentsize
-        p_type, = struct.unpack_from(end + "I", data, at)
-        if p_type != PT_LOAD:
-            continue
-        if is64:
-            off_at = at + 8
-            p_offset, = struct.unpack_from(end + "Q", data, off_at)
-            p_filesz, = struct.unpack_from(end + "Q", data, at + 32)
-            size = 8
-        else:
-            off_at = at + 4
-            p_offset, = struct.unpack_from(end + "I", data, off_at)
-            p_filesz, = struct.unpack_from(end + "I", data, at + 16)
-            size = 4
-        out.append((off_at, size, p_offset, p_filesz))
-    return out
+    return [(fat, fsize, off, fs) for _, fat, fsize, t, off, _, _, fs in phdrs(data)
+            if t == PT_LOAD]
 
 
 def main():
@@ -56,7 +37,7 @@ def main():
     ours = open(sys.argv[2], "rb").read()
     note = "same bytes"
     try:
-        u, o = phdrs(up), phdrs(ours)
+        u, o = loads(up), loads(ours)
     except (ValueError, struct.error):
         u = o = []  # not ELF (a kdump file): all of it byte for byte
     if len(u) >= 2 and len(o) >= 2 and u[0][2] == 0 and u[0][3] == 0 and \

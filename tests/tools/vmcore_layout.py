@@ -28,9 +28,10 @@ def elf_class(d):
     return 32 if d[4] == 1 else 64
 
 
-def read_vmcore(path):
-    f = open(path, "rb")
-    d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+def phdrs(d):
+    """Each program header of ELF file d: (where it is in the file, where
+    its p_offset field is, that field's size, p_type, p_offset, p_vaddr,
+    p_paddr, p_filesz)."""
     e = byte_order(d)
     if elf_class(d) == 32:
         phoff, = struct.unpack_from(e + "I", d, 28)
@@ -38,12 +39,25 @@ def read_vmcore(path):
     else:
         phoff, = struct.unpack_from(e + "Q", d, 32)
         phnum, = struct.unpack_from(e + "H", d, 56)
-    loads, vmi, prs = [], {}, []
+    out = []
     for i in range(phnum):
         if elf_class(d) == 32:
-            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", d, phoff + 32 * i)
+            at = phoff + 32 * i
+            t, off, va, pa, fs, ms, fl, al = struct.unpack_from(e + "IIIIIIII", d, at)
+            out.append((at, at + 4, 4, t, off, va, pa, fs))
         else:
-            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, phoff + 56 * i)
+            at = phoff + 56 * i
+            t, fl, off, va, pa, fs, ms, al = struct.unpack_from(e + "IIQQQQQQ", d, at)
+            out.append((at, at + 8, 8, t, off, va, pa, fs))
+    return out
+
+
+def read_vmcore(path):
+    f = open(path, "rb")
+    d = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    e = byte_order(d)
+    loads, vmi, prs = [], {}, []
+    for _, _, _, t, off, va, pa, fs in phdrs(d):
         if t == 1:
             loads.append((va, pa, fs, off))
         elif t == 4:
