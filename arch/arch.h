@@ -260,6 +260,19 @@ struct arch_user_layout {
 /* What a page-table entry is (the ops' user_entry). */
 enum arch_entry { ARCH_ENTRY_NONE, ARCH_ENTRY_TABLE, ARCH_ENTRY_LEAF };
 
+/* The address bits (@mask) of x86's PROT_NONE entry @e (present clear):
+ * inverted since the L1TF mitigation (kernel "x86/speculation/l1tf:
+ * Protect PROT_NONE PTEs against speculation", CVE-2018-3620: 4.19 and
+ * the stable kernels it went to; not on 2-level tables), which the
+ * address shows: bits at or above @physmem_bits, which no pfn has.
+ * x86_64's and i386's user walks. */
+static inline uint64_t arch_x86_protnone_addr(uint64_t e, uint64_t mask, unsigned physmem_bits)
+{
+	uint64_t a = e & mask;
+
+	return physmem_bits < 64 && a >> physmem_bits ? ~e & mask : a;
+}
+
 /**
  * Per-architecture operations.  Callers never call these directly: they
  * use arch_init(), arch_walk() and arch_vtop(), which supply the default

@@ -305,14 +305,14 @@ static enum arch_entry x86_user_entry(const struct arch_state *st, unsigned l, u
 	(void)va;
 	/* mprotect(PROT_NONE)'s entries map their pages (pte_present():
 	 * _PAGE_PROTNONE, bit 8, with _PAGE_PRESENT clear); with PAE their
-	 * pfns are inverted since the L1TF mitigation (4.19), which bits at
-	 * or above MAX_PHYSMEM_BITS show (not on 2-level tables: "No
-	 * inverted PFNs on 2 level page tables").  As x86_64's. */
+	 * pfns are inverted (arch_x86_protnone_addr(); not on 2-level
+	 * tables: "No inverted PFNs on 2 level page tables").  As x86_64's. */
 	if (!(e & X86_PTE_PRESENT)) {
 		if (!(e & X86_PTE_PROTNONE) || (l != 0 && !(l == 1 && (e & X86_PTE_PSE))))
 			return ARCH_ENTRY_NONE;
-		if (x86_pae(st) && ((e & X86_PAE_ADDR_MASK) >> st->max_physmem_bits))
-			e = (~e & X86_PAE_ADDR_MASK) | (e & ~X86_PAE_ADDR_MASK);
+		if (x86_pae(st))
+			e = arch_x86_protnone_addr(e, X86_PAE_ADDR_MASK, st->max_physmem_bits) |
+			    (e & ~X86_PAE_ADDR_MASK);
 	}
 	if (l == 1 && (e & X86_PTE_PSE)) {
 		*pa = e & (x86_pae(st) ? X86_PAE_ADDR_MASK : X86_NOPAE_LARGE_MASK);

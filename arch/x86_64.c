@@ -349,22 +349,14 @@ static enum arch_entry x86_64_user_entry(const struct arch_state *st, unsigned l
 	 * page's _PAGE_PRESENT for a hinting fault and sets _PAGE_PROTNONE
 	 * (bit 8, _PAGE_GLOBAL, which no user entry sets otherwise and a
 	 * swap entry keeps clear); a PMD being split keeps only _PAGE_PSE.
-	 * Such an entry holds its pfn inverted since the L1TF mitigation
-	 * (kernel "x86/speculation/l1tf: Protect PROT_NONE PTEs against
-	 * speculation", CVE-2018-3620: 4.19 and the stable kernels it went
-	 * to), which its address shows: bits at or above
-	 * MAX_PHYSMEM_BITS, which no pfn has.  Lab case: numa4-5.10, whose
-	 * workload had 2748 pages PROT_NONE at the crash (crash 8.0.2's
-	 * vm -p gives their inverted addresses). */
+	 * Such an entry holds its pfn inverted (arch_x86_protnone_addr()).
+	 * Lab case: numa4-5.10, whose workload had 2748 pages PROT_NONE at
+	 * the crash (crash 8.0.2's vm -p gives their inverted addresses). */
 	if (!(e & X86_64_PTE_PRESENT)) {
-		uint64_t a = e & X86_64_PTE_PHYS_MASK;
-
 		if (!(l == 0 && (e & X86_64_PTE_PROTNONE)) &&
 		    !(l == 1 && (e & (X86_64_PTE_PROTNONE | X86_64_PTE_PSE))))
 			return ARCH_ENTRY_NONE;
-		if (st->max_physmem_bits < 52 && a >> st->max_physmem_bits)
-			a = ~e & X86_64_PTE_PHYS_MASK;
-		*pa = a;
+		*pa = arch_x86_protnone_addr(e, X86_64_PTE_PHYS_MASK, st->max_physmem_bits);
 	} else {
 		*pa = e & X86_64_PTE_PHYS_MASK;
 	}
