@@ -160,18 +160,18 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		# The task list needs the kernel's types: the dump's BTF, found
 		# through the kallsyms VMCOREINFO names from 6.0 on.  Before, a
 		# user gives -x VMLINUX: the -dbg package's (debug_vmlinux.sh).
-		task_x=()
+		task_x=() task_run=1
 		case $kver in
 		[1-5].*)
 			if vml=$(bash "$MDF_SRC/tests/lab/debug_vmlinux.sh" "$kver" 2>"$T/dbg.err"); then
 				task_x=(-x "$vml")
 			else
 				needfail "matrix-$run-task-vmlinux" "$(cat "$T/dbg.err")"
-				task_x=(none)
+				task_run=0
 			fi
 			;;
 		esac
-		if [ "${task_x[0]:-}" = none ]; then
+		if [ $task_run = 0 ]; then
 			: # said above: the two task checks cannot run
 		elif [ -n "$lpid" ] &&
 			"$MDF" "${task_x[@]}" --message-level 0 -l -d 30 --keep-task "$lpid" "$MATRIX_CACHE/out/$run.elf" "$T/kt30" &&
@@ -186,7 +186,7 @@ for v in ${MDF_MATRIX_KERNELS:-$MATRIX_KERNELS}; do
 		# --page-types-by task: the workload's THP and hugetlb pages are
 		# those the snapshot flags among the pfns of its page map (every
 		# tail page read through its head: 7.1's compound_info masks too)
-		if [ "${task_x[0]:-}" = none ]; then
+		if [ $task_run = 0 ]; then
 			:
 		elif [ -n "$lpid" ] && "$MDF" "${task_x[@]}" --page-types --page-types-by task --report-format json \
 			"$MATRIX_CACHE/out/$run.elf" >"$T/bt.json" 2>"$T/bt.err" &&
