@@ -611,7 +611,9 @@ static enum mdf_status open_elf(struct mdf_ctx *ctx, const struct cache_config *
  * A sadump dump (sadump.h): a single partition, a media backup, or the
  * disks of a disk set (--diskset).  It has no VMCOREINFO: -x VMLINUX
  * finds its kernel (kernel/sadump_kernel.h), as upstream's.  Like
- * upstream, -E and --num-threads are refused; a RAM page the dump does not
+ * upstream, --num-threads is refused; -E, which upstream refuses too, is
+ * written from the program headers kexec-tools would have made
+ * (sadump_kernel_elf_view(), in learn_kernel()).  A RAM page the dump does not
  * store reads as zeros, and then zero pages are excluded at every level.
  */
 static enum mdf_status open_sadump(struct mdf_ctx *ctx, const struct cache_config *cc)
@@ -630,11 +632,8 @@ static enum mdf_status open_sadump(struct mdf_ctx *ctx, const struct cache_confi
 				 &ctx->err);
 	if (st != MDF_OK)
 		return st;
-	/* upstream's words (initial()) */
-	if (o->format == MDF_FMT_ELF && !o->dry_run)
-		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
-				   "'-E' option is disabled, because %s is sadump %s format",
-				   o->vmcore, sadump_kind_name(ctx->sa.kind));
+	/* upstream's words (initial()); -E upstream refuses too, but an ELF
+	 * view of the dump is made once the kernel is known (learn_kernel) */
 	if (o->num_threads)
 		return mdf_err_set(&ctx->err, MDF_ERR_NOTSUPP,
 				   "'--num-threads' option is disabled, because %s is sadump %s format",
@@ -873,6 +872,12 @@ static enum mdf_status learn_kernel(struct mdf_ctx *ctx)
 			pi_warn(&ctx->pr, "%s: %s lacks %s: the dump gets no notes (no cpu registers, "
 				"no VMCOREINFO), as upstream's.\n", ctx->opts.vmcore, ctx->opts.vmlinux,
 				missing);
+		if (ctx->opts.format == MDF_FMT_ELF) {
+			st = sadump_kernel_elf_view(&ctx->sa, ctx->ds.vmlinux, &ctx->k, &loc,
+						    &ctx->elf, &ctx->err);
+			if (st != MDF_OK)
+				return st;
+		}
 	}
 	{
 		struct input_facts facts;

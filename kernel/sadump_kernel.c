@@ -703,3 +703,77 @@ out:
 	free(dk);
 	return st;
 }
+
+/* The RAM bitmap's runs, from @pfn: the next one in [*start, *end). */
+static bool next_ram_run(const struct sadump_info *si, uint64_t pfn, uint64_t *start,
+			 uint64_t *end)
+{
+	while (pfn < si->max_mapnr && !sadump_is_ram(si, pfn))
+		pfn++;
+	if (pfn >= si->max_mapnr)
+		return false;
+	*start = pfn;
+	while (pfn < si->max_mapnr && sadump_is_ram(si, pfn))
+		pfn++;
+	*end = pfn;
+	return true;
+}
+
+enum mdf_status sadump_kernel_elf_view(const struct sadump_info *si, struct dwarf_info *dw,
+				       struct kernel *k, const struct sadump_kernel_loc *loc,
+				       struct elf_info *ei, struct mdf_err *err)
+{
+	uint64_t ps = k->page_size, koff = loc->kernel_offset;
+	uint64_t text = 0, end = 0, pob = 0, start, stop, pfn = 0;
+	size_t n = 0, cap = 1;
+	bool image;
+	struct mdf_err e;
+
+	memset(ei, 0, sizeof(*ei));
+	ei->fd = -1;
+	ei->path = si->path;
+	ei->ei_class = ELFCLASS64;
+	ei->ei_data = ELFDATA2LSB;
+	ei->e_machine = EM_X86_64;
+	image = dwarf_info_symbol(dw, "_text", &text, NULL) &&
+		dwarf_info_symbol(dw, "_end", &end, NULL) && end > text;
+	/* page_offset_base: a variable since 4.8 (KASLR of the direct map,
+	 * commit 021182e52fe0); before, the constant the arch knows */
+	mdf_err_clear(&e);
+	if (!dwarf_info_symbol(dw, "page_offset_base", &pob, NULL) ||
+	    readmem_u64(&k->rm, pob + koff, &pob, &e) != MDF_OK)
+		pob = k->arch.page_offset;
+	for (uint64_t p = 0; next_ram_run(si, p, &start, &stop); p = stop)
+		cap++;
+	ei->loads = calloc(cap, sizeof(*ei->loads));
+	if (!ei->loads)
+		return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+	if (image) {
+		struct elf_load *l = &ei->loads[n];
+
+		l->phdr_index = (unsigned)(n + 1);
+		l->vaddr = text + koff;
+		l->paddr = text + koff - START_KERNEL_MAP + loc->phys_base;
+		l->filesz = l->memsz = align_up(end - text, ps);
+		n++;
+	}
+	while (next_ram_run(si, pfn, &start, &stop)) {
+		struct elf_load *l = &ei->loads[n];
+
+		l->phdr_index = (unsigned)(n + 1);
+		l->paddr = start * ps;
+		l->vaddr = pob + l->paddr;
+		l->filesz = l->memsz = (stop - start) * ps;
+		n++;
+		pfn = stop;
+	}
+	ei->nloads = n;
+	if (si->notes_len) {
+		ei->notes = malloc(si->notes_len);
+		if (!ei->notes)
+			return mdf_err_set(err, MDF_ERR_NOMEM, "out of memory");
+		memcpy(ei->notes, si->notes, si->notes_len);
+		ei->notes_len = si->notes_len;
+	}
+	return MDF_OK;
+}

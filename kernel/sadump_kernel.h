@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "cache.h"
+#include "elf_info.h"
 #include "error.h"
 #include "kernel/dwarf_info.h"
 #include "kernel/kernel.h"
@@ -61,6 +62,24 @@ enum mdf_status sadump_kernel_notes(struct sadump_info *si, struct cache *cache,
 				    struct kernel *k, const struct sadump_kernel_loc *loc,
 				    char *missing, size_t cap,
 				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/**
+ * The dump as an ELF vmcore's program headers, for an -E output (issue 28:
+ * upstream refuses -E of a sadump dump): the ones kexec-tools writes for
+ * an x86_64 machine.  First the kernel image, [_text, _end) rounded up to
+ * a page, at its running address (the link-time one plus the KASLR
+ * offset) and at that minus __START_KERNEL_map plus phys_base, as
+ * /proc/kcore's text segment, from which crash and 1.7.2 take phys_base;
+ * then one PT_LOAD per run of the RAM bitmap at page_offset_base (read
+ * from the dump, else the paging mode's default) plus its address.  @ei
+ * gets ELFCLASS64, little-endian, EM_X86_64, the loads (malloc'd) and a
+ * copy of the notes sadump_kernel_notes() gave @si; elf_info_close()
+ * frees them.  Without _text and _end in the vmlinux there is no image
+ * segment.
+ */
+enum mdf_status sadump_kernel_elf_view(const struct sadump_info *si, struct dwarf_info *dw,
+				       struct kernel *k, const struct sadump_kernel_loc *loc,
+				       struct elf_info *ei, struct mdf_err *err) MDF_MUST_CHECK;
 
 /**
  * The VMCOREINFO text makedumpfile 1.7.2 writes from a vmlinux for a

@@ -9,8 +9,9 @@
 #    the log are the ELF's, but for the two warnings of a file without
 #    the crash kernel's reservation (the ELF lacks it: crash finds neither
 #    the kexec elfcorehdr nor vmcoreinfo_data, both in it);
-#  - crash opens our -l -d 31 and -c -d 1 of it alike (as of the ELF, but
-#    for "[PARTIAL DUMP]");
+#  - crash opens our -l -d 31, -c -d 1 and -E -d 31 of it alike (as of
+#    the ELF, but for "[PARTIAL DUMP]"); the -E file has the program
+#    headers and the pages of our -E -d 31 of the ELF;
 #  - makedumpfile 1.7.2 -l -d 31 and -d 1 of it give our bytes (but for
 #    its stack byte per "CORE" note: tests/tools/sadump_same.py), and our
 #    three formats one file;
@@ -53,6 +54,10 @@ check "sadump-real-ours-single" run -l -d 31 -x "$VMLINUX" "$S" "$T/s.l"
 check "sadump-real-ours-media-same" eval 'run -l -d 31 -x "$VMLINUX" "$M" "$T/m.l" && cmp "$T/m.l" "$T/s.l"'
 check "sadump-real-ours-set-same" eval 'run -l -d 31 -x "$VMLINUX" --diskset="$D" --diskset="$D.2" --diskset="$D.3" "$T/d.l" && cmp "$T/d.l" "$T/s.l"'
 check "sadump-real-ours-c1" run -c -d 1 -x "$VMLINUX" "$M" "$T/m.c1"
+# -E (1.7.2 refuses it): the program headers and pages of our -E of the ELF
+check "sadump-real-ours-E" eval 'run -E -d 31 -x "$VMLINUX" "$S" "$T/s.E" &&
+	run -E -d 31 "$vm" "$T/e.E" && python3 "$MDF_SRC/tests/tools/elf_segments_same.py" "$T/e.E" "$T/s.E"'
+rm -f "$T/e.E"
 
 others=1
 case "${MDF_FLAVOUR:-default}" in san-*) others=0
@@ -84,7 +89,7 @@ else
 			ok "sadump-real-crash-raw-$name (sys, linux_banner and the log as from the ELF)"
 		else notok "sadump-real-crash-raw-$name" "$(diff "$T/crash.elf" "$T/crash.$name" | head -n 6 | tr '\n' ' ')"; fi
 	done
-	for f in s.l m.c1; do
+	for f in s.l m.c1 s.E; do
 		crash_say "$T/crash.$f" "$T/$f"
 		if diff <(sed 's/  \[PARTIAL DUMP\]//' "$T/crash.$f") "$T/crash.elf" >/dev/null; then
 			ok "sadump-real-crash-ours-$f (as from the ELF)"

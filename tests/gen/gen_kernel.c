@@ -2967,6 +2967,12 @@ enum mdf_status gen_kernel_symbols(const struct gen_spec *s, const struct gen_ke
 			sym_line(&p, vars[i].name, sadump_var_va(k, vars[i].off) - kaslr);
 		/* Per-cpu: an offset in the per-cpu section (linked at 0). */
 		sym_line(&p, "x86_bios_cpu_apicid", PCPU_APICID);
+		/* The image, which an ELF view of the dump maps as kexec-tools
+		 * does (/proc/kcore's text segment: [_text, _end)). */
+		if (s->text_size) {
+			sym_line(&p, "_text", ts - kaslr);
+			sym_line(&p, "_end", te - kaslr);
+		}
 	}
 	*text = out;
 	return MDF_OK;
