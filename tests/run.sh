@@ -19,6 +19,7 @@ B=${1:?usage: tests/run.sh BUILD_DIR}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
 export MDF_BUILD="$B" MDF_SRC="$SRC" MDF="$B/makedumpfile"
+export MDF_FUZZ_KOBJ_SADUMP=${MDF_FUZZ_KOBJ_SADUMP:-$B/tests/gen/kobj-sadump}
 export MDF_SHARED=${MDF_SHARED:-$SRC/../shared}
 ONLY=${TESTS:-}
 # MDF_RUNNER runs the compiled tests through a program, e.g. "qemu-riscv64
