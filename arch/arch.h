@@ -162,6 +162,10 @@ struct arch_state {
 	/* arm64: descriptors in the FEAT_LPA2 format (52-bit VAs with 4 or
 	 * 16 KiB pages). */
 	bool arm64_lpa2;
+	/* arm64: the bits that make an invalid user entry present (a
+	 * PROT_NONE or NUMA-hinting page, an invalidated THP pmd): a page
+	 * entry's, and a block entry's (arch/arm64.c). */
+	uint64_t arm64_present_invalid, arm64_block_present_invalid;
 
 	/* ppc64 (Book3S-64): which MMU, when VMCOREINFO says (since 6.7), and
 	 * the bits each level indexes under each ([0] hash, [1] radix), leaf

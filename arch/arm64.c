@@ -29,6 +29,9 @@
  * last level and "page" at it; a valid entry with bit 1 clear above the
  * last level is a block. */
 #define ARM64_DESC_VALID (1ULL << 0)
+#define ARM64_PTE_NG (1ULL << 11)
+#define ARM64_PTE_PROT_NONE_OLD (1ULL << 58)
+#define ARM64_PMD_PRESENT_INVALID_OLD (1ULL << 59)
 #define ARM64_DESC_TABLE (1ULL << 1)
 /* Output address bits of a 48-bit physical address, [47:page_shift]. */
 #define ARM64_OA_MASK_48 0x0000ffffffffffffULL
@@ -168,6 +171,22 @@ static enum mdf_status arm64_init(struct arch_state *st, const struct kinfo *ki,
 		st->direct.paddr = st->phys_base;
 	}
 
+	/* pte_present() of an invalid user entry.  Until 6.9, PTE_PROT_NONE
+	 * (bit 58) and, for a THP pmd being split or migrated,
+	 * PMD_PRESENT_INVALID (bit 59, Linux 5.9 on).  From 6.10, which took
+	 * bit 58 for PTE_UFFD_WP ("arm64/mm: Remove PTE_PROT_NONE bit" and
+	 * "arm64/mm: Move PTE_PRESENT_INVALID to overlay PTE_NG"), both are
+	 * PTE_PRESENT_INVALID, bit 11 (nG); a swap entry keeps each of these
+	 * bits clear in its kernel's layout, so the version decides. */
+	if (kver >= util_kver(6, 10, 0)) {
+		st->arm64_present_invalid = ARM64_PTE_NG;
+		st->arm64_block_present_invalid = ARM64_PTE_NG;
+	} else {
+		st->arm64_present_invalid = ARM64_PTE_PROT_NONE_OLD;
+		st->arm64_block_present_invalid = ARM64_PTE_PROT_NONE_OLD |
+						  ARM64_PMD_PRESENT_INVALID_OLD;
+	}
+
 	/* The page-table root lives in the kernel image. */
 	if (have_kimage && ki->sym.swapper_pg_dir.set && st->levels) {
 		st->pgd_paddr = ki->sym.swapper_pg_dir.v - kimage_voffset;
@@ -271,7 +290,17 @@ static enum arch_entry arm64_user_entry(const struct arch_state *st, unsigned l,
 					uint64_t va, uint64_t *pa)
 {
 	(void)va;
-	if (!(e & ARM64_DESC_VALID) || (l == 0 && !(e & ARM64_DESC_TABLE)))
+	if (!(e & ARM64_DESC_VALID)) {
+		/* PROT_NONE and NUMA hinting (Linux 3.8 on) keep the page
+		 * mapped with the valid bit clear: a page or a block, never a
+		 * table (arm64_init() says which bits mark it) */
+		if (!(e & (l == 0 ? st->arm64_present_invalid : st->arm64_block_present_invalid)) ||
+		    (l > 0 && (e & ARM64_DESC_TABLE)))
+			return ARCH_ENTRY_NONE;
+		*pa = arm64_desc_oa(st, e);
+		return ARCH_ENTRY_LEAF;
+	}
+	if (l == 0 && !(e & ARM64_DESC_TABLE))
 		return ARCH_ENTRY_NONE;
 	*pa = arm64_desc_oa(st, e);
 	return l == 0 || !(e & ARM64_DESC_TABLE) ? ARCH_ENTRY_LEAF : ARCH_ENTRY_TABLE;

@@ -84,6 +84,55 @@ static void t_user_leaves(void)
 	T_LEAVES(l, want);
 }
 
+/* An invalid user entry that pte_present() still counts (PROT_NONE, a
+ * NUMA hinting fault, a THP pmd being split): a leaf, by the bits of its
+ * kernel (6.1: PTE_PROT_NONE bit 58, PMD_PRESENT_INVALID bit 59; 6.10 on:
+ * PTE_PRESENT_INVALID, the nG bit 11); a swap entry of that kernel (bits
+ * 0-1 clear, its type at bits 3-7, the offset above) is none. */
+static void t_user_prot_none(void)
+{
+	static const uint64_t want61[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 0, 0x12000, 0 }, { 0, 0x13000, 0 },
+		{ 0, 0x5000, 4096 }, { 2ULL << 20, 0x400000, 2ULL << 20 },
+	};
+	static const uint64_t want612[][3] = {
+		{ 0, 0x10000, 0 }, { 0, 0x11000, 0 }, { 0, 0x12000, 0 }, { 0, 0x13000, 0 },
+		{ 4096, 0x6000, 4096 }, { 2ULL << 20, 0x400000, 2ULL << 20 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+
+	for (int v = 0; v < 2; v++) {
+		struct fake_mem m = { 0 };
+		struct leaf_log l = { 0 };
+
+		ki_v61(&ki);
+		if (v)
+			snprintf(ki.osrelease, sizeof(ki.osrelease), "6.12.57+deb13-arm64");
+		T_OK(arch_init(&st, EM_AARCH64, &ki, v61_segs, ARRAY_SIZE(v61_segs), &err), &err);
+		fake_put(&m, 0x10000, 0x11003);   /* PGD 0 -> PUD */
+		fake_put(&m, 0x11000, 0x12003);   /* PUD 0 -> PMD */
+		fake_put(&m, 0x12000, 0x13003);   /* PMD 0 -> PTE */
+		/* PMD 1: a THP block, invalid: 6.1's PMD_PRESENT_INVALID,
+		 * 6.12's nG */
+		fake_put(&m, 0x12000 + 8, v ? 0x400f00 : 0x0800000000400f00ULL);
+		/* PTE 0: PROT_NONE in 6.1 (bit 58), in 6.12 a swap entry
+		 * whose offset has bit 58 */
+		fake_put(&m, 0x13000, 0x0400000000005702ULL);
+		/* PTE 1: PROT_NONE in 6.12 (nG); in 6.1 a swap entry (offset
+		 * bits 8..57) */
+		fake_put(&m, 0x13000 + 8, 0x6f02);
+		/* PTE 2: a swap entry of either (type 3) */
+		fake_put(&m, 0x13000 + 16, 0x123418);
+		T_OK(arch_user_leaves(&st, 0x10000, fake_read, &m, log_leaf, &l, &err), &err);
+		if (v)
+			T_LEAVES(l, want612);
+		else
+			T_LEAVES(l, want61);
+	}
+}
+
 /* ---- init ---- */
 
 static void t_init_v61(void)
@@ -424,6 +473,7 @@ int main(void)
 	T_RUN(t_ops_find);
 	T_RUN(t_init_v61);
 	T_RUN(t_user_leaves);
+	T_RUN(t_user_prot_none);
 	T_RUN(t_init_no_hints);
 	T_RUN(t_init_errors);
 	T_RUN(t_walk_4k);
