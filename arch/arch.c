@@ -438,6 +438,40 @@ static enum mdf_status leaves_table(struct leaves *lv, uint64_t table, unsigned 
 	return MDF_OK;
 }
 
+bool arch_table_mode(const struct arch_state *st, arch_read_pte_fn rd, void *arg, uint64_t pa,
+		     unsigned n, bool (*is_table)(const struct arch_state *st, uint64_t e),
+		     uint64_t *mode, unsigned *count, bool *all_tables)
+{
+	uint64_t cand = 0, v;
+	unsigned votes = 0, same = 0;
+	struct mdf_err e;
+
+	*all_tables = true;
+	/* Boyer-Moore majority vote, then a count */
+	for (unsigned i = 0; i < n; i++) {
+		mdf_err_clear(&e);
+		if (rd(arg, pa + 8 * i, 8, &v, &e) != MDF_OK)
+			return false;
+		if (!is_table(st, v))
+			*all_tables = false;
+		if (!votes)
+			cand = v;
+		if (v == cand)
+			votes++;
+		else
+			votes--;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		mdf_err_clear(&e);
+		if (rd(arg, pa + 8 * i, 8, &v, &e) != MDF_OK)
+			return false;
+		same += v == cand;
+	}
+	*mode = cand;
+	*count = same;
+	return true;
+}
+
 enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				 arch_read_pte_fn rd, void *arg, arch_leaf_fn cb, void *cbarg,
 				 struct mdf_err *err)
@@ -449,6 +483,9 @@ enum mdf_status arch_user_leaves(const struct arch_state *st, uint64_t root,
 				   "the user page tables of %s are not walked yet",
 				   st->ops ? st->ops->name : "this architecture");
 	st->ops->user_layout(st, &lv.ul);
+	if (lv.ul.why_not)
+		return mdf_err_set(err, MDF_ERR_NOTSUPP, "the user page tables of %s: %s",
+				   st->ops->name, lv.ul.why_not);
 	if (!lv.ul.levels || lv.ul.levels > ARCH_WALK_MAX_STEPS || !lv.ul.level_bits ||
 	    lv.ul.page_shift + (lv.ul.levels - 1) * lv.ul.level_bits +
 			    (lv.ul.top_bits ? lv.ul.top_bits : lv.ul.level_bits) > 64)

@@ -217,13 +217,14 @@ struct arch_state {
 		uint64_t ram_start;
 	} arm;
 
-	/* loongarch64: the physical addresses of the shared empty tables
-	 * (invalid_pmd_table, invalid_pte_table) that empty directory
-	 * entries point at, learned by init_mem (arch/loongarch64.c). */
+	/* loongarch64 and mips64: the physical addresses of the shared empty
+	 * tables (invalid_pmd_table, invalid_pte_table) that empty directory
+	 * entries point at, learned by init_mem (arch_table_mode()); with
+	 * two levels (mips64's 64 KiB pages) pmd_pa is unused. */
 	struct {
-		bool have_invalid;
-		uint64_t invalid_pmd_pa, invalid_pte_pa;
-	} loongarch;
+		bool have;
+		uint64_t pmd_pa, pte_pa;
+	} empty;
 	/* mips64: where a pte's pfn starts (_PFN_SHIFT), and whether
 	 * init_mem read it from the kernel's own ptes (arch/mips64.c). */
 	struct {
@@ -259,6 +260,7 @@ struct arch_user_layout {
 	uint64_t end;         /* user space is [0, end) */
 	uint64_t root_mask;   /* the root's address is root & root_mask */
 	unsigned entry_size;  /* bytes of an entry: 4 or 8 (0: 8) */
+	const char *why_not;  /* non-NULL: this dump's tables cannot be walked, and why */
 };
 
 /* What a page-table entry is (the ops' user_entry). */
@@ -475,6 +477,22 @@ enum mdf_status arch_vmemmap_groups(const struct arch_state *st, uint64_t vmemma
 				    arch_read_pte_fn rd, void *arg,
 				    struct arch_vmemmap_group **ret, size_t *nret,
 				    struct mdf_err *err) MDF_MUST_CHECK;
+
+/** The most frequent of the @n 8-byte entries of the table at @pa, and
+ *  how often it occurs; *@all_tables: @is_table accepts every entry.
+ *  False when a read fails.  On loongarch64 and mips64 most entries of
+ *  a kernel PGD point at the shared empty table (invalid_pmd_table), all
+ *  of whose entries point at the next one (invalid_pte_table). */
+bool arch_table_mode(const struct arch_state *st, arch_read_pte_fn rd, void *arg, uint64_t pa,
+		     unsigned n, bool (*is_table)(const struct arch_state *st, uint64_t e),
+		     uint64_t *mode, unsigned *count, bool *all_tables);
+
+/** Is @pa the shared empty table an entry of level @l (1: a PMD, above:
+ *  a PGD) points at, as init_mem learned (st->empty)? */
+static inline bool arch_is_empty_table(const struct arch_state *st, unsigned l, uint64_t pa)
+{
+	return st->empty.have && pa == (l == 1 ? st->empty.pte_pa : st->empty.pmd_pa);
+}
 
 /** Every present leaf of the user address space whose page-table root is
  *  at @root (physical) to @cb, and each table page on the way (with size

@@ -164,13 +164,6 @@ static bool la_table_of(const struct arch_state *st, uint64_t e, uint64_t *pa)
 	return true;
 }
 
-static bool la_is_invalid_table(const struct arch_state *st, unsigned l, uint64_t pa)
-{
-	/* l: the level of the entry that points at it (2 PGD, 1 PMD) */
-	return st->loongarch.have_invalid &&
-	       pa == (l == 2 ? st->loongarch.invalid_pmd_pa : st->loongarch.invalid_pte_pa);
-}
-
 static enum mdf_status loongarch64_walk(const struct arch_state *st, uint64_t vaddr,
 					arch_read_pte_fn rd, void *arg,
 					struct arch_walk *walk, struct mdf_err *err)
@@ -215,7 +208,7 @@ static enum mdf_status loongarch64_walk(const struct arch_state *st, uint64_t va
 			walk->paddr = (e & la_pfn_mask(st) & ~(size - 1)) | (vaddr & (size - 1));
 			return MDF_OK;
 		}
-		if (!la_table_of(st, e, &table) || la_is_invalid_table(st, l, table))
+		if (!la_table_of(st, e, &table) || arch_is_empty_table(st, l, table))
 			return mdf_err_set(err, MDF_ERR_NODATA,
 					   "virtual address 0x%llx not mapped (%s entry 0x%llx at paddr 0x%llx %s)",
 					   (unsigned long long)vaddr, name, (unsigned long long)e,
@@ -225,41 +218,12 @@ static enum mdf_status loongarch64_walk(const struct arch_state *st, uint64_t va
 	}
 }
 
-/* The most frequent value among the @n entries of the table at @pa, and
- * how often; false when a read fails. */
-static bool la_table_mode(arch_read_pte_fn rd, void *arg, uint64_t pa, unsigned n,
-			  uint64_t *mode, unsigned *count, bool *all_tables,
-			  const struct arch_state *st)
+/* arch_table_mode()'s test: a pointer into a table of the cached window. */
+static bool la_is_table(const struct arch_state *st, uint64_t e)
 {
-	uint64_t cand = 0;
-	unsigned votes = 0, same = 0;
-	struct mdf_err e;
-	uint64_t v, dummy;
+	uint64_t pa;
 
-	*all_tables = true;
-	/* Boyer-Moore majority vote, then a count */
-	for (unsigned i = 0; i < n; i++) {
-		mdf_err_clear(&e);
-		if (rd(arg, pa + 8 * i, 8, &v, &e) != MDF_OK)
-			return false;
-		if (!la_table_of(st, v, &dummy))
-			*all_tables = false;
-		if (!votes)
-			cand = v;
-		if (v == cand)
-			votes++;
-		else
-			votes--;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		mdf_err_clear(&e);
-		if (rd(arg, pa + 8 * i, 8, &v, &e) != MDF_OK)
-			return false;
-		same += v == cand;
-	}
-	*mode = cand;
-	*count = same;
-	return true;
+	return la_table_of(st, e, &pa);
 }
 
 /* Prove the cached window from the dump: swapper_pg_dir, read at its
@@ -276,17 +240,18 @@ static enum mdf_status loongarch64_init_mem(struct arch_state *st, arch_read_pte
 
 	(void)err;
 	if (!st->have_pgd ||
-	    !la_table_mode(rd, arg, st->pgd_paddr, n, &mode, &count, &all, st) || !all)
+	    !arch_table_mode(st, rd, arg, st->pgd_paddr, n, la_is_table, &mode, &count, &all) ||
+	    !all)
 		return MDF_OK;
 	st->page_offset_exact = true;
 	if (count <= n / 2 || !la_table_of(st, mode, &pmd_pa))
 		return MDF_OK;
-	if (!la_table_mode(rd, arg, pmd_pa, n, &pte_mode, &pmd_count, &pmd_all, st) ||
+	if (!arch_table_mode(st, rd, arg, pmd_pa, n, la_is_table, &pte_mode, &pmd_count, &pmd_all) ||
 	    pmd_count != n || !pmd_all)
 		return MDF_OK;
-	st->loongarch.have_invalid = true;
-	st->loongarch.invalid_pmd_pa = pmd_pa;
-	st->loongarch.invalid_pte_pa = pte_mode & LA_PA_MASK;
+	st->empty.have = true;
+	st->empty.pmd_pa = pmd_pa;
+	st->empty.pte_pa = pte_mode & LA_PA_MASK;
 	return MDF_OK;
 }
 
@@ -328,7 +293,7 @@ static enum arch_entry loongarch64_user_entry(const struct arch_state *st, unsig
 		*pa = e & la_pfn_mask(st);
 		return ARCH_ENTRY_LEAF;
 	}
-	if (!la_table_of(st, e, pa) || la_is_invalid_table(st, l, *pa))
+	if (!la_table_of(st, e, pa) || arch_is_empty_table(st, l, *pa))
 		return ARCH_ENTRY_NONE;
 	return ARCH_ENTRY_TABLE;
 }

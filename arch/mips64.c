@@ -359,9 +359,44 @@ static void mips_probe_pmd(const struct arch_state *st, uint64_t pa, arch_read_p
 		mips_probe_mark_empty(p, pa);
 }
 
+/* arch_table_mode()'s test: the address of a table. */
+static bool mips_is_table(const struct arch_state *st, uint64_t e)
+{
+	uint64_t pa;
+
+	return mips_table_pa(st, e, &pa);
+}
+
+/* The shared empty tables (st->empty): the entry most of swapper_pg_dir's
+ * share (its few vmalloc entries aside) is invalid_pmd_table, all of
+ * whose entries are invalid_pte_table; with two levels (64 KiB pages) it
+ * is invalid_pte_table itself.  pgd_init() and pmd_init() fill every new
+ * table with them, a process's as the kernel's. */
+static void mips_learn_empty(struct arch_state *st, arch_read_pte_fn rd, void *arg)
+{
+	unsigned n = 1u << mips_level_bits(st, st->levels - 1), count;
+	uint64_t mode, pa, pte_mode;
+	bool all;
+
+	if (!arch_table_mode(st, rd, arg, st->pgd_paddr, n, mips_is_table, &mode, &count, &all) ||
+	    !all || count <= n / 2 || !mips_table_pa(st, mode, &pa))
+		return;
+	if (st->levels == 2) {
+		st->empty.pte_pa = pa;
+		st->empty.have = true;
+		return;
+	}
+	n = 1u << mips_level_bits(st, 1);
+	if (!arch_table_mode(st, rd, arg, pa, n, mips_is_table, &pte_mode, &count, &all) ||
+	    count != n || !mips_table_pa(st, pte_mode, &st->empty.pte_pa))
+		return;
+	st->empty.pmd_pa = pa;
+	st->empty.have = true;
+}
+
 /* Prove CAC_BASE (a PGD entry that points at an XKPHYS table) and the
  * pte layout (the vmalloc ptes) from the kernel's own tables; what cannot
- * be read leaves init's Debian defaults. */
+ * be read leaves init's Debian defaults.  Then the empty tables. */
 static enum mdf_status mips64_init_mem(struct arch_state *st, arch_read_pte_fn rd, void *arg,
 				       struct mdf_err *err)
 {
@@ -407,6 +442,7 @@ static enum mdf_status mips64_init_mem(struct arch_state *st, arch_read_pte_fn r
 			st->mips64.pfn_shift_proven = true;
 		}
 	}
+	mips_learn_empty(st, rd, arg);
 	return MDF_OK;
 }
 
@@ -428,6 +464,40 @@ static void mips64_debuginfo_defaults(struct kinfo *ki, uint64_t text,
 	}
 }
 
+/* --keep-task: a user address space is the whole reach of its tables
+ * (TASK_SIZE64 is no less), rooted at mm->pgd (an XKPHYS address the
+ * caller translates); entries as in the kernel's tables.  An empty entry
+ * points at a shared empty table, which is not walked: without knowing
+ * it (init_mem) the walk would read it once per empty entry. */
+static void mips64_user_layout(const struct arch_state *st, struct arch_user_layout *ul)
+{
+	ul->levels = st->levels;
+	ul->page_shift = st->page_shift;
+	ul->level_bits = st->page_shift - 3;
+	ul->top_bits = mips_level_bits(st, st->levels - 1);
+	ul->end = 1ULL << st->va_bits;
+	ul->root_mask = ~(st->page_size - 1);
+	if (!st->empty.have)
+		ul->why_not = "the empty tables (invalid_pmd_table, invalid_pte_table) were not "
+			      "found in swapper_pg_dir";
+}
+
+static enum arch_entry mips64_user_entry(const struct arch_state *st, unsigned l, uint64_t e,
+					 uint64_t va, uint64_t *pa)
+{
+	(void)va;
+	if (l == 0 || (l == 1 && (e & MIPS_PTE_HUGE))) {
+		/* PROT_NONE keeps _PAGE_PRESENT (PAGE_NONE) */
+		if (!(e & MIPS_PTE_PRESENT))
+			return ARCH_ENTRY_NONE;
+		*pa = (e >> st->mips64.pfn_shift) << st->page_shift;
+		return ARCH_ENTRY_LEAF;
+	}
+	if (!mips_table_pa(st, e, pa) || arch_is_empty_table(st, l, *pa))
+		return ARCH_ENTRY_NONE;
+	return ARCH_ENTRY_TABLE;
+}
+
 const struct arch_ops arch_mips64_ops = {
 	.name = "mips64",
 	/* uname -m of a 64-bit MIPS kernel, either byte order */
@@ -437,4 +507,6 @@ const struct arch_ops arch_mips64_ops = {
 	.walk = mips64_walk,
 	.init_mem = mips64_init_mem,
 	.debuginfo_defaults = mips64_debuginfo_defaults,
+	.user_layout = mips64_user_layout,
+	.user_entry = mips64_user_entry,
 };

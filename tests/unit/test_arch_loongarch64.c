@@ -259,9 +259,9 @@ static void t_init_mem(void)
 	T_ASSERT(!st.page_offset_exact);
 	T_OK(arch_init_mem(&st, tbl_read, &t, &err), &err);
 	T_ASSERT(st.page_offset_exact);
-	T_ASSERT(st.loongarch.have_invalid);
-	T_EQ_U64(st.loongarch.invalid_pmd_pa, INV_PMD);
-	T_EQ_U64(st.loongarch.invalid_pte_pa, INV_PTE);
+	T_ASSERT(st.empty.have);
+	T_EQ_U64(st.empty.pmd_pa, INV_PMD);
+	T_EQ_U64(st.empty.pte_pa, INV_PTE);
 	/* an empty PGD entry now says so, without reading the empty table */
 	T_EQ_U64(arch_vtop(&st, 0xffff001000000000ULL, tbl_read, &t, &pa, &err),
 		 MDF_ERR_NODATA);
@@ -279,7 +279,7 @@ static void t_init_mem(void)
 	T_OK(arch_init(&st, EM_LOONGARCH, &ki, NULL, 0, &err), &err);
 	T_OK(arch_init_mem(&st, tbl_read, &t, &err), &err);
 	T_ASSERT(!st.page_offset_exact);
-	T_ASSERT(!st.loongarch.have_invalid);
+	T_ASSERT(!st.empty.have);
 }
 
 /* --keep-task: [0, 2^47) of a user root; a 16 KiB page, a 32 MiB huge
@@ -301,9 +301,9 @@ static void t_user_leaves(void)
 
 	ki_la(&ki);
 	T_OK(arch_init(&st, EM_LOONGARCH, &ki, NULL, 0, &err), &err);
-	st.loongarch.have_invalid = true;
-	st.loongarch.invalid_pmd_pa = INV_PMD;
-	st.loongarch.invalid_pte_pa = INV_PTE;
+	st.empty.have = true;
+	st.empty.pmd_pa = INV_PMD;
+	st.empty.pte_pa = INV_PTE;
 	fake_put(&m, 0x100000, DMW1 + 0x104000);
 	fake_put(&m, 0x100008, DMW1 + INV_PMD);
 	fake_put(&m, 0x104000, DMW1 + 0x108000);

@@ -271,8 +271,95 @@ static void t_init_mem(void)
 	T_ASSERT(!st.page_offset_exact);
 	T_EQ_U64(st.page_offset, CAC);
 	/* each of the two empty tables was read once, entry by entry until
-	 * the fake memory ran out: pgd 0, 1, 2, pmd 0..2 once, pte 0..2 once */
-	T_EQ_U64(m.nlog, 9);
+	 * the fake memory ran out: pgd 0, 1, 2, pmd 0..2 once, pte 0..2 once;
+	 * then the search for the empty tables, pgd 0, 1, 2 (a PGD that
+	 * cannot be read whole names none) */
+	T_EQ_U64(m.nlog, 12);
+	T_ASSERT(!st.empty.have);
+}
+
+/* ---- --keep-task: a process's tables (loongson-3: 16 KiB pages, 2048
+ * entries a table, the pfn from bit 16) ---- */
+
+#define INV_PMD 0xb00000ULL    /* invalid_pmd_table, in the image */
+#define INV_PTE 0xb04000ULL    /* invalid_pte_table */
+#define U_ROOT 0x2000000ULL    /* the process's PGD */
+#define U_PMD 0x2004000ULL
+#define U_PTE 0x2008000ULL
+
+struct mtables {
+	bool no_empty;         /* swapper_pg_dir of no shared empty table */
+	unsigned nreads;
+};
+
+/* Every table whole: swapper_pg_dir's entries all point at
+ * invalid_pmd_table (or, no_empty, each at a table of its own), whose
+ * entries point at invalid_pte_table (zeros); the process's root has one
+ * PMD table, which has a PTE table and a huge page. */
+static enum mdf_status mtbl_read(void *arg, uint64_t paddr, unsigned size, uint64_t *v,
+				 struct mdf_err *err)
+{
+	struct mtables *t = arg;
+	uint64_t i = (paddr & 0x3fff) / 8;
+
+	(void)size;
+	t->nreads++;
+	if (paddr - 0xa00000ULL < 0x4000)
+		*v = t->no_empty ? CKSEG0 + 0x3000000ULL + i * 0x4000 : CKSEG0 + INV_PMD;
+	else if (paddr - INV_PMD < 0x4000)
+		*v = CKSEG0 + INV_PTE;
+	else if (paddr - INV_PTE < 0x4000)
+		*v = 0;
+	else if (paddr - U_ROOT < 0x4000)
+		*v = i == 0 ? CAC | U_PMD : CKSEG0 + INV_PMD;
+	else if (paddr - U_PMD < 0x4000)
+		*v = i == 0 ? CAC | U_PTE : i == 1 ? 0x1000ULL << 16 | KFLAGS | HUGE
+						 : CKSEG0 + INV_PTE;
+	else if (paddr - U_PTE < 0x4000)
+		/* 1: a page; 2: PROT_NONE (present, not valid); 3: a swap
+		 * entry */
+		*v = i == 1 ? 0x80ULL << 16 | KFLAGS : i == 2 ? 0x81ULL << 16 | 1
+						 : i == 3 ? 0x5500 : 0;
+	else
+		return mdf_err_set(err, MDF_ERR_NODATA, "not in memory");
+	return MDF_OK;
+}
+
+static void t_user_leaves(void)
+{
+	static const uint64_t want[][3] = {
+		{ 0, U_ROOT, 0 }, { 0, U_PMD, 0 }, { 0, U_PTE, 0 },
+		{ 0x4000, 0x200000, 16384 }, { 0x8000, 0x204000, 16384 },
+		{ 32ULL << 20, 0x4000000, 32ULL << 20 },
+	};
+	struct arch_state st;
+	struct kinfo ki;
+	struct mdf_err err;
+	struct mtables t = { 0 };
+	struct leaf_log l = { 0 };
+
+	ki_mips(&ki, 16384);
+	T_OK(arch_init(&st, EM_MIPS, &ki, mips_segs, ARRAY_SIZE(mips_segs), &err), &err);
+	T_OK(arch_init_mem(&st, mtbl_read, &t, &err), &err);
+	T_ASSERT(st.empty.have);
+	T_EQ_U64(st.empty.pmd_pa, INV_PMD);
+	T_EQ_U64(st.empty.pte_pa, INV_PTE);
+	/* the three tables of the process, each read once; the empty
+	 * tables never */
+	t.nreads = 0;
+	T_OK(arch_user_leaves(&st, U_ROOT, mtbl_read, &t, log_leaf, &l, &err), &err);
+	T_LEAVES(l, want);
+	T_EQ_U64(t.nreads, 3 * 2048);
+
+	/* no shared empty table in swapper_pg_dir: not walked, and why */
+	t.no_empty = true;
+	T_OK(arch_init(&st, EM_MIPS, &ki, mips_segs, ARRAY_SIZE(mips_segs), &err), &err);
+	T_OK(arch_init_mem(&st, mtbl_read, &t, &err), &err);
+	T_ASSERT(!st.empty.have);
+	T_EQ_U64(arch_user_leaves(&st, U_ROOT, mtbl_read, &t, log_leaf, &l, &err),
+		 MDF_ERR_NOTSUPP);
+	T_MSG(err, "the user page tables of mips64: the empty tables (invalid_pmd_table, "
+	      "invalid_pte_table) were not found in swapper_pg_dir");
 }
 
 int main(void)
@@ -284,5 +371,6 @@ int main(void)
 	T_RUN(t_walk_4k);
 	T_RUN(t_walk_16k);
 	T_RUN(t_init_mem);
+	T_RUN(t_user_leaves);
 	return t_done();
 }
