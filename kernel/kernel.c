@@ -88,6 +88,14 @@ static enum mdf_status take_debuginfo(struct kernel *k, const struct kernel_inpu
 		dk->kernel_offset = k->ki.kernel_offset;
 	arch_debuginfo_defaults(machine, dk, df->text, df->have_text ? hints : NULL,
 				df->have_text ? nh : 0);
+	/* Else the distance of a symbol both name: the note's address is the
+	 * running one.  A relocated mips64 kernel writes no KERNELOFFSET (6.1
+	 * has no arch_crash_save_vmcoreinfo() there): Debian's loongson-3
+	 * lab kernel ran 0x22e0000 above its link address. */
+	if (!dk->kernel_offset.set && k->ki.sym.init_uts_ns.set && dk->sym.init_uts_ns.set) {
+		dk->kernel_offset.v = (int64_t)(k->ki.sym.init_uts_ns.v - dk->sym.init_uts_ns.v);
+		dk->kernel_offset.set = true;
+	}
 #define MOVE_SYM(ident, key)                                     \
 	if (dk->sym.ident.set && dk->kernel_offset.set)          \
 		dk->sym.ident.v += dk->kernel_offset.v;
