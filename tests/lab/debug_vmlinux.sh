@@ -13,7 +13,7 @@
 # 6.12.N+deb13 trixie, 7.N+deb13 trixie-backports, +deb14 sid (each with
 # its -security suite where there is one), the Debian architecture from
 # its flavour (-amd64, -arm64, -arm64-16k, -powerpc64le, -s390x, -riscv64,
-# -686, -686-pae, -armmp, -armmp-lpae, -loong64), through a
+# -686, -686-pae, -armmp, -armmp-lpae, -loong64, the mips64el ones), through a
 # private apt state of the machine's own mirror (tests/lib/apt.sh).
 # Without PKGVER the newest build of KREL is taken: a lab kernel staged
 # from the same suite the same day matches it.
@@ -45,6 +45,7 @@ case $KREL in
 *-686 | *-686-pae) DEB_ARCH=i386 ;; # bookworm's 32-bit flavours (tests/gen "arch x86")
 *-armmp | *-armmp-lpae) DEB_ARCH=armhf ;; # ARMv7 multiplatform (tests/gen "arch arm")
 *-loong64) DEB_ARCH=loong64 ;; # sid's, in the main archive (tests/gen "arch loongarch64")
+*-loongson-3 | *-5kc-malta | *-mips64r2el | *-octeon) DEB_ARCH=mips64el ;; # bookworm's (tests/gen "arch mips64")
 *) die "no Debian architecture known for its flavour" ;;
 esac
 mkdir -p "$DIR" || exit 1
