@@ -187,15 +187,19 @@ fi
 # The lab's real loong64 kdump (tests/e2e/foreign.sh keeps it with
 # MDF_FOREIGN_KEEP: Debian's 7.2.13+deb14-loong64) against upstream's HEAD
 # built the same way (tests/lab/loong64_makedumpfile.sh head, from
-# MDF_MAKEDUMPFILE_GIT), the one upstream that knows 7.x's struct page: the
+# MDF_MAKEDUMPFILE_GIT; without it the HEAD built last, if any), the one upstream that knows 7.x's struct page: the
 # same checks, but dmesg without HEAD's caller ids.  HEAD has upstream's
 # fix of 1.7.2's last-page drop (f2c5f76), so the image PT_LOAD that ends
 # 0x3a00 bytes into a page is no exception.
 RV=${MDF_LOONG64_VMCORE:-/var/tmp/loong64-keep/mdf-loong64-default.elf}
 if [ ! -s "$RV" ]; then
 	skip "$name-head" "no real loong64 vmcore $RV (MDF_FOREIGN_TEST=1 MDF_FOREIGN_ARCHES=loong64 MDF_FOREIGN_KEEP=DIR keeps one; MDF_LOONG64_VMCORE names it)"
-elif [ -z "${MDF_MAKEDUMPFILE_GIT:-}" ]; then
+elif [ -z "${MDF_MAKEDUMPFILE_GIT:-}" ] && ! [ -x "$DIR/head/makedumpfile" ]; then
 	skip "$name-head" "no MDF_MAKEDUMPFILE_GIT (a git directory of upstream makedumpfile) to build HEAD from"
+elif [ -z "${MDF_MAKEDUMPFILE_GIT:-}" ] && UP=$DIR/head/makedumpfile; then
+	# without the git directory: the HEAD built last
+	ok "$name-head-build ($(cat "$DIR/head/version"), cached)"
+	CALLER=1 MARK="Linux version" oracle "$name-head-real" "$RV"
 elif ! UP=$("$MDF_SRC/tests/lab/loong64_makedumpfile.sh" head 2>"$T/build.err"); then
 	needfail "$name-head" "upstream HEAD for loong64: $(tail -n 1 "$T/build.err")"
 else
