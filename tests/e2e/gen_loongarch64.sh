@@ -135,7 +135,7 @@ genarch_layout gen-loongarch64-layout "$T/layout.py" "$V" 0x200000 0x2000,0x2200
 # Bad specs: a kernel with no loongarch64 preset, a directory the arch
 # refuses, kcore, hwpoison pages, dmesg (7.2's printk_info is not the
 # ring the generator writes).
-genarch_spec_errors loongarch64 'arch loongarch64\nkernel 6.1\nram 0 +256M|arch loongarch64' \
+genarch_spec_errors loongarch64 'arch loongarch64\nkernel 6.12\nram 0 +256M|arch loongarch64' \
 	'arch loongarch64\npage_offset 0xffff800000000000\nram 0 +256M|DMW1' \
 	'arch loongarch64\nkcore\nram 0 +256M|kcore' \
 	'arch loongarch64\nram 0 +256M\npages 0x2000+4 hwpoison|PG_hwpoison' \
@@ -152,6 +152,19 @@ if genarch_variant loongarch64-reloc "$T/spec.reloc"; then
 	genarch_layout gen-loongarch64-reloc-layout "$T/layout.py" "$T/v.loongarch64-reloc" 0x2200000 0x2000,0x26000
 	genarch_bitmaps loongarch64-reloc-dry-run "$T/v.loongarch64-reloc" "$T/ref.loongarch64-reloc" 0 31
 	rm -f "$T/v.loongarch64-reloc"
+fi
+
+# "kernel 6.1", the model for makedumpfile 1.7.2 (tests/e2e/loongarch64_oracle.sh):
+# 6.1's struct page semantics and printk ring on the same machine.
+sed -e 's/^cpus 2/kernel 6.1\ncpus 2/' "$T/spec" >"$T/spec.k61"
+printf 'dmesg LAB-MARKER loongarch64 6.1 model\n' >>"$T/spec.k61"
+if genarch_variant loongarch64-6.1 "$T/spec.k61"; then
+	genarch_bitmaps loongarch64-6.1-dry-run "$T/v.loongarch64-6.1" "$T/ref.loongarch64-6.1" 0 1 2 4 8 16 31
+	if "$MDF" --dump-dmesg "$T/v.loongarch64-6.1" "$T/k61.dmesg" >"$T/k61.log" 2>&1 &&
+		grep -q "LAB-MARKER loongarch64 6.1 model" "$T/k61.dmesg"
+	then ok loongarch64-6.1-dmesg
+	else notok loongarch64-6.1-dmesg "$(tail -n 1 "$T/k61.log")"; fi
+	rm -f "$T/v.loongarch64-6.1"
 fi
 
 # -l -d 31, -E -d 31 and --mem-usage (tests/lib/genarch.sh).

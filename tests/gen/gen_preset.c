@@ -1512,6 +1512,121 @@ static const char *const vmi_7_2_loongarch64[] = {
 	NULL,
 };
 
+/*
+ * loongarch64 "6.1": a model, not a kernel Debian built (Debian's loong64
+ * port starts long after 6.1, and the lab has no 6.1 loong64 vmlinux),
+ * made so that makedumpfile 1.7.2, whose struct page knowledge ends at
+ * 6.0/6.1 (compound_dtor, PG_slab, mapcount page types), has a loongarch64
+ * machine it reads right (tests/e2e/loongarch64_oracle.sh).  The layout is
+ * the 7.2 preset's (symbols, struct page of 80 bytes with page->virtual,
+ * mem_section, zones); the struct page semantics are 6.1's as in the
+ * mips64el 6.1 text (enum pageflags without PG_hwpoison, PG_slab,
+ * compound_dtor/compound_order at 16/17 of page[1], HUGETLB_PAGE_DTOR 2,
+ * buddy -129 and offline -257 in _mapcount) and so is the printk ring
+ * (printk_info of 88 bytes, dev_info at 24).  No BUILD-ID: no vmlinux.
+ */
+static const char *const vmi_6_1_loongarch64[] = {
+	"OSRELEASE=@osrelease",
+	"PAGESIZE=16384",
+	"SYMBOL(init_uts_ns)=@uts",
+	"OFFSET(uts_namespace.name)=0",
+	"SYMBOL(node_online_map)=@T+16a1210",
+	"SYMBOL(swapper_pg_dir)=@pgd",
+	"SYMBOL(_stext)=@T+20000",
+	"NUMBER(VMALLOC_START)=@vmalloc",
+	"SYMBOL(vmemmap)=@vmemmap",
+	"SYMBOL(mem_section)=@memsec",
+	"LENGTH(mem_section)=1024",
+	"SIZE(mem_section)=32",
+	"OFFSET(mem_section.section_mem_map)=0",
+	"NUMBER(SECTION_SIZE_BITS)=29",
+	"NUMBER(MAX_PHYSMEM_BITS)=48",
+	"SIZE(page)=80",
+	"SIZE(pglist_data)=18112",
+	"SIZE(zone)=1792",
+	"SIZE(free_area)=104",
+	"SIZE(list_head)=16",
+	"SIZE(nodemask_t)=8",
+	"OFFSET(page.flags)=0",
+	"OFFSET(page._refcount)=52",
+	"OFFSET(page.mapping)=24",
+	"OFFSET(page.lru)=8",
+	"OFFSET(page._mapcount)=48",
+	"OFFSET(page.private)=40",
+	"OFFSET(page.compound_dtor)=16",
+	"OFFSET(page.compound_order)=17",
+	"OFFSET(page.compound_head)=8",
+	"OFFSET(pglist_data.node_zones)=0",
+	"OFFSET(pglist_data.nr_zones)=15392",
+	"OFFSET(pglist_data.node_start_pfn)=15400",
+	"OFFSET(pglist_data.node_spanned_pages)=15416",
+	"OFFSET(pglist_data.node_id)=15424",
+	"OFFSET(zone.free_area)=256",
+	"OFFSET(zone.vm_stat)=1600",
+	"OFFSET(zone.spanned_pages)=152",
+	"OFFSET(free_area.free_list)=0",
+	"OFFSET(list_head.next)=0",
+	"OFFSET(list_head.prev)=8",
+	"LENGTH(zone.free_area)=12",
+	"SYMBOL(prb)=@T+175c668",
+	"SYMBOL(printk_rb_static)=@T+175c760",
+	"SYMBOL(clear_seq)=@T+196dd08",
+	"SIZE(printk_ringbuffer)=88",
+	"OFFSET(printk_ringbuffer.desc_ring)=0",
+	"OFFSET(printk_ringbuffer.text_data_ring)=48",
+	"OFFSET(printk_ringbuffer.fail)=80",
+	"SIZE(prb_desc_ring)=48",
+	"OFFSET(prb_desc_ring.count_bits)=0",
+	"OFFSET(prb_desc_ring.descs)=8",
+	"OFFSET(prb_desc_ring.infos)=16",
+	"OFFSET(prb_desc_ring.head_id)=24",
+	"OFFSET(prb_desc_ring.tail_id)=32",
+	"SIZE(prb_desc)=24",
+	"OFFSET(prb_desc.state_var)=0",
+	"OFFSET(prb_desc.text_blk_lpos)=8",
+	"SIZE(prb_data_blk_lpos)=16",
+	"OFFSET(prb_data_blk_lpos.begin)=0",
+	"OFFSET(prb_data_blk_lpos.next)=8",
+	"SIZE(printk_info)=88",
+	"OFFSET(printk_info.seq)=0",
+	"OFFSET(printk_info.ts_nsec)=8",
+	"OFFSET(printk_info.text_len)=16",
+	"OFFSET(printk_info.caller_id)=20",
+	"OFFSET(printk_info.dev_info)=24",
+	"SIZE(dev_printk_info)=64",
+	"OFFSET(dev_printk_info.subsystem)=0",
+	"LENGTH(printk_info_subsystem)=16",
+	"OFFSET(dev_printk_info.device)=16",
+	"LENGTH(printk_info_device)=48",
+	"SIZE(prb_data_ring)=32",
+	"OFFSET(prb_data_ring.size_bits)=0",
+	"OFFSET(prb_data_ring.data)=8",
+	"OFFSET(prb_data_ring.head_lpos)=16",
+	"OFFSET(prb_data_ring.tail_lpos)=24",
+	"SIZE(atomic_long_t)=8",
+	"OFFSET(atomic_long_t.counter)=0",
+	"SIZE(latched_seq)=24",
+	"OFFSET(latched_seq.val)=8",
+	"LENGTH(free_area.free_list)=6",
+	"NUMBER(NR_FREE_PAGES)=0",
+	"NUMBER(PG_lru)=4",
+	"NUMBER(PG_private)=13",
+	"NUMBER(PG_swapcache)=10",
+	"NUMBER(PG_swapbacked)=19",
+	"NUMBER(PG_slab)=9",
+	"NUMBER(PG_head_mask)=65536",
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129",
+	"NUMBER(HUGETLB_PAGE_DTOR)=2",
+	"NUMBER(PAGE_OFFLINE_MAPCOUNT_VALUE)=-257",
+	"SYMBOL(kallsyms_names)=@T+12e7fe8",
+	"SYMBOL(kallsyms_num_syms)=@T+12e7fe4",
+	"SYMBOL(kallsyms_token_table)=@T+1388a8c",
+	"SYMBOL(kallsyms_token_index)=@T+1388de8",
+	"SYMBOL(kallsyms_offsets)=@T+1388fe8",
+	"CRASHTIME=@crashtime",
+	NULL,
+};
+
 static const struct gen_preset presets[] = {
 	{
 		.name = "5.10", .arch = GEN_ARCH_X86_64, .osrelease = "5.10.0-35-amd64",
@@ -1615,6 +1730,18 @@ static const struct gen_preset presets[] = {
 		.hugetlb_dtor = -1, .order_in_flags1 = true, .slab_odd_mapping = true,
 	},
 	{
+		/* loongarch64 6.1: the model of vmi_6_1_loongarch64, the
+		 * mips64el 6.1 page flags (no PG_hwpoison). */
+		.name = "6.1", .arch = GEN_ARCH_LOONGARCH64,
+		.osrelease = "6.1.0-model-loong64", .vmcoreinfo = vmi_6_1_loongarch64,
+		.pg_referenced = 1, .pg_uptodate = 2, .pg_lru = 4, .pg_private = 13,
+		.pg_swapcache = 10, .pg_swapbacked = 19, .pg_reserved = 12,
+		.pg_hwpoison = -1, .pg_head = 16, .pg_slab = 9,
+		.buddy_mapcount = -129, .offline_mapcount = -257,
+		.slab_mapcount = 0, .hugetlb_mapcount = 0, .hugetlb_dtor = 2,
+		.order_in_flags1 = false, .slab_odd_mapping = false,
+	},
+	{
 		/* mips64el 6.1 (loongson-3): the x86_64 6.1 page flags but
 		 * PG_hwpoison (no CONFIG_MEMORY_FAILURE). */
 		.name = "6.1", .arch = GEN_ARCH_MIPS64, .osrelease = "6.1.0-50-loongson-3",
@@ -1688,7 +1815,7 @@ const char *gen_preset_names(enum gen_arch arch)
 	case GEN_ARCH_RISCV64:
 		return "6.12 none";
 	case GEN_ARCH_LOONGARCH64:
-		return "7.2 none";
+		return "6.1 7.2 none";
 	case GEN_ARCH_PPC64:
 	case GEN_ARCH_S390X:
 	case GEN_ARCH_X86:

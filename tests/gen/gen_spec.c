@@ -875,7 +875,8 @@ static enum mdf_status finish_loongarch64(struct gen_spec *s, struct mdf_err *er
 	if (s->text_size % page || (s->crash_start | s->crash_size) % page)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec: loongarch64 text size and crashkernel must be 16 KiB pages");
-	/* No "kernel" line: Debian's 7.2, the only one. */
+	/* No "kernel" line: Debian's 7.2 ("kernel 6.1" is a model for
+	 * makedumpfile 1.7.2, gen_preset.c's vmi_6_1_loongarch64). */
 	if (!s->kernel_line)
 		s->preset = gen_preset_find("7.2", GEN_ARCH_LOONGARCH64, false);
 	return swap_preset(s, "loongarch64", err);
@@ -1207,7 +1208,8 @@ static enum mdf_status spec_finish(struct gen_spec *s, struct mdf_err *err)
 					   : s->arch == GEN_ARCH_ARM ? "arm"
 					   : s->arch == GEN_ARCH_LOONGARCH64 ? "loongarch64"
 					   : s->arch == GEN_ARCH_MIPS64 ? "mips64" : "riscv64");
-	if ((s->nlogs || s->log_clear_line) && s->arch == GEN_ARCH_LOONGARCH64)
+	if ((s->nlogs || s->log_clear_line) && s->arch == GEN_ARCH_LOONGARCH64 && s->preset &&
+	    strcmp(s->preset->name, "7.2") == 0)
 		return mdf_err_set(err, MDF_ERR_FORMAT,
 				   "spec:%u: dmesg: not made for loongarch64 (its 7.2 printk_info is "
 				   "112 bytes, the ring written here has 88)",

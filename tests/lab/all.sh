@@ -6,9 +6,10 @@
 # build under qemu-user), the 32-bit hosts (i386 and armhf: tests/cross.sh
 # with the e2e scripts and a dump over 4 GiB), the Debian package, every kdump-tools variant,
 # the whole page-state matrix (10 cases on 4 kernels), crash with the
-# debug vmlinux, the mips64el byte oracle (1.7.2 cross-built, under
-# qemu-mips64el; MDF_MAKEDUMPFILE_GIT from the environment where the
-# mirror lacks 1.7.2's tarballs), and the readers' gate on every kernel (sid's crash and
+# debug vmlinux, the mips64el and loong64 byte oracles (1.7.2 cross-built,
+# under qemu-mips64el and the sid root's qemu-loongarch64;
+# MDF_MAKEDUMPFILE_GIT from the environment where the mirror lacks 1.7.2's
+# tarballs), and the readers' gate on every kernel (sid's crash and
 # drgn, tests/e2e/readers_gate.sh; its table goes into the README between
 # "<!-- readers:begin -->" and "<!-- readers:end -->").  Each is a timed
 # stage; as it ends, the README's lab section (between "<!-- lab:begin -->"
@@ -30,7 +31,7 @@ export DEBIAN_FRONTEND=noninteractive MDF_REAL_REQUIRED=1
 STAGE_LOGS=build/lab
 mkdir -p "$STAGE_LOGS"
 README_FILE=${LAB_README-README}
-ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign host32 mips64 deb kdumptools matrix crash readers} "
+ONLY=" ${LAB_STAGES:-capture bigguest arm64 foreign host32 mips64 loong64 deb kdumptools matrix crash readers} "
 MATRIX_CACHE=${MDF_MATRIX_CACHE:-/var/tmp/mdf-matrix}
 BGTABLE=$STAGE_LOGS/bigguest-table.md
 T_START=$SECONDS
@@ -102,6 +103,7 @@ host32() {
 }
 lab host32 10800 host32
 lab mips64 1800 check MDF_MIPS64_TEST=1 mips64_oracle
+lab loong64 1800 check MDF_LOONG64_TEST=1 loongarch64_oracle
 lab deb 1800 check MDF_DEB_TEST=1 deb
 lab kdumptools 3600 check MDF_KDT_TEST=1 MDF_KDT_VARIANTS="default lzo full" kdumptools
 lab crash 1800 check MDF_CRASH_TEST=1 "readers e2e/debuginfo_real"
