@@ -671,16 +671,6 @@ static struct cache *disk_cache(struct sadump_info *si, struct cache *cache, uns
 	return i == 0 ? cache : &si->disks[i].cache;
 }
 
-/* Stored page @pfn: disk and offset, checked at open to lie inside. */
-static enum mdf_status locate(const struct sadump_info *si, uint64_t pfn, unsigned *disk,
-			      uint64_t *off, struct mdf_err *err)
-{
-	if (!sadump_block_where(si, sadump_pfn_to_block(si, pfn), disk, off))
-		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: pfn 0x%llx: its block is past the data",
-				   si->path, (ull)pfn);
-	return MDF_OK;
-}
-
 /* Why @pfn has no bytes. */
 static enum mdf_status absent(const struct sadump_info *si, uint64_t pfn, struct mdf_err *err)
 {
@@ -701,8 +691,10 @@ static enum mdf_status get_stored(struct sadump_info *si, struct cache *cache, u
 	unsigned disk;
 	uint64_t off;
 
-	if (locate(si, pfn, &disk, &off, err) != MDF_OK)
-		return err->status;
+	/* its disk and offset, checked at open to lie inside */
+	if (!sadump_block_where(si, sadump_pfn_to_block(si, pfn), &disk, &off))
+		return mdf_err_set(err, MDF_ERR_FORMAT, "%s: pfn 0x%llx: its block is past the data",
+				   si->path, (ull)pfn);
 	sp.start = si->disks[disk].data_off;
 	sp.end = sp.start + si->disks[disk].data_len;
 	sp.mappable = true;

@@ -308,7 +308,7 @@ static enum mdf_status ppc64_init_mem(struct arch_state *st, arch_read_pte_fn rd
 				      void *arg, struct mdf_err *err)
 {
 	struct mdf_err lerr;
-	bool radix;
+	bool radix = false;
 
 	if (st->ppc64_mmu == PPC64_MMU_UNKNOWN && st->have_pgd) {
 		if (ppc64_is_radix(st, rd, arg, &radix, err) != MDF_OK)

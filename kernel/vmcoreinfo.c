@@ -121,8 +121,9 @@ static const struct vi_ent vi_ents[VI_N_ENTS] = {
 #undef VI_CFG
 #undef VI_SRC
 
+/* (prefix has room for its NUL: gcc 15's -Wextra refuses "SRCFILE(" in 8) */
 struct vi_group_desc {
-	char prefix[8];
+	char prefix[9];
 	char suffix[2];
 	uint8_t prefix_len, suffix_len;
 	uint16_t first, count;

@@ -3,11 +3,13 @@
 # Debian architecture with the cross compiler, run them under qemu-user,
 # and check that the foreign build writes the same bytes as the host's.
 #
-#   ARCH        riscv64, ppc64el, s390x, arm64 or mips64el (s390x is big-endian: our
-#               own code is then tested on a big-endian host), or i386 or
-#               armhf (32-bit hosts: a 32-bit size_t and address space,
-#               a 64-bit off_t; there a dump over 4 GiB is filtered too,
-#               big_dump below, under trixie's qemu-user)
+#   ARCH        riscv64, ppc64el, s390x, arm64, mips64el or loong64 (s390x
+#               is big-endian: our own code is then tested on a big-endian
+#               host), or i386 or armhf (32-bit hosts: a 32-bit size_t and
+#               address space, a 64-bit off_t; there a dump over 4 GiB is
+#               filtered too, big_dump below, under trixie's qemu-user).
+#               loong64: sid's cross compiler and qemu-user from the
+#               readers' sid root (sid_tools below; needs root)
 # -l and -E files must be byte-identical; -c, -p and -z ones the same dump
 # (tests/tools/kdump_same.py), since their bytes depend on the codec
 # library's version.
@@ -27,7 +29,7 @@
 # the cross tools or the sysroot cannot be had it skips, or with
 # MDF_REAL_REQUIRED=1 fails ("not ok cross-ARCH: why", 0 passed, 1 failed).
 set -u
-ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64|mips64el|i386|armhf [BUILD_DIR]}
+ARCH=${1:?usage: tests/cross.sh riscv64|ppc64el|s390x|arm64|mips64el|loong64|i386|armhf [BUILD_DIR]}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 HOST_B=$(cd "${2:-$SRC/build/default}" && pwd) || exit 1
 case "$ARCH" in
@@ -38,6 +40,8 @@ arm64) TRIPLET=aarch64-linux-gnu; QEMU=qemu-aarch64; SUITE=bookworm ;;
 i386) TRIPLET=i686-linux-gnu; QEMU=qemu-i386; SUITE=bookworm; MULTIARCH=i386-linux-gnu ;;
 armhf) TRIPLET=arm-linux-gnueabihf; QEMU=qemu-arm; SUITE=bookworm ;;
 mips64el) TRIPLET=mips64el-linux-gnuabi64; QEMU=qemu-mips64el; SUITE=bookworm ;;
+# a Debian architecture of sid's alone (no bookworm or trixie archive)
+loong64) TRIPLET=loongarch64-linux-gnu; QEMU=qemu-loongarch64; SUITE=sid ;;
 *) echo "tests/cross.sh: unknown architecture $ARCH" >&2; exit 2 ;;
 esac
 # the sysroot's library directory (i386's is not named after its gcc)
@@ -59,7 +63,45 @@ setup_failed() {
 CACHE=${MDF_CROSS_CACHE:-/var/tmp/mdf-cross}/$ARCH
 SYSROOT=$CACHE/sysroot
 B=$SRC/build/cross-$ARCH
-BITS=64 tools=("$TRIPLET-gcc" apt-get dpkg)
+GCC=$TRIPLET-gcc
+
+# ---- loong64: sid's cross compiler and qemu-user ----------------------
+# Neither bookworm nor trixie has a loongarch64 cross compiler, and
+# bookworm's qemu-user 7.2 dies with SIGILL on gcc 16's code: sid's
+# gcc-loongarch64-linux-gnu (16) and qemu-user (11, static binaries) from
+# the readers' sid root (tests/lab/readers/root.sh), installed there once
+# under the lock every apt run in that root takes.  The compiler runs
+# chrooted there through tests/lib/chroot_run.sh, with this tree, the
+# sysroot and /tmp at the same paths as outside.
+sid_tools() {
+	local r log=$CACHE.tools.log
+	: >"$log"
+	r=$("$SRC/tests/lab/readers/root.sh" 2>>"$log") || { SID_WHY="no sid root: $(tail -n 1 "$log")"; return 1; }
+	if [ ! -x "$r/usr/bin/$TRIPLET-gcc" ] || [ ! -f "$r/usr/$TRIPLET/lib/crt1.o" ] ||
+		[ ! -x "$r/usr/bin/$QEMU" ]; then
+		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
+		# (/proc for the packages' scripts, in a mount namespace of its own)
+		# shellcheck disable=SC2016 # expanded by that sh
+		flock /var/tmp/sid-root-apt.lock unshare -m --propagation private sh -c '
+			mount -t proc proc "$1/proc" &&
+			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
+				DEBIAN_FRONTEND=noninteractive sh -c "apt-get -q -o Acquire::Retries=3 update &&
+				apt-get -y -q -o Dpkg::Use-Pty=0 install $2"' \
+			sh "$r" "gcc-$TRIPLET libc6-dev-$ARCH-cross qemu-user" >>"$log" 2>&1 ||
+			{ SID_WHY="cannot install sid's gcc-$TRIPLET and qemu-user in $r: $(tail -n 1 "$log")"; return 1; }
+	fi
+	mkdir -p "$CACHE/bin" || return 1
+	printf '#!/bin/sh\n# (tests/cross.sh) sid'"'"'s %s in %s\nexec %q %q %q %q "$@"\n' \
+		"$TRIPLET-gcc" "$r" "$SRC/tests/lib/chroot_run.sh" "$r" "$SRC:$SYSROOT:/tmp" "$TRIPLET-gcc" \
+		>"$CACHE/bin/$TRIPLET-gcc" && chmod 755 "$CACHE/bin/$TRIPLET-gcc" || return 1
+	GCC=$CACHE/bin/$TRIPLET-gcc
+	QEMU=$r/usr/bin/$QEMU
+}
+if [ "$ARCH" = loong64 ]; then
+	SID_WHY="cannot write $CACHE/bin"
+	mkdir -p "$CACHE" && sid_tools || setup_failed "$SID_WHY"
+fi
+BITS=64 tools=("$GCC" apt-get dpkg)
 # a 32-bit host's qemu is trixie's (below)
 if [[ " $HOST32 " == *" $ARCH "* ]]; then BITS=32; else tools+=("$QEMU"); fi
 for t in "${tools[@]}"; do
@@ -78,7 +120,7 @@ stage() {
 	# The t64 names are trixie's, the others bookworm's: what the index has.
 	for p in libc6 libc6-dev linux-libc-dev libcrypt1 libcrypt-dev zlib1g zlib1g-dev \
 		liblzo2-2 liblzo2-dev libelf1 libelf1t64 libelf-dev libdw1 libdw1t64 libdw-dev \
-		libzstd1 libzstd-dev liblzma5 libbz2-1.0 libsnappy1v5 libsnappy-dev libstdc++6 \
+		libzstd1 libzstd-dev liblzma5 liblzma-dev libbz2-1.0 libsnappy1v5 libsnappy-dev libstdc++6 \
 		libgcc-s1 libdeflate0 libdeflate-dev libbpf1 libbpf-dev; do
 		apt_has "$p" && pkgs+=("$p")
 	done
@@ -90,6 +132,8 @@ stage() {
 	done
 	# usr-merged packages: the linker scripts name /lib/...
 	[ -e "$SYSROOT/lib" ] || ln -s usr/lib "$SYSROOT/lib"
+	# (sid's loong64 interpreter is /lib64/ld-linux-loongarch-lp64d.so.1)
+	[ -e "$SYSROOT/lib64" ] || [ ! -d "$SYSROOT/usr/lib64" ] || ln -s usr/lib64 "$SYSROOT/lib64"
 	# Absolute links (bookworm's /lib64/ld64.so.2) point into the host.
 	find "$SYSROOT" -type l | while read -r l; do
 		t=$(readlink "$l")
@@ -160,7 +204,7 @@ host_kobjs off
 export PKG_CONFIG_SYSROOT_DIR=$SYSROOT
 export PKG_CONFIG_LIBDIR=$SYSROOT/usr/lib/$MULTIARCH/pkgconfig:$SYSROOT/usr/share/pkgconfig
 build_error() { grep -m1 -E 'error:|undefined reference|cannot find|Error [0-9]' "$1"; }
-if ! make -C "$SRC" -j2 DEVELOPER=1 CC="$TRIPLET-gcc --sysroot=$SYSROOT" B="$B" test-bins \
+if ! make -C "$SRC" -j2 DEVELOPER=1 CC="$GCC --sysroot=$SYSROOT" B="$B" test-bins \
 	>"$B.log" 2>&1; then
 	echo "not ok cross-$ARCH-build: $(build_error "$B.log")"
 	echo "0 passed, 1 failed, 0 skipped"; exit 1
@@ -184,7 +228,7 @@ done
 # What the e2e scripts need to know of a cross build: its architecture
 # and word size, its compiler (extension.sh builds objects to load) and
 # its libraries.
-export MDF_CROSS=$ARCH MDF_HOST_BITS=$BITS MDF_CROSS_CC="$TRIPLET-gcc --sysroot=$SYSROOT" \
+export MDF_CROSS=$ARCH MDF_HOST_BITS=$BITS MDF_CROSS_CC="$GCC --sysroot=$SYSROOT" \
 	MDF_CROSS_SYSROOT=$SYSROOT
 pass=0 fail=0 skip=0
 for only in ${MDF_CROSS_TESTS:-unit/ fuzz/}; do

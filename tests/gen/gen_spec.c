@@ -270,7 +270,7 @@ static enum mdf_status parse_line(char **w, int nw, unsigned line,
 		s->elfclass_line = line;
 	} else if (strcmp(d, "mmu") == 0) {
 		NEED(2);
-		bool radix;
+		bool radix = false;
 
 		CHOICE("radix", "hash", &radix);
 		s->ppc64_hash = !radix;
