@@ -85,31 +85,6 @@ rm -rf "$W" && mkdir -p "$W/sys" || exit 1
 for d in "$DIR/$SUB"/devdebs/*.deb; do
 	dpkg -x "$d" "$W/sys" || die "dpkg -x $d failed"
 done
-# src172: 1.7.2's source into $DIR/mdf172/src/tree
-src172() {
-	# the source package, through a deb-src state of its own
-	local src="$DIR/apt-src-bookworm" mirror
-	mirror=$(deb_mirror main) || die "no Debian mirror"
-	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" || exit 1
-	echo "deb-src [trusted=yes] $mirror bookworm main" >"$src/sources.list"
-	: >"$src/status"
-	apt_opts "$src"
-	if retry "$LOG" apt-get "${AA[@]}" update &&
-		(cd "$DIR/mdf172/src" && retry "$LOG" apt-get "${AA[@]}" source --download-only \
-			makedumpfile=1:1.7.2-1); then
-		dpkg-source --no-check -x "$DIR"/mdf172/src/makedumpfile_1.7.2-1.dsc "$DIR/mdf172/src/tree" \
-			>>"$LOG" 2>&1 || die "dpkg-source -x failed: $(tail -n 1 "$LOG")"
-	elif [ -n "${MDF_MAKEDUMPFILE_GIT:-}" ]; then
-		# upstream's release tag 1.7.2 (what Debian's 1.7.2.orig.tar.gz holds)
-		mkdir -p "$DIR/mdf172/src/tree" || exit 1
-		if ! git -C "$MDF_MAKEDUMPFILE_GIT" archive 1.7.2 | tar -x -C "$DIR/mdf172/src/tree"; then
-			die "git archive 1.7.2 of $MDF_MAKEDUMPFILE_GIT failed"
-		fi
-		echo "upstream 1.7.2 from $MDF_MAKEDUMPFILE_GIT" >>"$LOG"
-	else
-		die "apt-get source failed ($(tail -n 1 "$LOG")); MDF_MAKEDUMPFILE_GIT=DIR (a git directory of upstream makedumpfile) builds its tag 1.7.2 instead"
-	fi
-}
 rm -rf "$DIR/$SUB/src/tree"
 if [ -n "$HEADREV" ]; then
 	mkdir -p "$DIR/head/src/tree" || exit 1
@@ -118,7 +93,7 @@ if [ -n "$HEADREV" ]; then
 	git -C "$MDF_MAKEDUMPFILE_GIT" describe --tags "$HEADREV" >"$DIR/head/version" 2>/dev/null ||
 		echo "$HEADREV" >"$DIR/head/version"
 else
-	src172
+	apt_makedumpfile172 "$DIR" "$LOG" || die "$APT_WHY"
 fi
 cp -a "$DIR/$SUB/src/tree" "$W/src" || exit 1
 s=/tmp/${W##*/}/sys

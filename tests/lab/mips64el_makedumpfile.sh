@@ -43,31 +43,7 @@ apt_download "$LOG" "$DIR/mdf172/devdebs" libelf-dev libelf1 libdw-dev libdw1 zl
 for d in "$DIR"/mdf172/devdebs/*.deb; do
 	dpkg -x "$d" "$DIR/mdf172/sysroot" || die "dpkg -x $d failed"
 done
-# the source package, through a deb-src state of its own
-src="$DIR/apt-src-bookworm"
-mirror=$(deb_mirror main) || die "no Debian mirror"
-mkdir -p "$src/lists/partial" "$src/cache/archives/partial" || exit 1
-echo "deb-src [trusted=yes] $mirror bookworm main" >"$src/sources.list"
-: >"$src/status"
-apt_opts "$src"
-retry "$LOG" apt-get "${AA[@]}" update || die "deb-src update failed: $(tail -n 1 "$LOG")"
-rm -rf "$DIR/mdf172/src/tree"
-if (cd "$DIR/mdf172/src" && retry "$LOG" apt-get "${AA[@]}" source --download-only \
-	makedumpfile=1:1.7.2-1); then
-	dpkg-source --no-check -x "$DIR"/mdf172/src/makedumpfile_1.7.2-1.dsc "$DIR/mdf172/src/tree" \
-		>>"$LOG" 2>&1 || die "dpkg-source -x failed: $(tail -n 1 "$LOG")"
-elif [ -n "${MDF_MAKEDUMPFILE_GIT:-}" ]; then
-	# a mirror that serves the .dsc but not its tarballs: upstream's
-	# release tag 1.7.2 (what Debian's 1.7.2.orig.tar.gz holds), from a
-	# git directory of upstream makedumpfile
-	mkdir -p "$DIR/mdf172/src/tree" || exit 1
-	if ! git -C "$MDF_MAKEDUMPFILE_GIT" archive 1.7.2 | tar -x -C "$DIR/mdf172/src/tree"; then
-		die "git archive 1.7.2 of $MDF_MAKEDUMPFILE_GIT failed"
-	fi
-	echo "upstream 1.7.2 from $MDF_MAKEDUMPFILE_GIT" >>"$LOG"
-else
-	die "apt-get source failed ($(tail -n 1 "$LOG")); MDF_MAKEDUMPFILE_GIT=DIR (a git directory of upstream makedumpfile) builds its tag 1.7.2 instead"
-fi
+apt_makedumpfile172 "$DIR" "$LOG" || die "$APT_WHY"
 sys="$DIR/mdf172/sysroot"
 # CFLAGS and LDFLAGS from the environment: upstream's Makefile adds its own
 (cd "$DIR/mdf172/src/tree" &&

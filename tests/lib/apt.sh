@@ -260,3 +260,38 @@ apt_download() {
 newest() {
 	apt-cache "${AA[@]}" search "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n 1
 }
+
+# apt_makedumpfile172 DIR LOG: makedumpfile 1.7.2's source into
+# DIR/mdf172/src/tree, for the cross-built oracles of the architectures
+# Debian ships no makedumpfile for (tests/lab/mips64el_makedumpfile.sh,
+# loong64_makedumpfile.sh): bookworm's source package 1:1.7.2-1 (Debian's
+# patches included) through a deb-src state of its own, else, from a
+# mirror that does not serve it, upstream's release tag 1.7.2 (what its
+# orig tarball holds) from MDF_MAKEDUMPFILE_GIT, a git directory of
+# upstream makedumpfile.  Non-zero with the reason in APT_WHY.
+apt_makedumpfile172() {
+	local dir=$1 log=$2 src="$1/apt-src-bookworm" mirror
+	# shellcheck disable=SC2034 # the caller's to read
+	APT_WHY=""
+	mirror=$(deb_mirror main) || { APT_WHY="no Debian mirror"; return 1; }
+	mkdir -p "$src/lists/partial" "$src/cache/archives/partial" "$dir/mdf172/src" || return 1
+	echo "deb-src [trusted=yes] $mirror bookworm main" >"$src/sources.list"
+	: >"$src/status"
+	apt_opts "$src"
+	rm -rf "$dir/mdf172/src/tree"
+	if retry "$log" apt-get "${AA[@]}" update &&
+		(cd "$dir/mdf172/src" && retry "$log" apt-get "${AA[@]}" source --download-only \
+			makedumpfile=1:1.7.2-1); then
+		dpkg-source --no-check -x "$dir"/mdf172/src/makedumpfile_1.7.2-1.dsc \
+			"$dir/mdf172/src/tree" >>"$log" 2>&1 ||
+			{ APT_WHY="dpkg-source -x failed: $(tail -n 1 "$log")"; return 1; }
+	elif [ -n "${MDF_MAKEDUMPFILE_GIT:-}" ]; then
+		mkdir -p "$dir/mdf172/src/tree" || return 1
+		git -C "$MDF_MAKEDUMPFILE_GIT" archive 1.7.2 | tar -x -C "$dir/mdf172/src/tree" ||
+			{ APT_WHY="git archive 1.7.2 of $MDF_MAKEDUMPFILE_GIT failed"; return 1; }
+		echo "upstream 1.7.2 from $MDF_MAKEDUMPFILE_GIT" >>"$log"
+	else
+		APT_WHY="apt-get source failed ($(tail -n 1 "$log")); MDF_MAKEDUMPFILE_GIT=DIR (a git directory of upstream makedumpfile) builds its tag 1.7.2 instead"
+		return 1
+	fi
+}
