@@ -122,10 +122,13 @@ for arch in ${MDF_FOREIGN_ARCHES:-ppc64el riscv64 s390x i386 armhf}; do
 		name=mdf-$arch-$v
 		foreign_lab "$c" "$name" "$v" || continue
 		elf=$T/lab-$arch/vmcores/$name.elf
-		# MDF_FOREIGN_KEEP=DIR keeps a copy of each lab vmcore (to look
-		# into a failure after the run)
+		# MDF_FOREIGN_KEEP=DIR keeps a copy of each lab vmcore and its
+		# first kernel's files (NAME.d/stage1: the kpageflags snapshot),
+		# to look into a failure after the run
 		[ -n "${MDF_FOREIGN_KEEP:-}" ] && mkdir -p "$MDF_FOREIGN_KEEP" &&
-			cp "$elf" "$MDF_FOREIGN_KEEP/" && echo "# kept $MDF_FOREIGN_KEEP/$name.elf"
+			cp "$elf" "$MDF_FOREIGN_KEEP/" &&
+			cp -r "${elf%.elf}.d" "$MDF_FOREIGN_KEEP/" 2>/dev/null
+		[ -n "${MDF_FOREIGN_KEEP:-}" ] && echo "# kept $MDF_FOREIGN_KEEP/$name.elf"
 		# i386: until the reader reads its dumps, the oracles alone (the
 		# page classes and bytes of Debian's makedumpfile, drgn); then
 		# the checks below, as on the other architectures
