@@ -575,6 +575,26 @@ static void rr_stats(struct rearrange_stats *st, const struct rr_in *in,
 	st->writes = out->writes;
 }
 
+/*
+ * A kept output's mark, on its header as it finally is: the byte that
+ * holds it may be one no record wrote (a hole under the header, the
+ * stream cut before it came) while later records took the file past it,
+ * so rr_put_marked() never forced it there.  The file does not grow for
+ * it.  (fuzz_flat found a cut stream whose kept file said complete.)
+ */
+static enum mdf_status rr_force_mark(struct rr_out *out, struct mdf_err *err)
+{
+	uint64_t pos;
+	unsigned char bit, b;
+	enum mdf_status st;
+
+	if (!rr_mark_pos(out, &pos, &bit) || pos >= out->hi)
+		return MDF_OK;
+	b = out->shadow[pos] | bit;
+	st = rr_put(out, pos, &b, 1, err);
+	return st == MDF_OK ? rr_flush_all(out, err) : st;
+}
+
 /* Write the stream's own bytes back where the mark was forced: the file
  * is then exactly what the stream says. */
 static enum mdf_status rr_unforce(struct rr_out *out, struct mdf_err *err)
@@ -985,6 +1005,8 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 	}
 	if (stats && st != MDF_OK && (in->cut || in->stopped))
 		stats->keep = true;
+	if (stats && stats->keep && rr_force_mark(out, &ferr) != MDF_OK)
+		stats->keep = false; /* what is there may say complete */
 	rr_stats(stats, in, out, records);
 	for (unsigned i = 0; i < RR_SLOTS; i++)
 		free(out->slot[i].buf);
