@@ -168,6 +168,8 @@ struct rr_out {
 	uint64_t hi;          /* end of the highest byte put so far */
 	unsigned nforced;     /* mark bytes forced so far, at: */
 	uint64_t forced[RR_MARK_POS_MAX];
+	bool mark_set;        /* the file's byte at mark_at has the mark */
+	uint64_t mark_at;
 	struct rr_cover cover;
 };
 
@@ -456,14 +458,22 @@ static enum mdf_status rr_put_marked(struct rr_out *out, uint64_t dst,
 
 	cover_add(&out->cover, dst, dst + n);
 	out->hi = MDF_MAX(out->hi, dst + n);
-	if (dst >= RR_SHADOW)
-		return rr_put(out, dst, p, n, err);
-	memcpy(out->shadow + dst, p, (size_t)MDF_MIN((uint64_t)n, RR_SHADOW - dst));
-	for (uint64_t k = dst; k < MDF_MIN(dst + n, (uint64_t)64); k++)
-		out->have |= 1ULL << k;
-	/* (Only a byte the stream put: the file never grows for it.) */
+	if (dst < RR_SHADOW) {
+		memcpy(out->shadow + dst, p, (size_t)MDF_MIN((uint64_t)n, RR_SHADOW - dst));
+		for (uint64_t k = dst; k < MDF_MIN(dst + n, (uint64_t)64); k++)
+			out->have |= 1ULL << k;
+	}
+	/* (The file never grows for the mark: it waits until a piece takes
+	 * the file past its byte.) */
 	if (!rr_mark_pos(out, &pos, &bit) || pos >= out->hi)
 		return rr_put(out, dst, p, n, err);
+	/* A piece past the shadow leaves the mark where it is; it forces it
+	 * only as the first to take the file past a byte no record wrote
+	 * (fuzz_flat found a cut stream whose kept file said complete). */
+	if (dst >= RR_SHADOW && out->mark_set && out->mark_at == pos)
+		return rr_put(out, dst, p, n, err);
+	out->mark_set = true;
+	out->mark_at = pos;
 	for (i = 0; i < out->nforced && out->forced[i] != pos; i++)
 		;
 	if (i == out->nforced && i < RR_MARK_POS_MAX)
@@ -573,26 +583,6 @@ static void rr_stats(struct rearrange_stats *st, const struct rr_in *in,
 	st->out_size = out->end;
 	st->reads = in->reads;
 	st->writes = out->writes;
-}
-
-/*
- * A kept output's mark, on its header as it finally is: the byte that
- * holds it may be one no record wrote (a hole under the header, the
- * stream cut before it came) while later records took the file past it,
- * so rr_put_marked() never forced it there.  The file does not grow for
- * it.  (fuzz_flat found a cut stream whose kept file said complete.)
- */
-static enum mdf_status rr_force_mark(struct rr_out *out, struct mdf_err *err)
-{
-	uint64_t pos;
-	unsigned char bit, b;
-	enum mdf_status st;
-
-	if (!rr_mark_pos(out, &pos, &bit) || pos >= out->hi)
-		return MDF_OK;
-	b = out->shadow[pos] | bit;
-	st = rr_put(out, pos, &b, 1, err);
-	return st == MDF_OK ? rr_flush_all(out, err) : st;
 }
 
 /* Write the stream's own bytes back where the mark was forced: the file
@@ -1005,8 +995,6 @@ static enum mdf_status rr_run(struct rr_in *in, int out_fd, const char *out_name
 	}
 	if (stats && st != MDF_OK && (in->cut || in->stopped))
 		stats->keep = true;
-	if (stats && stats->keep && rr_force_mark(out, &ferr) != MDF_OK)
-		stats->keep = false; /* what is there may say complete */
 	rr_stats(stats, in, out, records);
 	for (unsigned i = 0; i < RR_SLOTS; i++)
 		free(out->slot[i].buf);
