@@ -28,8 +28,9 @@
 #            pages, 3 levels) on virt, la464, through sid's UEFI firmware;
 #            sid's qemu and cross compiler from the readers' sid root
 #            (tests/lab/loong64_tools.sh; tests/cross.sh builds our
-#            program with that gcc for the capture kernel); no byte oracle
-#            (Debian builds no makedumpfile for loong64)
+#            program with that gcc for the capture kernel); its byte
+#            oracle is tests/e2e/loongarch64_oracle.sh (Debian builds no
+#            makedumpfile for loong64: 1.7.2 and HEAD cross-built)
 # On each dump, our x86_64 binary: page classes against the guest's
 # kpageflags; -l and -c pages equal the vmcore's (kdump.py); the readers
 # (libkdumpfile, drgn) where they know the architecture, and crash HEAD

@@ -63,28 +63,6 @@ foreign_arch() {
 		KPAT='^linux-image-6\.1\.0-[0-9]*-powerpc64le$'
 		# 64 KiB pages: the capture kernel and its initramfs need more room.
 		CK=384M
-		# Before it parses mem=, the capture kernel allocates from the
-		# top of RAM (0xafffffff in the lab's 1 GiB guest), where
-		# crashkernel= without an offset ends, and kexec-tools 2.0.32
-		# puts the initrd and the elfcorehdr at the top of that region:
-		# "INITRD: 0xafde8000+0x00214000 overlaps in-use memory region -
-		# disabling initrd", "elfcorehdr is overlapped", then "VFS:
-		# Unable to mount root fs" (and kexec's --mem-max does not move
-		# them: a crash load's bounds are the region's).  So the region
-		# sits below RAM's top: crashkernel=256M@0x90000000
-		# (foreign_append).  Those early allocations also overwrite the
-		# first kernel's memory there, which held its own early
-		# allocations: in the first dump, SYMBOL(mem_section)
-		# 0x90000000afff9400 and node_data[0] 0x90000000afffb640 read as
-		# 0x40 repeated ("40484 pages kept: their struct pages could not
-		# be read").  So the first kernel leaves RAM's top 16 MiB alone
-		# (mem=1008M: LoongArch's mem= without @ is
-		# memblock_enforce_memory_limit()).  And neither CMA nor 64 MiB
-		# of swiotlb there either: with crashkernel=384M the first
-		# kernel had "Memory: 359136K/1032192K available" (489984K with
-		# cma=0) and its workload did not fit, "kexec invoked
-		# oom-killer", "Out of memory: Killed process 129 (labwork)",
-		# the process whose pages --keep-task is checked on.
 		;;
 	s390x)
 		DEB_ARCH=s390x TRIPLET=s390x-linux-gnu QEMU_USER=qemu-s390x
@@ -298,6 +276,28 @@ foreign_append() {
 	# the capture kernel's place (foreign_arch): the lab's crashkernel=
 	# has no offset, and the kernel takes the last one
 	mips64el/*) echo " crashkernel=$CK@128M" ;;
+	# loong64: before it parses mem=, the capture kernel allocates from the
+	# top of RAM (0xafffffff in the lab's 1 GiB guest), where
+	# crashkernel= without an offset ends, and kexec-tools 2.0.32
+	# puts the initrd and the elfcorehdr at the top of that region:
+	# "INITRD: 0xafde8000+0x00214000 overlaps in-use memory region -
+	# disabling initrd", "elfcorehdr is overlapped", then "VFS:
+	# Unable to mount root fs" (and kexec's --mem-max does not move
+	# them: a crash load's bounds are the region's).  So the region
+	# sits below RAM's top: crashkernel=256M@0x90000000
+	# (foreign_append).  Those early allocations also overwrite the
+	# first kernel's memory there, which held its own early
+	# allocations: in the first dump, SYMBOL(mem_section)
+	# 0x90000000afff9400 and node_data[0] 0x90000000afffb640 read as
+	# 0x40 repeated ("40484 pages kept: their struct pages could not
+	# be read").  So the first kernel leaves RAM's top 16 MiB alone
+	# (mem=1008M: LoongArch's mem= without @ is
+	# memblock_enforce_memory_limit()).  And neither CMA nor 64 MiB
+	# of swiotlb there either: with crashkernel=384M the first
+	# kernel had "Memory: 359136K/1032192K available" (489984K with
+	# cma=0) and its workload did not fit, "kexec invoked
+	# oom-killer", "Out of memory: Killed process 129 (labwork)",
+	# the process whose pages --keep-task is checked on.
 	loong64/*) echo " initcall_blacklist=i8042_init crashkernel=$CK@0x90000000 mem=1008M cma=0 swiotlb=2048" ;;
 	esac
 }
@@ -752,10 +752,10 @@ foreign_upstream() {
 		return 0
 	fi
 	# Debian builds none for loong64 either (sid's makedumpfile source
-	# lists no loong64 in its Architecture field), and none is
-	# cross-built here yet
+	# lists no loong64 in its Architecture field); the cross-built ones
+	# are tests/e2e/loongarch64_oracle.sh's
 	if [ "$FA" = loong64 ]; then
-		UP_WHY="Debian builds no makedumpfile for loong64 (none cross-built here yet)"
+		UP_WHY="Debian builds no makedumpfile for loong64 (tests/e2e/loongarch64_oracle.sh cross-builds 1.7.2 and HEAD: HEAD on a kept lab dump)"
 		return 0
 	fi
 	if [ ! -f "$c/upstream-staged" ]; then
