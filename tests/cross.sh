@@ -79,15 +79,7 @@ sid_tools() {
 	r=$("$SRC/tests/lab/readers/root.sh" 2>>"$log") || { SID_WHY="no sid root: $(tail -n 1 "$log")"; return 1; }
 	if [ ! -x "$r/usr/bin/$TRIPLET-gcc" ] || [ ! -f "$r/usr/$TRIPLET/lib/crt1.o" ] ||
 		[ ! -x "$r/usr/bin/$QEMU" ]; then
-		cp /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null
-		# (/proc for the packages' scripts, in a mount namespace of its own)
-		# shellcheck disable=SC2016 # expanded by that sh
-		flock /var/tmp/sid-root-apt.lock unshare -m --propagation private sh -c '
-			mount -t proc proc "$1/proc" &&
-			chroot "$1" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-				DEBIAN_FRONTEND=noninteractive sh -c "apt-get -q -o Acquire::Retries=3 update &&
-				apt-get -y -q -o Dpkg::Use-Pty=0 install $2"' \
-			sh "$r" "gcc-$TRIPLET libc6-dev-$ARCH-cross qemu-user" >>"$log" 2>&1 ||
+		"$SRC/tests/lib/sid_install.sh" "$r" "$log" "gcc-$TRIPLET" "libc6-dev-$ARCH-cross" qemu-user ||
 			{ SID_WHY="cannot install sid's gcc-$TRIPLET and qemu-user in $r: $(tail -n 1 "$log")"; return 1; }
 	fi
 	mkdir -p "$CACHE/bin" || return 1

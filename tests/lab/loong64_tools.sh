@@ -24,19 +24,13 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 die() { echo "loong64_tools: $*" >&2; exit 1; }
 R=$("$SRC/tests/lab/readers/root.sh") || die "no sid root (tests/lab/readers/root.sh)"
 PKGS="qemu-system-misc qemu-efi-loongarch64 gcc-loongarch64-linux-gnu libc6-dev-loong64-cross"
-inroot() {
-	chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
 mkdir -p "$DIR/bin" || die "cannot make $DIR/bin"
 if [ ! -x "$R/usr/bin/qemu-system-loongarch64" ] || [ ! -x "$R/usr/bin/loongarch64-linux-gnu-gcc" ] ||
 	[ ! -f "$R/usr/share/qemu-efi-loongarch64/QEMU_EFI.fd" ]; then
 	LOG=$DIR/install.log
-	mountpoint -q "$R/proc" || mount -t proc proc "$R/proc" || die "cannot mount $R/proc"
-	cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null
-	# shellcheck disable=SC2086
-	{ inroot apt-get -q -o Acquire::Retries=3 update &&
-		inroot apt-get -y -q -o Dpkg::Use-Pty=0 install $PKGS; } >"$LOG" 2>&1 ||
+	: >"$LOG"
+	# shellcheck disable=SC2086 # the packages are words
+	"$SRC/tests/lib/sid_install.sh" "$R" "$LOG" $PKGS ||
 		die "apt-get install $PKGS in $R: $(tail -n 1 "$LOG")"
 fi
 LD=$R/lib64/ld-linux-x86-64.so.2
