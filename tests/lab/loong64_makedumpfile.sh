@@ -17,8 +17,8 @@
 # "uncaught target signal 4 (Illegal instruction)"), which the root's
 # qemu-user installs as a static-pie binary: MDF_LOONG64_CACHE/qemu-loongarch64
 # links to it.  tests/e2e/loongarch64_oracle.sh uses both.  The root's
-# apt-get runs under flock /var/tmp/sid-root-apt.lock (other lab scripts
-# install into the same root).  Needs root (chroot).  Exit 1 with one line
+# apt-get runs through tests/lib/sid_install.sh (under its lock: other lab
+# scripts install into the same root).  Needs root (chroot).  Exit 1 with one line
 # on stderr when it cannot be had.
 #
 # tests/lab/loong64_makedumpfile.sh head: upstream's HEAD instead (the
@@ -58,13 +58,8 @@ inroot() {
 # sid's cross compiler and qemu-user, in the root
 PKGS="gcc-loongarch64-linux-gnu libc6-dev-loong64-cross qemu-user"
 if [ ! -x "$R/usr/bin/loongarch64-linux-gnu-gcc" ] || [ ! -x "$R/usr/bin/qemu-loongarch64" ]; then
-	mountpoint -q "$R/proc" || mount -t proc proc "$R/proc" || die "cannot mount $R/proc"
-	cp /etc/resolv.conf "$R/etc/resolv.conf" 2>/dev/null
-	# shellcheck disable=SC2086
-	{ flock /var/tmp/sid-root-apt.lock chroot "$R" /usr/bin/env -i \
-		PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-		sh -c "apt-get -q -o Acquire::Retries=3 update &&
-			apt-get -y -q -o Dpkg::Use-Pty=0 install $PKGS"; } >>"$LOG" 2>&1 ||
+	# shellcheck disable=SC2086 # the packages are words
+	"$SRC/tests/lib/sid_install.sh" "$R" "$LOG" $PKGS ||
 		die "apt-get install $PKGS in $R: $(tail -n 1 "$LOG")"
 fi
 # the -dev libraries of loong64 (sid), through a private apt state
